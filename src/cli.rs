@@ -1,0 +1,108 @@
+//! The command line: clap definitions, turned into a validated [`Config`].
+
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "codex-picker",
+    version,
+    about = "Find a past OpenAI Codex CLI session and resume it",
+    long_about = "Find a past OpenAI Codex CLI session and resume it.\n\nWith no command, opens the picker; Enter prints the session id, so\n  codex resume \"$(codex-picker)\"\nresumes the session you pick."
+)]
+pub struct Cli {
+    #[command(flatten)]
+    pub store: StoreArgs,
+
+    #[command(flatten)]
+    pub picker: PickerArgs,
+
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// Where the sessions are.
+#[derive(Debug, Args, Clone, Default)]
+pub struct StoreArgs {
+    /// Codex home folder (default: $CODEX_HOME, else ~/.codex)
+    #[arg(long, value_name = "DIR", global = true)]
+    pub codex_home: Option<PathBuf>,
+
+    /// Use the built-in demo store instead of a Codex home
+    #[arg(long, global = true, conflicts_with = "codex_home")]
+    pub demo: bool,
+
+    /// Name every skipped file and line problem on stderr
+    #[arg(long, short = 'v', global = true)]
+    pub verbose: bool,
+
+    /// Include archived sessions
+    #[arg(long, global = true)]
+    pub archived: bool,
+}
+
+/// Options of the interactive picker.
+#[derive(Debug, Args, Clone, Default)]
+pub struct PickerArgs {
+    /// Start with sessions of every folder, not only the current one
+    #[arg(long)]
+    pub all: bool,
+
+    /// Hide non-interactive (exec, mcp, ...) sessions
+    #[arg(long)]
+    pub no_exec: bool,
+
+    /// Run `codex resume <id>` in the session's folder instead of printing the id
+    #[arg(long)]
+    pub exec: bool,
+
+    /// On Enter print `cd <cwd> && codex resume <id>` instead of the id
+    #[arg(long)]
+    pub print_command: bool,
+
+    /// Start with this query
+    #[arg(long, short = 'q', value_name = "QUERY")]
+    pub query: Option<String>,
+
+    /// Start in content search (matches inside every conversation)
+    #[arg(long)]
+    pub content: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List every session, newest first
+    List(ListArgs),
+    /// Print the whole conversation of one session
+    Show(ShowArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    /// One JSON object per line
+    #[arg(long)]
+    pub json: bool,
+
+    /// Only sessions whose cwd is this folder (or below it)
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<PathBuf>,
+
+    /// At most N sessions
+    #[arg(long, value_name = "N")]
+    pub limit: Option<usize>,
+}
+
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// A session id (or a unique prefix of one), or a rollout file path
+    #[arg(value_name = "ID|PATH")]
+    pub target: String,
+
+    /// One {role, text, shape, phase} JSON object per message
+    #[arg(long)]
+    pub json: bool,
+
+    /// Also show tool calls, tool outputs and reasoning summaries
+    #[arg(long)]
+    pub tools: bool,
+}

@@ -1,0 +1,282 @@
+//! The non-interactive views: `list` as a table or JSON lines, `show` as text or JSON lines.
+//!
+//! Every string from a rollout is neutralised (`sanitize`) in the text forms, and JSON has the
+//! control characters serde_json leaves raw escaped, so no output can drive a terminal.
+
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+use crate::format::Role;
+use crate::sanitize;
+use crate::session::SessionRow;
+use crate::store::transcript::{Entry, Transcript};
+use crate::textwidth::{fit, truncate, truncate_left, width};
+use crate::timefmt::{self, Millis};
+
+#[derive(Serialize)]
+struct RowJson<'a> {
+    id: &'a str,
+    path: String,
+    created_at: Option<&'a str>,
+    updated_at: String,
+    cwd: Option<&'a str>,
+    git_branch: Option<&'a str>,
+    source: Option<&'a str>,
+    originator: Option<&'a str>,
+    cli_version: Option<&'a str>,
+    model_provider: Option<&'a str>,
+    interactive: bool,
+    archived: bool,
+    name: Option<&'a str>,
+    first_user_message: Option<&'a str>,
+    preview: &'a str,
+    user_messages: Option<u32>,
+    assistant_messages: Option<u32>,
+    forked_from_id: Option<&'a str>,
+    size: u64,
+    skipped_lines: u32,
+}
+
+/// One session as a JSON line.
+pub fn row_json(row: &SessionRow) -> String {
+    let json = RowJson {
+        id: &row.id,
+        path: row.path.to_string_lossy().into_owned(),
+        created_at: row.created_at.as_deref(),
+        updated_at: timefmt::format_rfc3339(row.updated_ms),
+        cwd: row.cwd.as_deref(),
+        git_branch: row.git_branch.as_deref(),
+        source: row.source.as_deref(),
+        originator: row.originator.as_deref(),
+        cli_version: row.cli_version.as_deref(),
+        model_provider: row.model_provider.as_deref(),
+        interactive: row.interactive,
+        archived: row.archived,
+        name: row.name.as_deref(),
+        first_user_message: row.first_user_message.as_deref(),
+        preview: &row.preview,
+        user_messages: row.user_messages,
+        assistant_messages: row.assistant_messages,
+        forked_from_id: row.forked_from_id.as_deref(),
+        size: row.size,
+        skipped_lines: row.skipped_lines,
+    };
+    sanitize::escape_json_controls(&serde_json::to_string(&json).unwrap_or_default())
+}
+
+pub fn write_json_rows(out: &mut dyn Write, rows: &[SessionRow]) -> io::Result<()> {
+    for row in rows {
+        writeln!(out, "{}", row_json(row))?;
+    }
+    Ok(())
+}
+
+/// The last two parts of a folder path (`work/proj`), for narrow columns.
+pub fn project_of(cwd: &str) -> String {
+    let parts: Vec<&str> = cwd.trim_end_matches('/').rsplit('/').take(2).collect();
+    let joined: Vec<&str> = parts.into_iter().rev().collect();
+    joined.join("/")
+}
+
+/// An aligned table exactly `cols` cells wide at most; rows never wrap.
+pub fn write_table(
+    out: &mut dyn Write,
+    rows: &[SessionRow],
+    cols: usize,
+    now: Millis,
+) -> io::Result<()> {
+    let cols = cols.max(40);
+    // Fixed columns first, the title takes what is left; optional columns drop when narrow.
+    let show_id = cols >= 80;
+    let show_project = cols >= 100;
+    let show_branch = cols >= 120;
+    let mut fixed = 5 + 1 + 7 + 1 + 6 + 1; // AGE, MSGS, KIND
+    if show_id {
+        fixed += 36 + 1;
+    }
+    if show_project {
+        fixed += 18 + 1;
+    }
+    if show_branch {
+        fixed += 14 + 1;
+    }
+    let title_w = cols.saturating_sub(fixed).max(10);
+    let mut header = format!("{} {} {} ", fit("AGE", 5), fit("MSGS", 7), fit("KIND", 6));
+    if show_id {
+        header.push_str(&fit("ID", 37));
+    }
+    if show_project {
+        header.push_str(&fit("PROJECT", 19));
+    }
+    if show_branch {
+        header.push_str(&fit("BRANCH", 15));
+    }
+    header.push_str("TITLE");
+    writeln!(out, "{}", header.trim_end())?;
+    for row in rows {
+        let msgs = match (row.user_messages, row.assistant_messages) {
+            (Some(u), Some(a)) => format!("{u}/{a}"),
+            _ => "-".into(),
+        };
+        let kind = if row.archived {
+            "archvd".to_owned()
+        } else {
+            row.kind_label().unwrap_or("").to_owned()
+        };
+        let mut line = format!(
+            "{} {} {} ",
+            fit(&timefmt::relative(row.updated_ms, now), 5),
+            fit(&msgs, 7),
+            fit(&sanitize::one_line(&kind), 6)
+        );
+        if show_id {
+            line.push_str(&fit(&sanitize::one_line(&row.id), 36));
+            line.push(' ');
+        }
+        if show_project {
+            let project = row.cwd.as_deref().map(project_of).unwrap_or_default();
+            let project = truncate_left(&sanitize::one_line(&project), 18);
+            line.push_str(&fit(&project, 18));
+            line.push(' ');
+        }
+        if show_branch {
+            line.push_str(&fit(
+                &sanitize::one_line(row.git_branch.as_deref().unwrap_or("")),
+                14,
+            ));
+            line.push(' ');
+        }
+        let title = sanitize::one_line(row.title());
+        let title = if title.is_empty() {
+            "(no message)".to_owned()
+        } else {
+            title
+        };
+        line.push_str(&truncate(&title, title_w));
+        debug_assert!(width(&line) <= cols.max(fixed + title_w));
+        writeln!(out, "{}", line.trim_end())?;
+    }
+    Ok(())
+}
+
+#[derive(Serialize)]
+struct MessageJson<'a> {
+    role: &'a str,
+    text: &'a str,
+    shape: &'a str,
+    phase: Option<&'a str>,
+}
+
+pub fn write_transcript_json(out: &mut dyn Write, t: &Transcript) -> io::Result<()> {
+    for entry in &t.entries {
+        if let Entry::Message {
+            role,
+            text,
+            shape,
+            phase,
+            ..
+        } = entry
+        {
+            let json = MessageJson {
+                role: role.as_str(),
+                text,
+                shape: shape.as_str(),
+                phase: phase.as_deref(),
+            };
+            let line = serde_json::to_string(&json).unwrap_or_default();
+            writeln!(out, "{}", sanitize::escape_json_controls(&line))?;
+        }
+    }
+    Ok(())
+}
+
+/// The header of a transcript: id and metadata, one fact per line.
+pub fn metadata_lines(row: &SessionRow) -> Vec<(String, String)> {
+    let mut lines = vec![("id".to_owned(), row.id.clone())];
+    if let Some(name) = &row.name {
+        lines.push(("name".into(), name.clone()));
+    }
+    if let Some(cwd) = &row.cwd {
+        lines.push(("cwd".into(), cwd.clone()));
+    }
+    if let Some(branch) = &row.git_branch {
+        lines.push(("branch".into(), branch.clone()));
+    }
+    if let Some(created) = row.created_ms {
+        lines.push(("created".into(), timefmt::format_short(created)));
+    }
+    lines.push(("updated".into(), timefmt::format_short(row.updated_ms)));
+    let mut origin = Vec::new();
+    if let Some(v) = &row.cli_version {
+        origin.push(format!("codex {v}"));
+    }
+    if let Some(s) = &row.source {
+        origin.push(s.clone());
+    }
+    if let Some(p) = &row.model_provider {
+        origin.push(p.clone());
+    }
+    if !origin.is_empty() {
+        lines.push(("origin".into(), origin.join(" · ")));
+    }
+    if let Some(parent) = &row.forked_from_id {
+        lines.push(("forked from".into(), parent.clone()));
+    }
+    if row.archived {
+        lines.push(("archived".into(), "yes".into()));
+    }
+    lines
+}
+
+pub fn write_transcript_text(
+    out: &mut dyn Write,
+    row: &SessionRow,
+    t: &Transcript,
+    tools: bool,
+) -> io::Result<()> {
+    let (user, assistant) = t.counts();
+    writeln!(out, "# Session {}", sanitize::one_line(&row.id))?;
+    for (key, value) in metadata_lines(row).into_iter().skip(1) {
+        writeln!(out, "{key}: {}", sanitize::one_line(&value))?;
+    }
+    writeln!(out, "messages: {user} user, {assistant} assistant")?;
+    for entry in &t.entries {
+        match entry {
+            Entry::Message {
+                role,
+                text,
+                phase,
+                elided,
+                ..
+            } => {
+                let who = match role {
+                    Role::User => "User",
+                    Role::Assistant => "Assistant",
+                };
+                match phase {
+                    Some(p) => writeln!(out, "\n## {who} ({})\n", sanitize::one_line(p))?,
+                    None => writeln!(out, "\n## {who}\n")?,
+                }
+                writeln!(
+                    out,
+                    "{}",
+                    sanitize::for_terminal(text).trim_end_matches('\n')
+                )?;
+                if *elided > 0 {
+                    writeln!(out, "[… {elided} more bytes not shown …]")?;
+                }
+            }
+            Entry::Tool { kind, summary } if tools => {
+                writeln!(
+                    out,
+                    "\n  ▸ {}: {}",
+                    sanitize::one_line(kind),
+                    sanitize::one_line(summary)
+                )?;
+            }
+            Entry::Tool { .. } => {}
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,136 @@
+//! Terminal safety: every string that came from a rollout passes through here before it is drawn
+//! or printed to a terminal.
+//!
+//! Pure. C0 controls (other than newline and tab), DEL and C1 controls become visible control
+//! pictures, so an escape sequence (CSI, OSC 52, OSC 8, ...) is shown as inert text and never acts;
+//! bidirectional overrides and isolates become U+FFFD; tabs are expanded. JSON output uses
+//! [`escape_json_controls`] for the characters serde_json leaves raw.
+
+/// The replacement for a bidirectional control.
+pub const BIDI_PLACEHOLDER: char = '\u{FFFD}';
+
+/// Width of a tab stop when tabs are expanded.
+pub const TAB_WIDTH: usize = 4;
+
+/// Unicode bidirectional formatting characters (embeddings, overrides, isolates, marks).
+pub fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// A character that must never reach a terminal raw (newline and tab excluded).
+pub fn is_dangerous(c: char) -> bool {
+    (c.is_control() && c != '\n' && c != '\t')
+        || is_bidi_control(c)
+        || matches!(c, '\u{2028}' | '\u{2029}')
+}
+
+/// The visible stand-in for a dangerous character.
+fn placeholder(c: char) -> char {
+    match c {
+        // C0 controls have control pictures at U+2400 + code.
+        '\u{0}'..='\u{1f}' => char::from_u32(0x2400 + c as u32).unwrap_or(BIDI_PLACEHOLDER),
+        '\u{7f}' => '\u{2421}',
+        '\u{2028}' | '\u{2029}' => ' ',
+        // C1 controls (U+0080..U+009F, e.g. the 8-bit CSI U+009B) and bidi controls.
+        _ => BIDI_PLACEHOLDER,
+    }
+}
+
+/// Neutralise text for a multi-line view: newlines kept, tabs expanded to the next stop,
+/// dangerous characters replaced by visible placeholders. Carriage returns become `␍`.
+pub fn for_terminal(text: &str) -> String {
+    if !text.chars().any(|c| is_dangerous(c) || c == '\t') {
+        return text.to_owned();
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut column = 0usize;
+    for c in text.chars() {
+        match c {
+            '\n' => {
+                out.push('\n');
+                column = 0;
+            }
+            '\t' => {
+                let pad = TAB_WIDTH - column % TAB_WIDTH;
+                out.extend(std::iter::repeat_n(' ', pad));
+                column += pad;
+            }
+            c if is_dangerous(c) => {
+                out.push(placeholder(c));
+                column += 1;
+            }
+            c => {
+                out.push(c);
+                column += 1;
+            }
+        }
+    }
+    out
+}
+
+/// Neutralise text for a single display line: like [`for_terminal`], and newlines become spaces.
+pub fn one_line(text: &str) -> String {
+    let safe = for_terminal(text);
+    if safe.contains('\n') {
+        safe.replace('\n', " ")
+    } else {
+        safe
+    }
+}
+
+/// serde_json escapes C0 controls but writes DEL, C1 and bidi controls raw; escape those too,
+/// as `\uXXXX`, so JSON printed to a terminal carries no live control character. Only valid on
+/// serialized JSON (such characters can only occur inside JSON strings).
+pub fn escape_json_controls(json: &str) -> String {
+    if !json.chars().any(is_dangerous) {
+        return json.to_owned();
+    }
+    let mut out = String::with_capacity(json.len() + 16);
+    for c in json.chars() {
+        if is_dangerous(c) {
+            let mut units = [0u16; 2];
+            for unit in c.encode_utf16(&mut units) {
+                out.push_str(&format!("\\u{unit:04x}"));
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HOSTILE: &str = "a\u{1b}[31mred\u{1b}]52;c;aGVsbG8=\u{7}\u{1b}]8;;http://x\u{1b}\\link\u{9b}2J\u{7f}\r\u{202e}evil\u{2066}x\u{0}";
+
+    #[test]
+    fn no_control_survives_terminal_view() {
+        let safe = for_terminal(HOSTILE);
+        assert!(!safe.chars().any(is_dangerous), "{safe:?}");
+        assert!(safe.contains("␛[31mred"), "escape shown, not run: {safe:?}");
+        assert!(safe.contains('\u{FFFD}'));
+    }
+
+    #[test]
+    fn newline_kept_tab_expanded() {
+        assert_eq!(for_terminal("a\tb\nxy\tz"), "a   b\nxy  z");
+        assert_eq!(one_line("a\nb\u{1b}"), "a b␛");
+    }
+
+    #[test]
+    fn plain_text_untouched() {
+        let text = "Привет 你好 🚀 — ok";
+        assert_eq!(for_terminal(text), text);
+    }
+
+    #[test]
+    fn json_escapes_what_serde_leaves_raw() {
+        let json = serde_json::to_string(HOSTILE).unwrap();
+        let escaped = escape_json_controls(&json);
+        assert!(!escaped.chars().any(is_dangerous), "{escaped}");
+        let back: String = serde_json::from_str(&escaped).unwrap();
+        assert_eq!(back, HOSTILE, "escaping loses nothing");
+    }
+}

@@ -1,0 +1,140 @@
+//! The session row: everything the list shows about one rollout, small enough to keep 10,000s.
+//!
+//! Pure data plus derived labels; filled by `store::summary`, cached by `store::cache`, drawn by
+//! `ui`. No IO.
+
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+use crate::timefmt::Millis;
+
+/// A paginated fork's pointer into its parent's history.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HistoryBase {
+    pub thread_id: String,
+    pub end_ordinal_exclusive: Option<u64>,
+}
+
+/// One session, as listed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct SessionRow {
+    pub id: String,
+    pub path: PathBuf,
+    /// `session_meta.timestamp` as written (UTC).
+    pub created_at: Option<String>,
+    pub created_ms: Option<Millis>,
+    /// The file's modification time.
+    pub updated_ms: Millis,
+    pub cwd: Option<String>,
+    pub git_branch: Option<String>,
+    pub source: Option<String>,
+    pub originator: Option<String>,
+    pub cli_version: Option<String>,
+    pub model_provider: Option<String>,
+    pub forked_from_id: Option<String>,
+    pub history_base: Option<HistoryBase>,
+    pub interactive: bool,
+    pub archived: bool,
+    pub name: Option<String>,
+    /// The first real user message, exactly as written; `None` when the session has none.
+    pub first_user_message: Option<String>,
+    /// `first_user_message` on one line (IDE wrapper stripped, white space collapsed).
+    pub preview: String,
+    /// Message counts from the transcript; `None` until the whole file has been read.
+    pub user_messages: Option<u32>,
+    pub assistant_messages: Option<u32>,
+    /// File size in bytes when read.
+    pub size: u64,
+    /// Lines that could not be read (not JSON, truncated, too long).
+    pub skipped_lines: u32,
+}
+
+impl SessionRow {
+    /// The title shown in lists: the name when set, else the preview.
+    pub fn title(&self) -> &str {
+        match &self.name {
+            Some(name) if !name.trim().is_empty() => name,
+            _ => &self.preview,
+        }
+    }
+
+    /// `exec`, `mcp`, `subagent`, ... for non-interactive sessions; `None` for interactive ones.
+    pub fn kind_label(&self) -> Option<&str> {
+        if self.interactive {
+            None
+        } else {
+            Some(self.source.as_deref().unwrap_or("other"))
+        }
+    }
+
+    /// Sort key: updated newest first, ties by id descending.
+    pub fn cmp_updated_desc(a: &Self, b: &Self) -> std::cmp::Ordering {
+        b.updated_ms
+            .cmp(&a.updated_ms)
+            .then_with(|| b.id.cmp(&a.id))
+    }
+
+    /// Sort key: created newest first (falling back to updated), ties by id descending.
+    pub fn cmp_created_desc(a: &Self, b: &Self) -> std::cmp::Ordering {
+        let ka = a.created_ms.unwrap_or(a.updated_ms);
+        let kb = b.created_ms.unwrap_or(b.updated_ms);
+        kb.cmp(&ka).then_with(|| b.id.cmp(&a.id))
+    }
+}
+
+/// Interactive sessions are those codex's picker would show: `cli`, `vscode`, its custom
+/// interactive sources, or no source at all (files before 2025-10).
+pub fn is_interactive_source(source: Option<&str>) -> bool {
+    matches!(source, None | Some("cli" | "vscode" | "atlas" | "chatgpt"))
+}
+
+/// The uuid at the end of a rollout file name (`rollout-<ts>-<uuid>.jsonl[.zst]`).
+pub fn uuid_from_file_name(name: &str) -> Option<&str> {
+    let stem = name.strip_suffix(".zst").unwrap_or(name);
+    let stem = stem.strip_suffix(".jsonl")?;
+    if stem.len() < 36 {
+        return None;
+    }
+    let tail = &stem[stem.len() - 36..];
+    is_uuid(tail).then_some(tail)
+}
+
+/// `8-4-4-4-12` hex digits.
+pub fn is_uuid(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 36
+        && b.iter().enumerate().all(|(i, c)| match i {
+            8 | 13 | 18 | 23 => *c == b'-',
+            _ => c.is_ascii_hexdigit(),
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uuid_from_names() {
+        assert_eq!(
+            uuid_from_file_name(
+                "rollout-2026-11-30T10-02-41-01a22be8-1d47-79f0-99fd-e14291b12af2.jsonl.zst"
+            ),
+            Some("01a22be8-1d47-79f0-99fd-e14291b12af2")
+        );
+        assert_eq!(
+            uuid_from_file_name("rollout-2026-11-30T10-02-41-nouuid.jsonl"),
+            None
+        );
+        assert_eq!(uuid_from_file_name("notes.txt"), None);
+    }
+
+    #[test]
+    fn interactive_sources() {
+        assert!(is_interactive_source(None));
+        assert!(is_interactive_source(Some("cli")));
+        assert!(is_interactive_source(Some("vscode")));
+        assert!(!is_interactive_source(Some("exec")));
+        assert!(!is_interactive_source(Some("mcp")));
+        assert!(!is_interactive_source(Some("subagent")));
+    }
+}

@@ -1,0 +1,340 @@
+//! The Codex session store, read-only: where it is, which files it holds, what each says.
+//!
+//! Everything here only reads. Nothing is written, renamed, locked or created under the store;
+//! per-file problems come back as [`FileIssue`]s and never stop a run.
+
+pub mod lines;
+pub mod names;
+pub mod open;
+pub mod skim;
+pub mod summary;
+pub mod transcript;
+pub mod walk;
+
+use std::collections::HashMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use crate::format;
+use crate::session::{self, SessionRow};
+use crate::timefmt;
+use summary::{ScanOptions, ScanState, Until};
+use transcript::{Transcript, TranscriptOptions};
+use walk::RolloutFile;
+
+/// A file (or folder) that was passed over, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileIssue {
+    pub path: PathBuf,
+    pub reason: String,
+}
+
+impl fmt::Display for FileIssue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "codex-picker: {}: {}", self.path.display(), self.reason)
+    }
+}
+
+/// A located store: `<home>/sessions`, `<home>/archived_sessions`, `<home>/session_index.jsonl`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Store {
+    pub home: PathBuf,
+}
+
+impl Store {
+    /// `--codex-home`, else `$CODEX_HOME` when set and non-empty, else `~/.codex`.
+    pub fn locate(
+        flag: Option<&Path>,
+        codex_home_env: Option<&str>,
+        home_env: Option<&str>,
+    ) -> Option<Store> {
+        if let Some(dir) = flag {
+            return Some(Store {
+                home: dir.to_path_buf(),
+            });
+        }
+        if let Some(env) = codex_home_env.filter(|s| !s.is_empty()) {
+            return Some(Store {
+                home: PathBuf::from(env),
+            });
+        }
+        home_env.filter(|s| !s.is_empty()).map(|h| Store {
+            home: Path::new(h).join(".codex"),
+        })
+    }
+
+    pub fn sessions_dir(&self) -> PathBuf {
+        self.home.join("sessions")
+    }
+
+    pub fn archived_dir(&self) -> PathBuf {
+        self.home.join("archived_sessions")
+    }
+
+    /// The store has a `sessions/` or `archived_sessions/` folder.
+    pub fn exists(&self) -> bool {
+        self.sessions_dir().is_dir() || self.archived_dir().is_dir()
+    }
+
+    /// Rollout files, archived ones too when asked.
+    pub fn files(&self, archived: bool) -> (Vec<RolloutFile>, Vec<FileIssue>) {
+        let archived_dir = self.archived_dir();
+        walk::find_rollouts(
+            &self.sessions_dir(),
+            archived.then_some(archived_dir.as_path()),
+        )
+    }
+
+    /// Names from `session_index.jsonl`.
+    pub fn names(&self) -> HashMap<String, String> {
+        names::read_session_index(&self.home.join("session_index.jsonl"))
+    }
+}
+
+/// Continue (or start) a pass over one file.
+pub fn scan_file(
+    file: &RolloutFile,
+    state: &mut ScanState,
+    opts: &ScanOptions,
+) -> Result<(), FileIssue> {
+    let issue = |reason: String| FileIssue {
+        path: file.path.clone(),
+        reason,
+    };
+    let reader = open::open_at(&file.path, file.compressed, state.offset)
+        .map_err(|e| issue(e.to_string()))?;
+    match state.scan(reader, opts) {
+        Ok(()) => Ok(()),
+        // A read error part-way keeps what was read before it; the file is still listed when
+        // that was enough.
+        Err(e) if state.meta.is_some() || state.saw_message => {
+            state.complete = true;
+            state.skipped_lines += 1;
+            let _ = e;
+            Ok(())
+        }
+        Err(e) => Err(issue(e.to_string())),
+    }
+}
+
+/// Why a scanned file is not a session, if it is not.
+pub fn not_a_session(file: &RolloutFile, state: &ScanState) -> Option<FileIssue> {
+    if state.meta.is_some() || state.saw_message {
+        return None;
+    }
+    let reason = if file.size == 0 {
+        "empty file".to_owned()
+    } else if state.skipped_lines > 0 {
+        format!(
+            "no session metadata and no message ({} unreadable lines)",
+            state.skipped_lines
+        )
+    } else {
+        "no session metadata and no message".to_owned()
+    };
+    Some(FileIssue {
+        path: file.path.clone(),
+        reason,
+    })
+}
+
+/// Build the row of a scanned file.
+pub fn row_from_scan(
+    file: &RolloutFile,
+    state: &ScanState,
+    names: &HashMap<String, String>,
+) -> SessionRow {
+    let meta = state.meta.clone().unwrap_or_default();
+    let file_name = file
+        .path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let id = meta
+        .id
+        .clone()
+        .or_else(|| session::uuid_from_file_name(&file_name).map(str::to_owned))
+        .unwrap_or_else(|| file_name.clone());
+    let first = state.first_prompt().map(str::to_owned);
+    let (user, assistant) = state.counts();
+    let name = names
+        .get(&id)
+        .cloned()
+        .or_else(|| state.thread_name.clone());
+    SessionRow {
+        preview: first
+            .as_deref()
+            .map(format::preview_line)
+            .unwrap_or_default(),
+        first_user_message: first,
+        created_ms: meta.timestamp.as_deref().and_then(timefmt::parse_rfc3339),
+        created_at: meta.timestamp,
+        updated_ms: file.mtime_ms,
+        interactive: session::is_interactive_source(meta.source.as_deref()),
+        cwd: meta.cwd,
+        git_branch: meta.git_branch,
+        source: meta.source,
+        originator: meta.originator,
+        cli_version: meta.cli_version,
+        model_provider: meta.model_provider,
+        forked_from_id: meta.forked_from_id,
+        history_base: meta.history_base,
+        archived: file.archived,
+        name,
+        user_messages: state.complete.then_some(user),
+        assistant_messages: state.complete.then_some(assistant),
+        size: file.size,
+        skipped_lines: state.skipped_lines,
+        id,
+        path: file.path.clone(),
+    }
+}
+
+/// Summarise one file from the start.
+pub fn summarise(
+    file: &RolloutFile,
+    until: Until,
+    names: &HashMap<String, String>,
+) -> Result<(SessionRow, ScanState), FileIssue> {
+    let mut state = ScanState::default();
+    scan_file(file, &mut state, &ScanOptions::new(until))?;
+    if let Some(issue) = not_a_session(file, &state) {
+        return Err(issue);
+    }
+    Ok((row_from_scan(file, &state, names), state))
+}
+
+/// The file of a session id among `files` (by the uuid in the file name).
+pub fn file_for_id<'a>(files: &'a [RolloutFile], id: &str) -> Option<&'a RolloutFile> {
+    files.iter().find(|f| {
+        f.path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(session::uuid_from_file_name)
+            == Some(id)
+    })
+}
+
+/// A paginated fork starts from its parent's history (the records before the fork point): take
+/// the title from there when the fork has no prompt of its own, and add the inherited messages to
+/// its counts when they are known.
+pub fn fill_from_parent(row: &mut SessionRow, files: &[RolloutFile]) {
+    let Some(base) = row.history_base.clone() else {
+        return;
+    };
+    let Some(parent) = file_for_id(files, &base.thread_id).filter(|p| p.path != row.path) else {
+        return;
+    };
+    let counted = row.user_messages.is_some();
+    let mut state = ScanState::default();
+    let mut opts = ScanOptions::new(if counted {
+        Until::End
+    } else {
+        Until::FirstPrompt
+    });
+    opts.ordinal_below = base.end_ordinal_exclusive;
+    if scan_file(parent, &mut state, &opts).is_err() {
+        return;
+    }
+    if row.first_user_message.is_none() {
+        if let Some(first) = state.first_prompt() {
+            row.preview = format::preview_line(first);
+            row.first_user_message = Some(first.to_owned());
+        }
+    }
+    if counted {
+        let (user, assistant) = state.counts();
+        row.user_messages = row.user_messages.map(|n| n + user);
+        row.assistant_messages = row.assistant_messages.map(|n| n + assistant);
+    }
+}
+
+/// Read the transcript of a file; a paginated fork starts with its parent's history.
+pub fn read_transcript(
+    file: &RolloutFile,
+    files: &[RolloutFile],
+    opts: &TranscriptOptions,
+) -> Result<Transcript, FileIssue> {
+    let issue = |path: &Path, e: std::io::Error| FileIssue {
+        path: path.to_path_buf(),
+        reason: e.to_string(),
+    };
+    let reader = open::open_at(&file.path, file.compressed, 0).map_err(|e| issue(&file.path, e))?;
+    let mut own = transcript::read_transcript(reader, opts).map_err(|e| issue(&file.path, e))?;
+    let base = own.meta.as_ref().and_then(|m| m.history_base.clone());
+    if let Some(base) = base {
+        if let Some(parent) = file_for_id(files, &base.thread_id).filter(|p| p.path != file.path) {
+            let mut popts = *opts;
+            popts.ordinal_below = base.end_ordinal_exclusive;
+            if let Ok(reader) = open::open_at(&parent.path, parent.compressed, 0) {
+                if let Ok(mut inherited) = transcript::read_transcript(reader, &popts) {
+                    inherited.entries.append(&mut own.entries);
+                    own.entries = inherited.entries;
+                }
+            }
+        }
+    }
+    Ok(own)
+}
+
+/// Options of a listing.
+#[derive(Debug, Clone, Copy)]
+pub struct ListOptions {
+    pub archived: bool,
+    pub until: Until,
+}
+
+/// Summarise `files` on up to `threads` threads, in no particular order.
+pub fn summarise_all(
+    files: &[RolloutFile],
+    until: Until,
+    names: &HashMap<String, String>,
+    threads: usize,
+) -> (Vec<SessionRow>, Vec<FileIssue>) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let next = AtomicUsize::new(0);
+    let work = || {
+        let mut rows = Vec::new();
+        let mut issues = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(file) = files.get(i) else { break };
+            match summarise(file, until, names) {
+                Ok((row, _)) => rows.push(row),
+                Err(issue) => issues.push(issue),
+            }
+        }
+        (rows, issues)
+    };
+    let threads = threads.clamp(1, 16);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
+        let (mut rows, mut issues) = work();
+        for handle in handles {
+            if let Ok((r, i)) = handle.join() {
+                rows.extend(r);
+                issues.extend(i);
+            }
+        }
+        (rows, issues)
+    })
+}
+
+/// Threads worth using for reading: the machine's cores, at most 8.
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(2, |n| n.get().min(8))
+}
+
+/// Every session of the store, newest first, with the problems met.
+pub fn list(store: &Store, opts: ListOptions) -> (Vec<SessionRow>, Vec<FileIssue>) {
+    let (files, mut issues) = store.files(opts.archived);
+    let names = store.names();
+    let (mut rows, more) = summarise_all(&files, opts.until, &names, default_threads());
+    issues.extend(more);
+    for row in &mut rows {
+        fill_from_parent(row, &files);
+    }
+    rows.sort_by(SessionRow::cmp_updated_desc);
+    issues.sort_by(|a, b| a.path.cmp(&b.path));
+    (rows, issues)
+}

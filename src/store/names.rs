@@ -1,0 +1,56 @@
+//! Session names from `<home>/session_index.jsonl`: one `{"id","thread_name","updated_at"}` per
+//! line, the last line for an id wins. Bad lines are skipped; a missing file means no names.
+
+use std::collections::HashMap;
+use std::io::BufRead;
+use std::path::Path;
+
+use super::lines::{LineReader, Step, DEFAULT_MAX_LINE};
+use super::summary::parse_line;
+
+/// id -> name. An empty name clears an earlier one.
+pub fn read_session_index(path: &Path) -> HashMap<String, String> {
+    let mut names = HashMap::new();
+    let Ok(file) = std::fs::File::open(path) else {
+        return names;
+    };
+    read_from(std::io::BufReader::new(file), &mut names);
+    names
+}
+
+fn read_from(reader: impl BufRead, names: &mut HashMap<String, String>) {
+    let mut lines = LineReader::new(reader, DEFAULT_MAX_LINE, true);
+    while let Ok(step) = lines.next_line() {
+        match step {
+            Step::Eof => break,
+            Step::TooLong { .. } => continue,
+            Step::Line { .. } => {}
+        }
+        let Some(value) = parse_line(lines.line()) else {
+            continue;
+        };
+        let id = value.get("id").and_then(|v| v.as_str());
+        let name = value.get("thread_name").and_then(|v| v.as_str());
+        if let (Some(id), Some(name)) = (id, name) {
+            if name.trim().is_empty() {
+                names.remove(id);
+            } else {
+                names.insert(id.to_owned(), name.to_owned());
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn last_entry_wins_and_bad_lines_pass() {
+        let text = b"{\"id\":\"a\",\"thread_name\":\"one\"}\nnot json\n{\"id\":\"b\",\"thread_name\":\"bee\"}\n{\"id\":\"a\",\"thread_name\":\"two\"}\n[1]\n{\"id\":\"b\",\"thread_name\":\"";
+        let mut names = HashMap::new();
+        read_from(&text[..], &mut names);
+        assert_eq!(names.get("a").map(String::as_str), Some("two"));
+        assert_eq!(names.get("b").map(String::as_str), Some("bee"));
+    }
+}

@@ -1,0 +1,315 @@
+//! A cheap look at one rollout line: which kind of row it is, without building it.
+//!
+//! Most bytes of a rollout are tool output, reasoning and instructions that the picker never
+//! shows. This scanner walks the top-level object and its `payload` keys only, skipping string
+//! values with `memchr`, so such lines are rejected at memory speed; only the rows that can carry
+//! a message, the session metadata or a name are then parsed in full. It is exact for any key
+//! order and white space, iterative (no recursion, so deep nesting cannot overflow the stack),
+//! and never panics.
+
+/// What a line is, as far as the reader cares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// `type: session_meta`.
+    Meta,
+    /// A row that may carry a user or assistant message (parse it to know).
+    Message,
+    /// `event_msg` / `thread_name_updated`.
+    ThreadName,
+    /// A `response_item` tool call, tool output or reasoning row (transcript summaries).
+    Tool,
+    /// A well-formed-looking row of no interest.
+    Other,
+    /// Not a JSON object, or cut short.
+    Malformed,
+}
+
+struct Cursor<'a> {
+    b: &'a [u8],
+    i: usize,
+}
+
+type Res<T> = Result<T, ()>;
+
+impl<'a> Cursor<'a> {
+    fn ws(&mut self) {
+        while self.i < self.b.len() && matches!(self.b[self.i], b' ' | b'\t' | b'\n' | b'\r') {
+            self.i += 1;
+        }
+    }
+
+    fn peek(&mut self) -> Res<u8> {
+        self.ws();
+        self.b.get(self.i).copied().ok_or(())
+    }
+
+    fn eat(&mut self, c: u8) -> Res<()> {
+        if self.peek()? == c {
+            self.i += 1;
+            Ok(())
+        } else {
+            Err(())
+        }
+    }
+
+    /// A string starting at the current `"`; returns its raw bytes (escapes left as written).
+    fn string(&mut self) -> Res<&'a [u8]> {
+        self.eat(b'"')?;
+        let start = self.i;
+        loop {
+            let rel = memchr::memchr2(b'"', b'\\', &self.b[self.i..]).ok_or(())?;
+            self.i += rel;
+            if self.b[self.i] == b'\\' {
+                self.i += 2;
+                if self.i > self.b.len() {
+                    return Err(());
+                }
+            } else {
+                let s = &self.b[start..self.i];
+                self.i += 1;
+                return Ok(s);
+            }
+        }
+    }
+
+    fn skip_value(&mut self) -> Res<()> {
+        match self.peek()? {
+            b'"' => self.string().map(drop),
+            b'{' | b'[' => {
+                self.i += 1;
+                let mut depth = 1usize;
+                while depth > 0 {
+                    let c = *self.b.get(self.i).ok_or(())?;
+                    match c {
+                        b'"' => {
+                            self.string()?;
+                            continue;
+                        }
+                        b'{' | b'[' => depth += 1,
+                        b'}' | b']' => depth -= 1,
+                        _ => {}
+                    }
+                    self.i += 1;
+                }
+                Ok(())
+            }
+            _ => {
+                let start = self.i;
+                while self.i < self.b.len()
+                    && !matches!(
+                        self.b[self.i],
+                        b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r'
+                    )
+                {
+                    self.i += 1;
+                }
+                if self.i == start {
+                    Err(())
+                } else {
+                    Ok(())
+                }
+            }
+        }
+    }
+
+    /// A string value, or `None` (and the value skipped) when it is not a string.
+    fn string_value(&mut self) -> Res<Option<&'a [u8]>> {
+        if self.peek()? == b'"' {
+            self.string().map(Some)
+        } else {
+            self.skip_value().map(|()| None)
+        }
+    }
+
+    /// Walk an object's members, handing each key to `f`, which must consume the value.
+    fn object(&mut self, mut f: impl FnMut(&mut Self, &'a [u8]) -> Res<()>) -> Res<()> {
+        self.eat(b'{')?;
+        if self.peek()? == b'}' {
+            self.i += 1;
+            return Ok(());
+        }
+        loop {
+            let key = self.string()?;
+            self.eat(b':')?;
+            f(self, key)?;
+            match self.peek()? {
+                b',' => self.i += 1,
+                b'}' => {
+                    self.i += 1;
+                    return Ok(());
+                }
+                _ => return Err(()),
+            }
+        }
+    }
+}
+
+#[derive(Default)]
+struct Payload<'a> {
+    kind: Option<&'a [u8]>,
+    role: Option<&'a [u8]>,
+    item_kind: Option<&'a [u8]>,
+}
+
+fn payload<'a>(c: &mut Cursor<'a>) -> Res<Payload<'a>> {
+    let mut p = Payload::default();
+    if c.peek()? != b'{' {
+        c.skip_value()?;
+        return Ok(p);
+    }
+    c.object(|c, key| match key {
+        b"type" => c.string_value().map(|v| p.kind = v),
+        b"role" => c.string_value().map(|v| p.role = v),
+        b"item" if c.peek()? == b'{' => c.object(|c, key| match key {
+            b"type" => c.string_value().map(|v| p.item_kind = v),
+            _ => c.skip_value(),
+        }),
+        _ => c.skip_value(),
+    })?;
+    Ok(p)
+}
+
+fn classify(top: Option<&[u8]>, p: &Payload) -> Kind {
+    match top {
+        Some(b"session_meta") => Kind::Meta,
+        Some(b"event_msg") => match p.kind {
+            Some(b"user_message" | b"agent_message") => Kind::Message,
+            Some(b"item_completed") => match p.item_kind {
+                Some(b"UserMessage" | b"AgentMessage") => Kind::Message,
+                _ => Kind::Other,
+            },
+            Some(b"thread_name_updated") => Kind::ThreadName,
+            _ => Kind::Other,
+        },
+        Some(b"response_item") => match (p.role, p.kind) {
+            (Some(b"user" | b"assistant"), _) => Kind::Message,
+            (_, Some(kind)) if is_tool_kind(kind) => Kind::Tool,
+            _ => Kind::Other,
+        },
+        _ => Kind::Other,
+    }
+}
+
+/// `response_item` payload types shown as collapsed tool rows in a transcript.
+pub fn is_tool_kind(kind: &[u8]) -> bool {
+    kind == b"reasoning" || kind.ends_with(b"_call") || kind.ends_with(b"_call_output")
+}
+
+/// Classify one line. Rows whose top-level `type` is none of the interesting ones are rejected as
+/// soon as the type is read.
+pub fn kind(line: &[u8]) -> Kind {
+    let mut c = Cursor { b: line, i: 0 };
+    let mut top: Option<&[u8]> = None;
+    let mut p = Payload::default();
+    let mut seen_payload = false;
+    // Set when the walk stops on purpose because the answer is already known.
+    let mut settled = false;
+    let walked = c.object(|c, key| match key {
+        b"type" => {
+            top = c.string_value()?;
+            if matches!(top, Some(b"session_meta" | b"event_msg" | b"response_item"))
+                && !seen_payload
+            {
+                Ok(())
+            } else {
+                settled = true;
+                Err(())
+            }
+        }
+        b"payload" => {
+            p = payload(c)?;
+            seen_payload = true;
+            if top.is_some() {
+                settled = true;
+                Err(())
+            } else {
+                Ok(())
+            }
+        }
+        _ => c.skip_value(),
+    });
+    if walked.is_ok() || settled {
+        classify(top, &p)
+    } else {
+        Kind::Malformed
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classifies_every_shape() {
+        let cases: &[(&str, Kind)] = &[
+            (
+                r#"{"timestamp":"t","type":"session_meta","payload":{"id":"x"}}"#,
+                Kind::Meta,
+            ),
+            (
+                r#"{"type":"event_msg","payload":{"type":"user_message","message":"hi"}}"#,
+                Kind::Message,
+            ),
+            (
+                r#"{"type":"event_msg","payload":{"type":"agent_message","message":"hi"}}"#,
+                Kind::Message,
+            ),
+            (
+                r#"{"type":"event_msg","payload":{"type":"item_completed","thread_id":"t","item":{"id":"1","type":"UserMessage","content":[]}}}"#,
+                Kind::Message,
+            ),
+            (
+                r#"{"type":"event_msg","payload":{"type":"item_completed","item":{"type":"Reasoning"}}}"#,
+                Kind::Other,
+            ),
+            (
+                r#"{"ordinal":3,"type":"response_item","metadata":{"a":[1,{"b":"}"}]},"payload":{"type":"message","role":"user","content":"x"}}"#,
+                Kind::Message,
+            ),
+            (
+                r#"{"type":"response_item","payload":{"type":"message","role":"developer"}}"#,
+                Kind::Other,
+            ),
+            (
+                r#"{"type":"response_item","payload":{"type":"function_call_output","output":"\"role\":\"user\""}}"#,
+                Kind::Tool,
+            ),
+            (
+                r#"{"type":"response_item","payload":{"type":"compaction","encrypted_content":"x"}}"#,
+                Kind::Other,
+            ),
+            (
+                r#"{"type":"event_msg","payload":{"type":"thread_name_updated","thread_name":"n"}}"#,
+                Kind::ThreadName,
+            ),
+            (
+                r#"{"type":"turn_context","payload":{"cwd":"/x"#,
+                Kind::Other,
+            ),
+            (
+                r#" { "payload" : { "role" : "assistant" } , "type" : "response_item" } "#,
+                Kind::Message,
+            ),
+            ("[1,2]", Kind::Malformed),
+            ("garbage", Kind::Malformed),
+            ("", Kind::Malformed),
+            (
+                r#"{"type":"event_msg","payload":{"type":"user_mess"#,
+                Kind::Malformed,
+            ),
+        ];
+        for (line, want) in cases {
+            assert_eq!(kind(line.as_bytes()), *want, "{line}");
+        }
+    }
+
+    #[test]
+    fn deep_nesting_does_not_overflow() {
+        let mut line = String::from(r#"{"x":"#);
+        line.push_str(&"[".repeat(100_000));
+        line.push_str(&"]".repeat(100_000));
+        line.push_str(r#","type":"event_msg","payload":{"type":"user_message"}}"#);
+        assert_eq!(kind(line.as_bytes()), Kind::Message);
+        assert_eq!(kind(&line.as_bytes()[..50_000]), Kind::Malformed);
+    }
+}

@@ -1,0 +1,226 @@
+//! A whole conversation, in file order, each message once (reading-rules section 5).
+//!
+//! Owns the de-duplication rule: when a file has any `event`/`item` message the transcript is
+//! built from those shapes alone; only a file with none falls back to `response` rows minus
+//! injected context. Tool calls, their outputs and reasoning are kept as one-line summaries for
+//! a view that can show them. Giant messages are elided past a cap so memory stays bounded.
+
+use serde_json::Value;
+use std::io::{self, BufRead};
+
+use super::lines::{LineReader, Step, DEFAULT_MAX_LINE};
+use super::skim::{self, Kind};
+use super::summary::{meta_from_line, parse_line, Meta};
+use crate::format::{self, Role, Shape};
+
+/// One entry of a transcript.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Entry {
+    Message {
+        role: Role,
+        text: String,
+        shape: Shape,
+        phase: Option<String>,
+        /// Bytes cut from the end of a giant message (0 when whole).
+        elided: u64,
+    },
+    /// A tool call, tool output or reasoning summary, on one line.
+    Tool { kind: String, summary: String },
+}
+
+impl Entry {
+    pub fn is_message(&self) -> bool {
+        matches!(self, Entry::Message { .. })
+    }
+}
+
+/// How much of a file to keep.
+#[derive(Debug, Clone, Copy)]
+pub struct TranscriptOptions {
+    /// Longest message text kept whole; `None` keeps every message whole.
+    pub max_message_bytes: Option<usize>,
+    /// Keep tool and reasoning summaries.
+    pub tools: bool,
+    /// Only records with an `ordinal` below this (a fork's view of its parent).
+    pub ordinal_below: Option<u64>,
+}
+
+impl Default for TranscriptOptions {
+    fn default() -> Self {
+        TranscriptOptions {
+            max_message_bytes: None,
+            tools: true,
+            ordinal_below: None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Transcript {
+    pub meta: Option<Meta>,
+    pub entries: Vec<Entry>,
+    pub skipped_lines: u32,
+}
+
+impl Transcript {
+    pub fn messages(&self) -> impl Iterator<Item = &Entry> {
+        self.entries.iter().filter(|e| e.is_message())
+    }
+
+    /// (user, assistant) message counts.
+    pub fn counts(&self) -> (u32, u32) {
+        let mut counts = (0, 0);
+        for entry in &self.entries {
+            if let Entry::Message { role, .. } = entry {
+                match role {
+                    Role::User => counts.0 += 1,
+                    Role::Assistant => counts.1 += 1,
+                }
+            }
+        }
+        counts
+    }
+}
+
+/// The largest prefix of `text` of at most `max` bytes that ends on a char boundary.
+pub fn clip(text: &str, max: usize) -> &str {
+    if text.len() <= max {
+        return text;
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+/// A one-line summary of a tool or reasoning row.
+fn tool_summary(payload: &Value) -> (String, String) {
+    let kind = payload
+        .get("type")
+        .and_then(Value::as_str)
+        .unwrap_or("tool")
+        .to_owned();
+    let pick = |v: Option<&Value>| -> String {
+        match v {
+            Some(Value::String(s)) => s.clone(),
+            Some(Value::Array(items)) => format::content_text(&Value::Array(items.clone())),
+            Some(other @ Value::Object(_)) => other.to_string(),
+            _ => String::new(),
+        }
+    };
+    let body = match kind.as_str() {
+        "reasoning" => pick(payload.get("summary")),
+        "function_call" => {
+            let name = payload.get("name").and_then(Value::as_str).unwrap_or("?");
+            format!("{name} {}", pick(payload.get("arguments")))
+        }
+        "custom_tool_call" => {
+            let name = payload.get("name").and_then(Value::as_str).unwrap_or("?");
+            format!("{name} {}", pick(payload.get("input")))
+        }
+        "local_shell_call" | "web_search_call" => pick(payload.get("action")),
+        _ => pick(payload.get("output")),
+    };
+    let flat = format::preview_line(clip(&body, 4096));
+    let size = body.len();
+    let mut summary = clip(&flat, 200).to_owned();
+    if flat.len() > summary.len() {
+        summary.push('…');
+    }
+    if size > 4096 {
+        summary.push_str(&format!(" ({size} bytes)"));
+    }
+    (kind, summary)
+}
+
+/// Read a whole transcript from a reader at the start of the file.
+pub fn read_transcript<R: BufRead>(reader: R, opts: &TranscriptOptions) -> io::Result<Transcript> {
+    let mut t = Transcript::default();
+    let mut lines = LineReader::new(reader, DEFAULT_MAX_LINE, true);
+    let mut has_events = false;
+    loop {
+        match lines.next_line()? {
+            Step::Eof => break,
+            Step::TooLong { .. } => {
+                t.skipped_lines += 1;
+                continue;
+            }
+            Step::Line { .. } => {}
+        }
+        let line = lines.line();
+        let kind = skim::kind(line);
+        match kind {
+            Kind::Malformed => {
+                if !line.iter().all(u8::is_ascii_whitespace) {
+                    t.skipped_lines += 1;
+                }
+                continue;
+            }
+            Kind::Other | Kind::ThreadName => continue,
+            Kind::Meta if t.meta.is_some() => continue,
+            Kind::Tool if !opts.tools => continue,
+            _ => {}
+        }
+        let Some(value) = parse_line(line) else {
+            t.skipped_lines += 1;
+            continue;
+        };
+        if let Some(limit) = opts.ordinal_below {
+            if value
+                .get("ordinal")
+                .and_then(Value::as_u64)
+                .is_some_and(|o| o >= limit)
+            {
+                break;
+            }
+        }
+        match kind {
+            Kind::Meta => t.meta = Some(meta_from_line(&value)),
+            Kind::Tool => {
+                if let Some(payload) = value.get("payload") {
+                    let (kind, summary) = tool_summary(payload);
+                    t.entries.push(Entry::Tool { kind, summary });
+                }
+            }
+            Kind::Message => {
+                let Some(msg) = format::message_from_line(&value) else {
+                    continue;
+                };
+                if msg.shape == Shape::Response {
+                    if has_events || msg.is_injected() {
+                        continue;
+                    }
+                } else if !has_events {
+                    has_events = true;
+                    t.entries.retain(|e| {
+                        !matches!(
+                            e,
+                            Entry::Message {
+                                shape: Shape::Response,
+                                ..
+                            }
+                        )
+                    });
+                }
+                let (text, elided) = match opts.max_message_bytes {
+                    Some(max) if msg.text.len() > max => {
+                        let kept = clip(&msg.text, max).to_owned();
+                        let cut = (msg.text.len() - kept.len()) as u64;
+                        (kept, cut)
+                    }
+                    _ => (msg.text, 0),
+                };
+                t.entries.push(Entry::Message {
+                    role: msg.role,
+                    text,
+                    shape: msg.shape,
+                    phase: msg.phase,
+                    elided,
+                });
+            }
+            Kind::Other | Kind::ThreadName | Kind::Malformed => {}
+        }
+    }
+    Ok(t)
+}

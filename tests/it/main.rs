@@ -1,0 +1,4 @@
+//! Integration tests: the built binary and the library on fixture stores.
+
+mod common;
+mod fixtures;
