@@ -9,6 +9,7 @@ pub mod cli;
 pub mod commands;
 pub mod demo;
 pub mod format;
+pub mod index;
 pub mod output;
 pub mod paths;
 pub mod picker;
