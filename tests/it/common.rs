@@ -58,3 +58,45 @@ pub fn copy_tree(from: &Path, to: &Path) {
         }
     }
 }
+
+/// A session file name for `uuid` in the dated layout.
+pub fn rollout_rel(uuid: &str) -> String {
+    format!("sessions/2026/11/30/rollout-2026-11-30T10-00-00-{uuid}.jsonl")
+}
+
+/// Write lines (each a JSON value, or a raw string) as a rollout under `home`.
+pub fn write_lines(home: &Path, rel: &str, lines: &[String]) -> PathBuf {
+    let path = home.join(rel);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let mut text = String::new();
+    for line in lines {
+        text.push_str(line);
+        text.push('\n');
+    }
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+pub fn meta_line(id: &str, cwd: &str) -> String {
+    serde_json::json!({"timestamp":"2026-11-30T10:00:00.000Z","type":"session_meta","payload":{"id":id,"timestamp":"2026-11-30T10:00:00.000Z","cwd":cwd,"source":"cli","cli_version":"0.130.0","git":{"branch":"main"}}}).to_string()
+}
+
+pub fn user_event(text: &str) -> String {
+    serde_json::json!({"type":"event_msg","payload":{"type":"user_message","message":text}})
+        .to_string()
+}
+
+pub fn agent_event(text: &str, phase: &str) -> String {
+    serde_json::json!({"type":"event_msg","payload":{"type":"agent_message","message":text,"phase":phase}}).to_string()
+}
+
+pub fn response_user(text: &str) -> String {
+    serde_json::json!({"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":text}]}}).to_string()
+}
+
+/// The row of `id` in a `list --json` result.
+pub fn row<'a>(rows: &'a [serde_json::Value], id: &str) -> &'a serde_json::Value {
+    rows.iter()
+        .find(|r| r["id"] == id)
+        .unwrap_or_else(|| panic!("session {id} not listed"))
+}
