@@ -14,6 +14,7 @@ pub mod output;
 pub mod paths;
 pub mod picker;
 pub mod sanitize;
+pub mod search;
 pub mod session;
 pub mod store;
 pub mod textwidth;
