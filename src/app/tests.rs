@@ -1,0 +1,1 @@
+//! One test per action on App.
