@@ -52,7 +52,10 @@ pub fn draw(frame: &mut Frame, screen: Rect, theme: &Theme) {
         .borders(Borders::ALL)
         .border_style(theme.help_border)
         .title(" codex-picker keys ");
-    frame.render_widget(Clear, area);
+    // One column more each side: a wide character half under the border would hide it.
+    let x0 = area.x.saturating_sub(1);
+    let clear_w = (area.right() + 1).min(screen.right()) - x0;
+    frame.render_widget(Clear, Rect::new(x0, area.y, clear_w, area.height));
     frame.render_widget(
         Paragraph::new(lines).block(block.padding(ratatui::widgets::Padding::horizontal(1))),
         area,
