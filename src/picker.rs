@@ -156,7 +156,6 @@ fn event_loop(
                                 "copied the {what}: {}",
                                 crate::sanitize::one_line(&text)
                             ));
-                            tui.terminal.clear()?;
                         }
                         Effect::Suspend => {
                             tui.suspend()?;

@@ -3,3 +3,4 @@
 mod common;
 mod fixtures;
 mod screens;
+mod tmux;
