@@ -2,3 +2,5 @@
 
 mod common;
 mod fixtures;
+mod screens;
+mod tmux;

@@ -1,0 +1,66 @@
+//! Where each pane sits for a terminal size: shared by drawing and by mouse hit-testing, so a
+//! click lands on the row that was drawn there. Pure arithmetic.
+
+use ratatui::layout::Rect;
+
+/// Below this many columns the conversation pane is hidden (→ still opens it full-width).
+pub const NARROW_BELOW: u16 = 100;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Geometry {
+    pub search: Rect,
+    pub list: Rect,
+    /// Empty when the pane is hidden.
+    pub conversation: Rect,
+    pub status: Rect,
+    pub footer: Rect,
+}
+
+impl Geometry {
+    /// `conversation_full`: the pane is open over the whole body (narrow terminal).
+    pub fn new(width: u16, height: u16, conversation_full: bool) -> Geometry {
+        let body_h = height.saturating_sub(3);
+        let search = Rect::new(0, 0, width, height.min(1));
+        let status = Rect::new(0, 1 + body_h, width, u16::from(height >= 2));
+        let footer = Rect::new(0, 2 + body_h, width, u16::from(height >= 3));
+        let (list, conversation) = if width < NARROW_BELOW {
+            if conversation_full {
+                (Rect::default(), Rect::new(0, 1, width, body_h))
+            } else {
+                (Rect::new(0, 1, width, body_h), Rect::default())
+            }
+        } else {
+            let list_w = width * 11 / 20;
+            (
+                Rect::new(0, 1, list_w, body_h),
+                Rect::new(list_w, 1, width - list_w, body_h),
+            )
+        };
+        Geometry {
+            search,
+            list,
+            conversation,
+            status,
+            footer,
+        }
+    }
+
+    /// The conversation's text area (inside its left rule).
+    pub fn conversation_text(&self) -> Rect {
+        let c = self.conversation;
+        if c.width == 0 {
+            return c;
+        }
+        let inset = if c.x == 0 { 1 } else { 2 };
+        Rect::new(
+            c.x + inset,
+            c.y,
+            c.width.saturating_sub(inset + 1),
+            c.height,
+        )
+    }
+}
+
+pub fn contains(r: Rect, col: u16, row: u16) -> bool {
+    col >= r.x && col < r.x + r.width && row >= r.y && row < r.y + r.height
+}

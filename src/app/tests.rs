@@ -1,0 +1,408 @@
+//! One test per action on [`App`], plus the background messages.
+
+use super::*;
+use crate::store::transcript::Entry;
+
+fn row(id: &str, cwd: &str, t: i64, interactive: bool, archived: bool) -> SessionRow {
+    SessionRow {
+        id: id.into(),
+        path: PathBuf::from(format!("/s/{id}.jsonl")),
+        preview: format!("preview of {id}"),
+        cwd: Some(cwd.into()),
+        updated_ms: t,
+        created_ms: Some(1_000 - t),
+        interactive,
+        archived,
+        ..SessionRow::default()
+    }
+}
+
+/// Five rows: a..d interactive (c in another folder), e exec, f archived.
+fn app_with(opts: Options) -> App {
+    let mut app = App::new(opts, 10_000);
+    app.update(Action::Resize(120, 12));
+    app.apply_index(Event::Rows(vec![
+        row("a", "/w/p", 50, true, false),
+        row("b", "/w/p/sub", 40, true, false),
+        row("c", "/w/q", 30, true, false),
+        row("d", "/w/p", 20, true, false),
+        row("e", "/w/p", 10, false, false),
+        row("f", "/w/p", 5, true, true),
+    ]));
+    answer(&mut app);
+    app
+}
+
+fn all() -> Options {
+    Options {
+        all: true,
+        scope_root: Some("/w/p".into()),
+        ..Options::default()
+    }
+}
+
+/// Answer queued searches like the worker would; drop transcript requests.
+fn answer(app: &mut App) {
+    for req in app.take_outbox() {
+        if let Request::Search { gen, query, order } = req {
+            let ranked = search::Searcher::default().search(&app.hays, &query, order);
+            app.apply_search(gen, ranked);
+        }
+    }
+}
+
+fn shown(app: &App) -> Vec<&str> {
+    app.visible
+        .iter()
+        .map(|&i| app.rows[i].id.as_str())
+        .collect()
+}
+
+fn selected(app: &App) -> &str {
+    &app.selected_row().unwrap().id
+}
+
+#[test]
+fn insert_and_paste_edit_the_query_and_search() {
+    let mut app = app_with(all());
+    app.update(Action::Insert('c'));
+    assert_eq!(app.query, "c");
+    assert!(app.searching());
+    answer(&mut app);
+    assert_eq!(shown(&app)[0], "c");
+    app.update(Action::ClearQuery);
+    app.update(Action::Paste("  preview of d\n".into()));
+    assert_eq!(
+        app.query, "preview of d",
+        "pasted text on one line, trimmed"
+    );
+    answer(&mut app);
+    assert_eq!(selected(&app), "d");
+}
+
+#[test]
+fn delete_back_word_and_clear() {
+    let mut app = app_with(all());
+    for c in "ab cd".chars() {
+        app.update(Action::Insert(c));
+    }
+    app.update(Action::DeleteBack);
+    assert_eq!(app.query, "ab c");
+    app.update(Action::DeleteWord);
+    assert_eq!(app.query, "ab ");
+    app.update(Action::ClearQuery);
+    assert_eq!(app.query, "");
+    assert_eq!(shown(&app), vec!["a", "b", "c", "d", "e"], "newest first");
+}
+
+#[test]
+fn moving_and_paging_the_selection() {
+    let mut app = app_with(all());
+    app.update(Action::MoveDown);
+    assert_eq!(selected(&app), "b");
+    app.update(Action::MoveUp);
+    app.update(Action::MoveUp);
+    assert_eq!(selected(&app), "a", "clamped at the top");
+    app.update(Action::Last);
+    assert_eq!(selected(&app), "e");
+    app.update(Action::First);
+    assert_eq!(selected(&app), "a");
+    app.update(Action::PageListDown);
+    assert_eq!(selected(&app), "e", "a page is longer than five rows");
+    app.update(Action::PageListUp);
+    assert_eq!(selected(&app), "a");
+}
+
+fn with_transcript(app: &mut App, lines: usize) {
+    let id = selected(app).to_owned();
+    let text = (0..lines)
+        .map(|i| format!("line {i}"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let t = Transcript {
+        entries: vec![
+            Entry::Message {
+                role: crate::format::Role::User,
+                text,
+                shape: crate::format::Shape::Event,
+                phase: None,
+                elided: 0,
+            },
+            Entry::Tool {
+                kind: "function_call".into(),
+                summary: "exec_command ls".into(),
+            },
+        ],
+        ..Transcript::default()
+    };
+    app.apply_transcript(1, id, Ok(t));
+}
+
+#[test]
+fn scrolling_the_conversation() {
+    let mut app = app_with(all());
+    with_transcript(&mut app, 100);
+    app.update(Action::Scroll(3));
+    assert_eq!(app.scroll, 3);
+    app.update(Action::PageConversation(1));
+    assert_eq!(app.scroll, 3 + 7, "a page is the pane height (9) less 2");
+    app.update(Action::HalfPageConversation(-1));
+    assert_eq!(app.scroll, 10 - 4);
+    app.update(Action::Scroll(-100));
+    assert_eq!(app.scroll, 0, "clamped");
+    app.update(Action::Scroll(10_000));
+    assert_eq!(app.scroll, app.pane.len() - 9, "last page");
+}
+
+#[test]
+fn focus_conversation_and_back() {
+    let mut app = app_with(all());
+    app.update(Action::FocusConversation);
+    assert_eq!(app.focus, Focus::Conversation);
+    app.update(Action::FocusList);
+    assert_eq!(app.focus, Focus::List);
+    app.update(Action::FocusConversation);
+    assert_eq!(
+        app.update(Action::Escape),
+        Effect::None,
+        "Esc leaves the pane first"
+    );
+    assert_eq!(app.focus, Focus::List);
+}
+
+#[test]
+fn accept_prints_the_id_or_the_command() {
+    let mut app = app_with(all());
+    app.update(Action::MoveDown);
+    assert_eq!(
+        app.update(Action::Accept),
+        Effect::Quit(Outcome::Print("b".into()))
+    );
+    let mut app = app_with(Options {
+        print_command: true,
+        ..all()
+    });
+    assert_eq!(
+        app.update(Action::Accept),
+        Effect::Quit(Outcome::Print("cd /w/p && codex resume a".into()))
+    );
+    let mut app = app_with(Options {
+        exec: true,
+        ..all()
+    });
+    assert!(matches!(
+        app.update(Action::Accept),
+        Effect::Quit(Outcome::Exec { .. })
+    ));
+}
+
+#[test]
+fn exec_selected_resumes_in_the_sessions_folder() {
+    let mut app = app_with(all());
+    assert_eq!(
+        app.update(Action::ExecSelected),
+        Effect::Quit(Outcome::Exec {
+            id: "a".into(),
+            cwd: Some("/w/p".into())
+        })
+    );
+}
+
+#[test]
+fn escape_clears_then_quits_and_quit_quits() {
+    let mut app = app_with(all());
+    app.update(Action::Insert('x'));
+    assert_eq!(app.update(Action::Escape), Effect::None);
+    assert_eq!(app.query, "");
+    assert_eq!(app.update(Action::Escape), Effect::Quit(Outcome::Cancelled));
+    app.update(Action::Insert('x'));
+    assert_eq!(app.update(Action::Quit), Effect::Quit(Outcome::Cancelled));
+}
+
+#[test]
+fn scope_toggle_and_count() {
+    let mut app = app_with(Options {
+        scope_root: Some("/w/p".into()),
+        ..Options::default()
+    });
+    assert_eq!(app.scope, Scope::Folder);
+    assert_eq!(
+        shown(&app),
+        vec!["a", "b", "d", "e"],
+        "the folder and below"
+    );
+    assert_eq!(app.hidden.scope, 1);
+    app.update(Action::ToggleScope);
+    assert_eq!(app.scope, Scope::All);
+    assert_eq!(app.hidden.scope, 0);
+}
+
+#[test]
+fn folder_without_sessions_falls_back_to_all_and_says_so() {
+    let mut app = app_with(Options {
+        scope_root: Some("/elsewhere".into()),
+        ..Options::default()
+    });
+    app.apply_index(Event::Finished {
+        rows: 6,
+        issues: 0,
+        elapsed: std::time::Duration::ZERO,
+    });
+    assert_eq!(app.scope, Scope::All);
+    assert!(app
+        .flash
+        .as_deref()
+        .unwrap()
+        .contains("no sessions in /elsewhere"));
+}
+
+#[test]
+fn sort_toggle_orders_by_creation() {
+    let mut app = app_with(all());
+    app.update(Action::ToggleSort);
+    assert_eq!(app.order, Recency::Created);
+    assert_eq!(shown(&app), vec!["e", "d", "c", "b", "a"]);
+}
+
+#[test]
+fn exec_and_archived_toggles_are_counted() {
+    let mut app = app_with(all());
+    assert_eq!(app.hidden.archived, 1, "archived hidden by default");
+    app.update(Action::ToggleExec);
+    assert_eq!(app.hidden.exec, 1);
+    assert!(!shown(&app).contains(&"e"));
+    app.update(Action::ToggleArchived);
+    assert_eq!(app.hidden.archived, 0);
+    assert!(shown(&app).contains(&"f"));
+    let app = app_with(Options {
+        hide_exec: true,
+        show_archived: true,
+        ..all()
+    });
+    assert_eq!((app.hidden.exec, app.hidden.archived), (1, 0));
+}
+
+#[test]
+fn tools_toggle_shows_tool_lines() {
+    let mut app = app_with(all());
+    with_transcript(&mut app, 2);
+    let has_tool = |app: &App| app.pane.iter().any(|l| l.text().contains("exec_command"));
+    assert!(!has_tool(&app));
+    app.update(Action::ToggleTools);
+    assert!(has_tool(&app));
+}
+
+#[test]
+fn help_opens_and_any_key_closes_it() {
+    let mut app = app_with(all());
+    app.update(Action::ToggleHelp);
+    assert!(app.help);
+    app.update(Action::ToggleHelp);
+    assert!(!app.help);
+    app.update(Action::ToggleHelp);
+    app.update(Action::MoveDown);
+    assert!(!app.help);
+}
+
+#[test]
+fn copy_id_and_command() {
+    let mut app = app_with(all());
+    assert_eq!(
+        app.update(Action::CopyId),
+        Effect::Copy {
+            text: "a".into(),
+            what: "session id".into()
+        }
+    );
+    let mut r = row("x", "/w/it's here", 1, true, false);
+    r.id = "id1".into();
+    assert_eq!(
+        resume_command(&r),
+        r"cd '/w/it'\''s here' && codex resume id1"
+    );
+    assert!(
+        matches!(app.update(Action::CopyCommand), Effect::Copy { text, .. } if text == "cd /w/p && codex resume a")
+    );
+}
+
+#[test]
+fn suspend_is_an_effect() {
+    let mut app = app_with(all());
+    assert_eq!(app.update(Action::Suspend), Effect::Suspend);
+}
+
+#[test]
+fn resize_narrow_hides_the_pane() {
+    let mut app = app_with(all());
+    assert!(app.geometry.conversation.width > 0);
+    app.update(Action::Resize(80, 24));
+    assert_eq!(app.geometry.conversation.width, 0);
+    app.update(Action::FocusConversation);
+    assert_eq!(app.geometry.conversation.width, 80, "→ opens it full width");
+}
+
+#[test]
+fn click_selects_and_wheel_scrolls() {
+    let mut app = app_with(all());
+    with_transcript(&mut app, 100);
+    app.update(Action::Click(5, 3));
+    assert_eq!(selected(&app), "c", "third list line");
+    with_transcript(&mut app, 100);
+    let x = app.geometry.conversation.x + 3;
+    app.update(Action::Wheel {
+        col: x,
+        row: 4,
+        down: true,
+    });
+    assert_eq!(app.scroll, 3);
+    app.update(Action::Wheel {
+        col: 5,
+        row: 4,
+        down: true,
+    });
+    assert_eq!(
+        selected(&app),
+        "e",
+        "wheel over the list moves the selection (clamped)"
+    );
+}
+
+#[test]
+fn stale_search_answers_are_dropped() {
+    let mut app = app_with(all());
+    app.update(Action::Insert('c'));
+    let first = app.take_outbox();
+    app.update(Action::Insert('c'));
+    answer(&mut app);
+    let shown_now = shown(&app).len();
+    if let Some(Request::Search { gen, .. }) = first
+        .into_iter()
+        .find(|r| matches!(r, Request::Search { .. }))
+    {
+        app.apply_search(gen, vec![0, 1, 2, 3, 4, 5]);
+    }
+    assert_eq!(
+        shown(&app).len(),
+        shown_now,
+        "an older generation changes nothing"
+    );
+}
+
+#[test]
+fn transcripts_load_for_the_selection_and_are_cached() {
+    let mut app = app_with(all());
+    let asks = |app: &mut App| {
+        app.take_outbox()
+            .into_iter()
+            .filter(|r| matches!(r, Request::Transcript { .. }))
+            .count()
+    };
+    assert!(app.pane.iter().any(|l| l.text().contains("loading")));
+    with_transcript(&mut app, 3);
+    assert!(app.pane.iter().any(|l| l.text().contains("line 2")));
+    app.update(Action::MoveDown);
+    assert_eq!(asks(&mut app), 1, "b is requested");
+    app.update(Action::MoveUp);
+    assert_eq!(asks(&mut app), 0, "a comes from the cache");
+    assert!(app.pane.iter().any(|l| l.text().contains("line 2")));
+}

@@ -1,0 +1,124 @@
+//! The terminal guard: raw mode, alternate screen, mouse capture and bracketed paste, drawn on
+//! `/dev/tty` so stdout stays free for the answer. Restores the terminal on Drop, on suspend
+//! (Ctrl+Z) and from a chained panic hook that then prints a short crash report.
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, Write};
+
+use ratatui::backend::CrosstermBackend;
+use ratatui::crossterm::event::{
+    DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
+};
+use ratatui::crossterm::terminal::{self, EnterAlternateScreen, LeaveAlternateScreen};
+use ratatui::crossterm::{cursor, execute};
+use ratatui::Terminal;
+
+pub type Backend = CrosstermBackend<File>;
+
+pub struct Tui {
+    pub terminal: Terminal<Backend>,
+    active: bool,
+}
+
+fn open_tty() -> io::Result<File> {
+    OpenOptions::new().read(true).write(true).open("/dev/tty")
+}
+
+fn enter_modes(out: &mut impl Write) -> io::Result<()> {
+    terminal::enable_raw_mode()?;
+    execute!(
+        out,
+        EnterAlternateScreen,
+        EnableMouseCapture,
+        EnableBracketedPaste
+    )
+}
+
+/// Undo everything `enter_modes` did; safe to call twice and from a panic.
+fn leave_modes(out: &mut impl Write) {
+    let _ = execute!(
+        out,
+        DisableBracketedPaste,
+        DisableMouseCapture,
+        LeaveAlternateScreen,
+        cursor::Show
+    );
+    let _ = terminal::disable_raw_mode();
+}
+
+impl Tui {
+    /// Take over the terminal.
+    pub fn enter() -> io::Result<Tui> {
+        let mut tty = open_tty()?;
+        install_panic_hook();
+        enter_modes(&mut tty)?;
+        let terminal = Terminal::new(CrosstermBackend::new(tty))?;
+        Ok(Tui {
+            terminal,
+            active: true,
+        })
+    }
+
+    /// Give the terminal back.
+    pub fn restore(&mut self) {
+        if self.active {
+            leave_modes(self.terminal.backend_mut());
+            self.active = false;
+        }
+    }
+
+    /// Ctrl+Z: give the terminal back, stop, and take it again when resumed.
+    pub fn suspend(&mut self) -> io::Result<()> {
+        self.restore();
+        // SAFETY: raise only sends a signal to this process; SIGTSTP stops it until SIGCONT.
+        unsafe {
+            libc::raise(libc::SIGTSTP);
+        }
+        enter_modes(self.terminal.backend_mut())?;
+        self.active = true;
+        self.terminal.clear()
+    }
+
+    /// Bytes straight to the terminal (an OSC 52 clipboard sequence).
+    pub fn write_raw(&mut self, bytes: &[u8]) -> io::Result<()> {
+        let out = self.terminal.backend_mut();
+        out.write_all(bytes)?;
+        out.flush()
+    }
+}
+
+impl Drop for Tui {
+    fn drop(&mut self) {
+        self.restore();
+    }
+}
+
+/// The crash report printed after the terminal is restored.
+pub fn crash_report(message: &str) -> String {
+    format!(
+        "codex-picker crashed: {message}. Please report this at https://github.com/codex-picker/codex-picker/issues with the steps that led to it."
+    )
+}
+
+fn install_panic_hook() {
+    use std::sync::Once;
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if let Ok(mut tty) = open_tty() {
+                leave_modes(&mut tty);
+            } else {
+                let _ = terminal::disable_raw_mode();
+            }
+            let payload = info.payload();
+            let message = payload
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            eprintln!("{}", crash_report(&crate::sanitize::one_line(&message)));
+            previous(info);
+        }));
+    });
+}

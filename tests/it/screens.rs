@@ -1,0 +1,255 @@
+//! Whole-screen snapshots of the picker on ratatui's TestBackend, at a fixed size and clock, on
+//! the demo store (times shifted to a fixed date), in the no-colour theme.
+
+use codex_picker::app::{Action, App, Options, Request};
+use codex_picker::index::Event;
+use codex_picker::search::{self, Searcher};
+use codex_picker::session::SessionRow;
+use codex_picker::store::transcript::TranscriptOptions;
+use codex_picker::store::{self, ListOptions, Store};
+use codex_picker::timefmt;
+use codex_picker::ui::{self, Theme};
+use ratatui::backend::TestBackend;
+use ratatui::style::Modifier;
+use ratatui::Terminal;
+use std::time::Duration;
+
+/// 2026-11-30 09:37 UTC: the newest demo session is 7 minutes old.
+fn now() -> i64 {
+    timefmt::parse_rfc3339("2026-11-30T09:37:00Z").unwrap()
+}
+
+struct Demo {
+    _dir: tempfile::TempDir,
+    store: Store,
+    rows: Vec<SessionRow>,
+}
+
+fn demo() -> Demo {
+    let dir = tempfile::tempdir().unwrap();
+    let home = codex_picker::demo::materialize(dir.path()).unwrap();
+    let store = Store { home };
+    let (mut rows, _) = store::list(
+        &store,
+        ListOptions {
+            archived: true,
+            until: store::summary::Until::FirstPrompt,
+        },
+    );
+    // File times follow the wall clock; shift them so the newest is 7 minutes before `now()`.
+    let newest = rows.iter().map(|r| r.updated_ms).max().unwrap();
+    let shift = now() - 7 * 60_000 - newest;
+    for r in &mut rows {
+        r.updated_ms += shift;
+    }
+    Demo {
+        _dir: dir,
+        store,
+        rows,
+    }
+}
+
+fn app(demo: &Demo, opts: Options, w: u16, h: u16) -> App {
+    let mut app = App::new(opts, now());
+    app.update(Action::Resize(w, h));
+    app.apply_index(Event::Found {
+        total: demo.rows.len(),
+    });
+    app.apply_index(Event::Rows(demo.rows.clone()));
+    app.apply_index(Event::Finished {
+        rows: demo.rows.len(),
+        issues: 0,
+        elapsed: Duration::ZERO,
+    });
+    settle(&mut app, demo);
+    app
+}
+
+/// Do what the workers would: answer every queued search and transcript request.
+fn settle(app: &mut App, demo: &Demo) {
+    let (files, _) = demo.store.files(true);
+    let mut searcher = Searcher::default();
+    loop {
+        let reqs = app.take_outbox();
+        if reqs.is_empty() {
+            return;
+        }
+        for req in reqs {
+            match req {
+                Request::Search { gen, query, order } => {
+                    let ranked = searcher.search(&app.hays, &query, order);
+                    app.apply_search(gen, ranked);
+                }
+                Request::Transcript { gen, id, path } => {
+                    let file = files.iter().find(|f| f.path == path).unwrap();
+                    let opts = TranscriptOptions {
+                        max_message_bytes: Some(256 * 1024),
+                        tools: true,
+                        ordinal_below: None,
+                    };
+                    let t = store::read_transcript(file, &files, &opts).map_err(|i| i.reason);
+                    app.apply_transcript(gen, id, t);
+                }
+                Request::AddRows(_) | Request::ReplaceRow(..) => {}
+            }
+        }
+    }
+}
+
+fn type_text(app: &mut App, demo: &Demo, text: &str) {
+    for c in text.chars() {
+        app.update(Action::Insert(c));
+    }
+    settle(app, demo);
+}
+
+fn screen(app: &App, w: u16, h: u16) -> Terminal<TestBackend> {
+    let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
+    term.draw(|f| ui::draw(f, app, &Theme::new(false))).unwrap();
+    term
+}
+
+fn all() -> Options {
+    Options {
+        all: true,
+        ..Options::default()
+    }
+}
+
+fn text_of(term: &Terminal<TestBackend>) -> String {
+    term.backend().to_string()
+}
+
+#[test]
+fn empty_store() {
+    let mut app = App::new(all(), now());
+    app.update(Action::Resize(120, 20));
+    app.apply_index(Event::Found { total: 0 });
+    app.apply_index(Event::Finished {
+        rows: 0,
+        issues: 0,
+        elapsed: Duration::ZERO,
+    });
+    let term = screen(&app, 120, 20);
+    assert!(text_of(&term).contains("no sessions in this Codex home"));
+    insta::assert_snapshot!("empty_store", term.backend());
+}
+
+#[test]
+fn indexing_in_progress() {
+    let demo = demo();
+    let mut app = App::new(all(), now());
+    app.update(Action::Resize(120, 24));
+    app.apply_index(Event::Found { total: 5678 });
+    app.apply_index(Event::Rows(demo.rows[..4].to_vec()));
+    app.apply_index(Event::Progress {
+        done: 1234,
+        total: 5678,
+    });
+    settle(&mut app, &demo);
+    let term = screen(&app, 120, 24);
+    assert!(text_of(&term).contains("indexed 1,234 / 5,678"));
+    insta::assert_snapshot!("indexing_in_progress", term.backend());
+}
+
+#[test]
+fn results_with_a_highlighted_query() {
+    let demo = demo();
+    let mut app = app(&demo, all(), 120, 24);
+    type_text(&mut app, &demo, "release");
+    let term = screen(&app, 120, 24);
+    let text = text_of(&term);
+    assert!(text.contains("❯ release"));
+    assert!(text.contains("release notes 2.4"));
+    // The matched characters of the first row's title are drawn bold+underlined (no colour).
+    let buf = term.backend().buffer();
+    let row1: String = (0..60).map(|x| buf[(x, 1)].symbol().to_owned()).collect();
+    let at = row1.find("release").expect("first row mentions release");
+    let col = u16::try_from(row1[..at].chars().count()).unwrap();
+    for x in col..col + 7 {
+        assert!(
+            buf[(x, 1)].modifier.contains(Modifier::UNDERLINED),
+            "column {x} of {row1:?} is highlighted"
+        );
+    }
+    insta::assert_snapshot!("results_with_query", term.backend());
+}
+
+#[test]
+fn conversation_with_commentary_and_final_answer() {
+    let demo = demo();
+    let mut app = app(&demo, all(), 120, 40);
+    type_text(&mut app, &demo, "checkout rounding");
+    let term = screen(&app, 120, 40);
+    let text = text_of(&term);
+    assert!(text.contains("ASSISTANT · commentary"));
+    assert!(text.contains("ASSISTANT · final answer"));
+    assert!(text.contains("tool calls and reasoning steps hidden"));
+    insta::assert_snapshot!("conversation", term.backend());
+}
+
+#[test]
+fn tool_calls_toggle() {
+    let demo = demo();
+    let mut app = app(&demo, all(), 120, 40);
+    type_text(&mut app, &demo, "checkout rounding");
+    app.update(Action::ToggleTools);
+    let term = screen(&app, 120, 40);
+    assert!(text_of(&term).contains("▸ function_call: exec_command"));
+    insta::assert_snapshot!("conversation_with_tools", term.backend());
+}
+
+#[test]
+fn help_overlay() {
+    let demo = demo();
+    let mut app = app(&demo, all(), 120, 32);
+    app.update(Action::ToggleHelp);
+    let term = screen(&app, 120, 32);
+    let text = text_of(&term);
+    assert!(text.contains("codex-picker keys"));
+    assert!(text.contains("Ctrl+Y"));
+    insta::assert_snapshot!("help", term.backend());
+}
+
+#[test]
+fn narrow_terminal_hides_the_conversation() {
+    let demo = demo();
+    let mut app = app(&demo, all(), 80, 20);
+    let term = screen(&app, 80, 20);
+    assert!(!text_of(&term).contains("▍ USER"));
+    insta::assert_snapshot!("narrow", term.backend());
+    app.update(Action::FocusConversation);
+    settle(&mut app, &demo);
+    let term = screen(&app, 80, 20);
+    assert!(text_of(&term).contains("▍ USER"), "→ opens it full width");
+    insta::assert_snapshot!("narrow_conversation", term.backend());
+}
+
+#[test]
+fn no_store_message() {
+    let mut term = Terminal::new(TestBackend::new(100, 12)).unwrap();
+    let msg = "codex-picker: no Codex sessions at /home/u/.codex (use --codex-home DIR or $CODEX_HOME to point at a Codex home, or --demo to try the built-in demo store)";
+    term.draw(|f| ui::draw_message(f, msg, "press any key to quit", &Theme::new(false)))
+        .unwrap();
+    let text = text_of(&term);
+    assert!(text.contains("--codex-home") && text.contains("--demo"));
+    insta::assert_snapshot!("no_store", term.backend());
+}
+
+#[test]
+fn folder_scope_counts_what_it_hides() {
+    let demo = demo();
+    let opts = Options {
+        scope_root: Some("/home/demo/work/webshop".into()),
+        ..Options::default()
+    };
+    let mut app = app(&demo, opts, 120, 20);
+    let term = screen(&app, 120, 20);
+    let text = text_of(&term);
+    assert!(text.contains("(this folder)"), "{text}");
+    assert!(text.contains("other folders (Tab)"), "{text}");
+    app.update(Action::ToggleScope);
+    settle(&mut app, &demo);
+    assert!(text_of(&screen(&app, 120, 20)).contains("(all folders)"));
+    let _ = search::parse("");
+}

@@ -1,0 +1,162 @@
+//! End to end: the real binary driven in tmux on a private server (`-L`, `-f /dev/null`).
+//! Fails with a clear message when tmux is missing, unless `CODEX_PICKER_SKIP_TMUX=1`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+const ID: &str = "019ac001-7e2d-7a41-9c3b-000000000001";
+
+/// A private tmux server, killed on drop even when the test fails.
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    fn start() -> Option<Tmux> {
+        if Command::new("tmux").arg("-V").output().is_err() {
+            if std::env::var("CODEX_PICKER_SKIP_TMUX").as_deref() == Ok("1") {
+                eprintln!("tmux is not installed; skipped (CODEX_PICKER_SKIP_TMUX=1)");
+                return None;
+            }
+            panic!("tmux is not installed: install it, or set CODEX_PICKER_SKIP_TMUX=1 to skip the end-to-end tests");
+        }
+        let socket = format!(
+            "codex-picker-test-{}-{}",
+            std::process::id(),
+            Instant::now().elapsed().as_nanos() ^ rand_ish()
+        );
+        Some(Tmux { socket })
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        Command::new("tmux")
+            .args(["-L", &self.socket, "-f", "/dev/null"])
+            .args(args)
+            .output()
+            .expect("run tmux")
+    }
+
+    fn capture(&self) -> String {
+        String::from_utf8_lossy(&self.run(&["capture-pane", "-p", "-t", "t"]).stdout).into_owned()
+    }
+
+    /// Poll the pane until `want` shows (at most 10 s).
+    fn wait_for(&self, want: &str) -> String {
+        let start = Instant::now();
+        loop {
+            let screen = self.capture();
+            if screen.contains(want) {
+                return screen;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "timed out waiting for {want:?}; the screen:\n{screen}"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    fn keys(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", "t"];
+        args.extend_from_slice(keys);
+        assert!(self.run(&args).status.success());
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = self.run(&["kill-server"]);
+    }
+}
+
+fn rand_ish() -> u128 {
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    t.as_nanos()
+}
+
+fn shell_quote(p: &Path) -> String {
+    format!("'{}'", p.display().to_string().replace('\'', r"'\''"))
+}
+
+/// A demo store in a temp dir and the command line that starts the picker on it.
+fn setup(dir: &Path) -> (PathBuf, String) {
+    let home = codex_picker::demo::materialize(&dir.join("store")).unwrap();
+    let cache = dir.join("cache");
+    std::fs::create_dir_all(&cache).unwrap();
+    let out = dir.join("out.txt");
+    let cmd = format!(
+        "cd {dir} && env NO_COLOR=1 XDG_CACHE_HOME={cache} {bin} --all --codex-home {home} > {out}",
+        dir = shell_quote(dir),
+        cache = shell_quote(&cache),
+        bin = shell_quote(Path::new(env!("CARGO_BIN_EXE_codex-picker"))),
+        home = shell_quote(&home),
+        out = shell_quote(&out),
+    );
+    (out, cmd)
+}
+
+fn start(tmux: &Tmux, cmd: &str) {
+    let out = tmux.run(&["new-session", "-d", "-s", "t", "-x", "120", "-y", "40", cmd]);
+    assert!(
+        out.status.success(),
+        "tmux: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn pick_a_session_by_typing_and_enter_prints_its_id() {
+    let Some(tmux) = Tmux::start() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let (out, cmd) = setup(dir.path());
+    start(&tmux, &format!("{cmd}; sleep 5"));
+    tmux.wait_for("Draft the 2.4 release notes");
+    tmux.keys(&["-l", "checkout rounding"]);
+    let screen = tmux.wait_for("Find the rounding bug in cart/total.py");
+    assert!(screen.contains("▶"), "a selected row:\n{screen}");
+    assert!(screen.contains("ASSISTANT · final answer"), "{screen}");
+    tmux.keys(&["Enter"]);
+    let start = Instant::now();
+    loop {
+        let text = std::fs::read_to_string(&out).unwrap_or_default();
+        if !text.is_empty() {
+            assert_eq!(text, format!("{ID}\n"), "stdout carries only the id");
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(10), "no output");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn ctrl_y_copies_the_id_through_osc52() {
+    let Some(tmux) = Tmux::start() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let (_out, cmd) = setup(dir.path());
+    // The server starts with the session; set-clipboard is then set on it before any copy.
+    start(&tmux, &format!("sleep 0.5; {cmd}; sleep 5"));
+    assert!(tmux
+        .run(&["set", "-g", "set-clipboard", "on"])
+        .status
+        .success());
+    tmux.wait_for("Draft the 2.4 release notes");
+    tmux.keys(&["-l", "checkout rounding"]);
+    tmux.wait_for("Find the rounding bug");
+    tmux.keys(&["C-y"]);
+    tmux.wait_for("copied the session id");
+    let start = Instant::now();
+    loop {
+        let buf = String::from_utf8_lossy(&tmux.run(&["show-buffer"]).stdout).into_owned();
+        if buf == ID {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "tmux buffer holds {buf:?}, not the id"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
