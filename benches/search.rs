@@ -150,6 +150,7 @@ fn main() {
     ];
     let mut full = Vec::new();
     let mut incremental = Vec::new();
+    let mut slowest: Vec<(Duration, String)> = Vec::new();
     for _ in 0..3 {
         for q in queries {
             let mut searcher = Searcher::default();
@@ -162,6 +163,7 @@ fn main() {
                 let t = Instant::now();
                 let ranked = searcher.search(&hays, prefix, Recency::Updated);
                 incremental.push(t.elapsed());
+                slowest.push((t.elapsed(), prefix.to_owned()));
                 std::hint::black_box(ranked);
             }
         }
@@ -177,6 +179,13 @@ fn main() {
         pct(incremental.clone(), 0.5),
         pct(incremental, 0.99)
     );
+    slowest.sort_by_key(|s| std::cmp::Reverse(s.0));
+    let worst: Vec<String> = slowest
+        .iter()
+        .take(5)
+        .map(|(d, q)| format!("{q:?} {:.1} ms", d.as_secs_f64() * 1000.0))
+        .collect();
+    println!("slowest keystrokes (incremental): {}", worst.join(", "));
     let query = search::parse("checkout rounding");
     let ranked = search::rank(&hays, &query, None, Recency::Updated);
     let mut page = Vec::new();

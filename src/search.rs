@@ -46,6 +46,10 @@ pub struct Haystack {
     lower: String,
     /// (start, length) in characters of each field within `text`.
     spans: [(u32, u32); FIELDS],
+    /// Byte ranges of each field within `text` and within `lower` (case folding can change a
+    /// character's byte length, so the two differ).
+    text_bytes: [(u32, u32); FIELDS],
+    lower_bytes: [(u32, u32); FIELDS],
     updated: i64,
     created: i64,
 }
@@ -57,6 +61,22 @@ fn fold(c: char) -> char {
         (Some(l), None) => l,
         _ => c,
     }
+}
+
+/// Character spans -> byte spans of the same fields in `text`.
+fn byte_spans(text: &str, spans: &[(u32, u32); FIELDS]) -> [(u32, u32); FIELDS] {
+    let offsets: Vec<u32> = text
+        .char_indices()
+        .map(|(b, _)| b as u32)
+        .chain([text.len() as u32])
+        .collect();
+    let at = |c: u32| {
+        offsets
+            .get(c as usize)
+            .copied()
+            .unwrap_or(text.len() as u32)
+    };
+    spans.map(|(start, len)| (at(start), at(start + len)))
 }
 
 fn fold_str(s: &str) -> String {
@@ -105,10 +125,14 @@ impl Haystack {
             at += n;
         }
         let lower = fold_str(&text);
+        let text_bytes = byte_spans(&text, &spans);
+        let lower_bytes = byte_spans(&lower, &spans);
         Haystack {
             text,
             lower,
             spans,
+            text_bytes,
+            lower_bytes,
             updated: row.updated_ms,
             created: row.created_ms.unwrap_or(row.updated_ms),
         }
@@ -121,17 +145,15 @@ impl Haystack {
         }
     }
 
-    /// The text of one field (lower or as written).
+    /// The text of one field, of `text` or of `lower` (`hay` must be one of the two).
     fn field<'a>(&'a self, hay: &'a str, field: usize) -> &'a str {
-        let (start, len) = self.spans[field];
-        let mut it = hay.char_indices().map(|(b, _)| b).chain([hay.len()]);
-        let from = it.nth(start as usize).unwrap_or(hay.len());
-        let to = if len == 0 {
-            from
+        let spans = if std::ptr::eq(hay, self.lower.as_str()) {
+            &self.lower_bytes
         } else {
-            it.nth(len as usize - 1).unwrap_or(hay.len())
+            &self.text_bytes
         };
-        &hay[from..to]
+        let (from, to) = spans[field];
+        hay.get(from as usize..to as usize).unwrap_or("")
     }
 
     /// The field a haystack character belongs to, and its offset within it.
@@ -264,36 +286,65 @@ pub fn parse(input: &str) -> Query {
     Query { groups }
 }
 
-/// `needle`'s characters occur in order in `hay` (a cheap test before the real matcher).
-fn subsequence(hay: &str, needle: &str) -> bool {
+/// A tight window of `hay` holding `needle`'s characters in order: the greedy left-most match
+/// fixes the end, then a backward scan from there finds the latest start. `None` when `needle`
+/// is not a subsequence of `hay`.
+fn subsequence(hay: &str, needle: &str) -> Option<std::ops::Range<usize>> {
     if needle.is_ascii() {
-        let mut rest = hay.as_bytes();
+        let bytes = hay.as_bytes();
+        let mut at = 0;
         for b in needle.bytes() {
-            match memchr::memchr(b, rest) {
-                Some(i) => rest = &rest[i + 1..],
-                None => return false,
-            }
+            at += memchr::memchr(b, &bytes[at..])? + 1;
         }
-        return true;
+        let end = at;
+        let mut start = end;
+        for b in needle.bytes().rev() {
+            start = memchr::memrchr(b, &bytes[..start])?;
+        }
+        return Some(start..end);
     }
-    let mut it = hay.chars();
-    needle.chars().all(|n| it.any(|c| c == n))
+    let mut it = hay.char_indices();
+    let mut end = 0;
+    for n in needle.chars() {
+        let (i, c) = it.find(|&(_, c)| c == n)?;
+        end = i + c.len_utf8();
+    }
+    let mut back = hay[..end].char_indices().rev();
+    let mut start = end;
+    for n in needle.chars().rev() {
+        start = back.find(|&(_, c)| c == n)?.0;
+    }
+    Some(start..end)
 }
 
-/// The matchers, built once per search.
+/// The matchers, built once per search. Case-insensitive terms run on the lowercase twin, so
+/// every matcher compares characters as they are.
 struct Matchers {
-    folded: SkimMatcherV2,
-    exact_case: SkimMatcherV2,
+    matcher: SkimMatcherV2,
+    linear: bool,
 }
 
 impl Matchers {
-    fn new() -> Matchers {
+    /// The optimal (dynamic-programming) alignment: for the best rows and for highlights.
+    fn optimal() -> Matchers {
         Matchers {
-            folded: SkimMatcherV2::default().ignore_case(),
-            exact_case: SkimMatcherV2::default().respect_case(),
+            matcher: SkimMatcherV2::default().respect_case(),
+            linear: false,
+        }
+    }
+
+    /// The linear (greedy) alignment of the same scorer, used to rank every row; an element
+    /// limit of 1 makes fuzzy-matcher take its linear path for any haystack.
+    fn linear() -> Matchers {
+        Matchers {
+            matcher: SkimMatcherV2::default().respect_case().element_limit(1),
+            linear: true,
         }
     }
 }
+
+/// How many of the best rows are rescored with the optimal alignment.
+const RESCORE_TOP: usize = 64;
 
 /// Score a term for the given haystack text; exact kinds score by length (a longer literal
 /// is a stronger signal), with a bonus at the start of a field.
@@ -306,13 +357,15 @@ fn term_score(m: &Matchers, hay: &Haystack, term: &Term) -> Option<i64> {
     let len = term.text.chars().count() as i64;
     let hit = match term.kind {
         TermKind::Fuzzy => {
-            if !subsequence(text, &term.text) {
-                None
-            } else if term.case_sensitive {
-                m.exact_case.fuzzy_match(text, &term.text)
-            } else {
-                m.folded.fuzzy_match(text, &term.text)
+            let span = subsequence(text, &term.text)?;
+            // The linear alignment scores one greedy alignment and treats the character before
+            // it as a non-word, so handing it just the tight window scores the same kind of
+            // alignment at a cost that follows the match, not the haystack.
+            if m.linear && span.len() > SCATTERED * term.text.len() + 16 {
+                return finish(term, Some(scattered_score(term.text.len(), span.len())));
             }
+            let window = if m.linear { &text[span] } else { text.as_str() };
+            m.matcher.fuzzy_match(window, &term.text)
         }
         TermKind::Exact => memchr::memmem::find(text.as_bytes(), term.text.as_bytes()).map(|at| {
             let start_bonus = if at == 0 || text[..at].ends_with([SEP, ' ', '/', '-']) {
@@ -333,6 +386,11 @@ fn term_score(m: &Matchers, hay: &Haystack, term: &Term) -> Option<i64> {
             })
             .then_some(len * 16 + 8),
     };
+    finish(term, hit)
+}
+
+/// A negated term matches where its pattern does not.
+fn finish(term: &Term, hit: Option<i64>) -> Option<i64> {
     if term.negated {
         match hit {
             Some(_) => None,
@@ -341,6 +399,17 @@ fn term_score(m: &Matchers, hay: &Haystack, term: &Term) -> Option<i64> {
     } else {
         hit
     }
+}
+
+/// A window longer than this many bytes per pattern byte is a scattered match.
+const SCATTERED: usize = 4;
+
+/// The score of a scattered match without aligning it: fuzzy-matcher's per-character match score
+/// and gap penalties for the window's length. Such matches rank below every compact one, which is
+/// all a reader needs of them, and skipping the alignment keeps long haystacks cheap.
+fn scattered_score(pattern_bytes: usize, window_bytes: usize) -> i64 {
+    let (n, w) = (pattern_bytes as i64, window_bytes as i64);
+    16 * n - 3 * n - (w - n)
 }
 
 fn query_score(m: &Matchers, hay: &Haystack, query: &Query) -> Option<i64> {
@@ -367,7 +436,7 @@ pub fn rank(
         }
     };
     let score_part = |part: &[usize]| -> Vec<(i64, i64, usize)> {
-        let m = Matchers::new();
+        let m = Matchers::linear();
         part.iter()
             .filter_map(|&i| {
                 let hay = &hays[i];
@@ -386,7 +455,19 @@ pub fn rank(
     } else {
         score_part(candidates)
     };
-    scored.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(b.2.cmp(&a.2)));
+    let order_of = |a: &(i64, i64, usize), b: &(i64, i64, usize)| {
+        b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(b.2.cmp(&a.2))
+    };
+    scored.sort_unstable_by(order_of);
+    // The best rows are the ones a user reads: order them by the optimal alignment.
+    let top = scored.len().min(RESCORE_TOP);
+    let m = Matchers::optimal();
+    for entry in &mut scored[..top] {
+        if let Some(score) = query_score(&m, &hays[entry.2], query) {
+            entry.0 = score;
+        }
+    }
+    scored[..top].sort_unstable_by(order_of);
     scored.into_iter().map(|(_, _, i)| i).collect()
 }
 
@@ -398,7 +479,7 @@ pub struct Highlights {
 
 /// Where `query` matches `hay` (compute only for rows on screen).
 pub fn highlights(hay: &Haystack, query: &Query) -> Highlights {
-    let m = Matchers::new();
+    let m = Matchers::optimal();
     let mut out = Highlights::default();
     let mut add = |pos: usize| {
         if let Some((f, off)) = hay.locate(pos) {
@@ -416,11 +497,7 @@ pub fn highlights(hay: &Haystack, query: &Query) -> Highlights {
         let n = term.text.chars().count();
         match term.kind {
             TermKind::Fuzzy => {
-                let found = if term.case_sensitive {
-                    m.exact_case.fuzzy_indices(text, &term.text)
-                } else {
-                    m.folded.fuzzy_indices(text, &term.text)
-                };
+                let found = m.matcher.fuzzy_indices(text, &term.text);
                 for pos in found.map(|(_, p)| p).unwrap_or_default() {
                     add(pos);
                 }

@@ -234,3 +234,41 @@ fn incremental_search_equals_full_search() {
     assert!(!narrows("lexer$", "lexer$x"));
     assert!(!narrows("", "a"));
 }
+
+#[test]
+fn compact_matches_outrank_scattered_ones_whatever_their_age() {
+    let rows = [
+        row(
+            "a-1",
+            None,
+            "parquet reader runs out of memory",
+            "/w/ml",
+            "main",
+            1,
+        ),
+        row(
+            "b-2",
+            None,
+            "please add a readme; unrelated text goes here quite a while; then a question",
+            "/w/docs",
+            "main",
+            99,
+        ),
+    ];
+    let hays: Vec<Haystack> = rows.iter().map(Haystack::new).collect();
+    let ranked = rank(&hays, &parse("parquet"), None, Recency::Updated);
+    assert_eq!(
+        ranked.first(),
+        Some(&0),
+        "the word itself wins over scattered letters"
+    );
+    assert_eq!(ranked.len(), 2, "scattered matches are still listed");
+    assert_eq!(subsequence("xxabcxxabc", "abc"), Some(2..5));
+    assert_eq!(
+        subsequence("a..b..ab", "ab"),
+        Some(0..4),
+        "the greedy end, tightened backwards"
+    );
+    assert_eq!(subsequence("日本語", "本語"), Some(3..9));
+    assert_eq!(subsequence("abc", "abd"), None);
+}
