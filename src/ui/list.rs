@@ -113,7 +113,9 @@ fn row_line(
         .unwrap_or_default();
     // Fixed columns so every row lines up: project, branch; the title takes the rest.
     let left_used = 7;
-    let show_branch = width >= 64;
+    // The title is what a reader scans: the branch column only appears when the title keeps
+    // at least ~50 cells.
+    let show_branch = width >= 84;
     let project_w = if width >= 64 { 16 } else { 12 };
     let branch_w = if show_branch { 14 } else { 0 };
     let kind_w = kind.map_or(0, |k| k.chars().count() + 1);
