@@ -7,6 +7,7 @@
 
 pub mod cli;
 pub mod commands;
+pub mod content;
 pub mod demo;
 pub mod format;
 pub mod index;
