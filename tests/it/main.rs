@@ -2,3 +2,9 @@
 
 mod common;
 mod fixtures;
+#[path = "../../examples/common/gen.rs"]
+mod gen;
+
+mod cache;
+mod content;
+mod generator;
