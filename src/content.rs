@@ -20,6 +20,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use crate::format::Role;
 use crate::timefmt::Millis;
@@ -93,7 +94,7 @@ pub struct ContentStats {
 }
 
 /// The content index (immutable once built; share it behind an `Arc`).
-#[derive(Default, Clone, PartialEq, Eq)]
+#[derive(Default, Clone)]
 pub struct ContentIndex {
     pub(crate) lower: Vec<u8>,
     /// Bit `i` set: arena byte `i` was an upper-case ASCII letter.
@@ -103,7 +104,23 @@ pub struct ContentIndex {
     pub(crate) sessions: Vec<SessionText>,
     pub(crate) messages: Vec<MessageSpan>,
     pub(crate) by_path: HashMap<PathBuf, usize>,
+    /// The last query and every session it matched: a query typed on from it (it starts with
+    /// the last one) can only match among those, so each keystroke narrows the scan.
+    pub(crate) last: std::sync::Arc<Mutex<Option<(String, Vec<u32>)>>>,
 }
+
+impl PartialEq for ContentIndex {
+    fn eq(&self, other: &Self) -> bool {
+        self.lower == other.lower
+            && self.upper == other.upper
+            && self.exceptions == other.exceptions
+            && self.sessions == other.sessions
+            && self.messages == other.messages
+            && self.by_path == other.by_path
+    }
+}
+
+impl Eq for ContentIndex {}
 
 impl fmt::Debug for ContentIndex {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -274,30 +291,56 @@ impl ContentIndex {
         if terms.is_empty() || limit == 0 {
             return Vec::new();
         }
-        let finders: Vec<memmem::Finder> = terms.iter().map(memmem::Finder::new).collect();
-        let scan = |sessions: Range<usize>| -> Vec<(usize, usize, u64, usize)> {
+        // The longest term first: it is the likeliest to rule a session out early.
+        let mut order: Vec<&Vec<u8>> = terms.iter().collect();
+        order.sort_by_key(|t| std::cmp::Reverse(t.len()));
+        let finders: Vec<memmem::Finder> = order.iter().map(|t| memmem::Finder::new(t)).collect();
+        let candidates: Option<Vec<u32>> = self.last.lock().ok().and_then(|last| {
+            let (q, hits) = last.as_ref()?;
+            let trimmed = q.trim_end();
+            (!trimmed.is_empty() && query.trim_start().starts_with(trimmed.trim_start()))
+                .then(|| hits.clone())
+        });
+        let all: Vec<u32>;
+        let pool: &[u32] = match &candidates {
+            Some(c) => c,
+            None => {
+                all = (0..self.sessions.len() as u32).collect();
+                &all
+            }
+        };
+        let scan = |part: &[u32]| -> Vec<(usize, usize, u64, usize)> {
             let mut found = Vec::new();
-            for si in sessions {
-                let s = &self.sessions[si];
+            for &si in part {
+                let s = &self.sessions[si as usize];
                 let hay = &self.lower[s.start as usize..s.end as usize];
                 if let Some((hits, first, len)) = Self::score(hay, &finders) {
-                    found.push((si, hits, s.start + first as u64, len));
+                    found.push((si as usize, hits, s.start + first as u64, len));
                 }
             }
             found
         };
-        let n = self.sessions.len();
-        let mut found = if n > 2000 && self.lower.len() > (4 << 20) {
-            let mid = n / 2;
+        let bytes: u64 = if pool.len() > 2000 {
+            self.lower.len() as u64
+        } else {
+            0
+        };
+        let mut found = if bytes > (4 << 20) {
+            let (a, b) = pool.split_at(pool.len() / 2);
             std::thread::scope(|sc| {
-                let other = sc.spawn(|| scan(mid..n));
-                let mut a = scan(0..mid);
-                a.extend(other.join().unwrap_or_default());
-                a
+                let other = sc.spawn(|| scan(b));
+                let mut x = scan(a);
+                x.extend(other.join().unwrap_or_default());
+                x
             })
         } else {
-            scan(0..n)
+            scan(pool)
         };
+        if let Ok(mut last) = self.last.lock() {
+            let mut ids: Vec<u32> = found.iter().map(|f| f.0 as u32).collect();
+            ids.sort_unstable();
+            *last = Some((query.to_owned(), ids));
+        }
         found.sort_by(|a, b| {
             b.1.cmp(&a.1)
                 .then(

@@ -210,6 +210,8 @@ pub fn build(
     progress: &mut dyn FnMut(usize, usize) -> bool,
 ) -> Option<(ContentIndex, BuildStats)> {
     let mut index = previous.unwrap_or_default();
+    // Session numbers change below: forget the last query's matches.
+    index.last = Default::default();
     let mut stats = BuildStats::default();
     let wanted: HashMap<&Path, &Target> =
         targets.iter().map(|t| (t.file.path.as_path(), t)).collect();

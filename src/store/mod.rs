@@ -92,6 +92,10 @@ impl Store {
     }
 }
 
+/// Read size of a preview pass and of a full pass.
+const PREVIEW_BUF: usize = 32 << 10;
+const FULL_BUF: usize = 128 << 10;
+
 /// Continue (or start) a pass over one file.
 pub fn scan_file(
     file: &RolloutFile,
@@ -102,7 +106,11 @@ pub fn scan_file(
         path: file.path.clone(),
         reason,
     };
-    let reader = open::open_at(&file.path, file.compressed, state.offset)
+    let buf = match opts.until {
+        Until::FirstPrompt => PREVIEW_BUF,
+        Until::End => FULL_BUF,
+    };
+    let reader = open::open_at_with(&file.path, file.compressed, state.offset, buf)
         .map_err(|e| issue(e.to_string()))?;
     match state.scan(reader, opts) {
         Ok(()) => Ok(()),
