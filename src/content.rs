@@ -34,6 +34,9 @@ pub const HIT_CAP: usize = 100;
 /// Longest snippet, in bytes.
 pub const SNIPPET_BYTES: usize = 120;
 
+/// The last query and the sessions it matched.
+pub(crate) type LastQuery = Option<(String, Vec<u32>)>;
+
 /// One session's part of the arena.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SessionText {
@@ -106,7 +109,7 @@ pub struct ContentIndex {
     pub(crate) by_path: HashMap<PathBuf, usize>,
     /// The last query and every session it matched: a query typed on from it (it starts with
     /// the last one) can only match among those, so each keystroke narrows the scan.
-    pub(crate) last: std::sync::Arc<Mutex<Option<(String, Vec<u32>)>>>,
+    pub(crate) last: std::sync::Arc<Mutex<LastQuery>>,
 }
 
 impl PartialEq for ContentIndex {
@@ -294,7 +297,7 @@ impl ContentIndex {
         // The longest term first: it is the likeliest to rule a session out early.
         let mut order: Vec<&Vec<u8>> = terms.iter().collect();
         order.sort_by_key(|t| std::cmp::Reverse(t.len()));
-        let finders: Vec<memmem::Finder> = order.iter().map(|t| memmem::Finder::new(t)).collect();
+        let finders: Vec<memmem::Finder> = order.iter().map(memmem::Finder::new).collect();
         let candidates: Option<Vec<u32>> = self.last.lock().ok().and_then(|last| {
             let (q, hits) = last.as_ref()?;
             let trimmed = q.trim_end();

@@ -12,7 +12,7 @@
 //! - a file that is gone: dropped.
 //!
 //! The file is one header line (`codex-picker-cache <kind> v<N> <body length> <checksum>`) and a
-//! JSON body. A missing, corrupt, truncated, old-format or foreign cache is ignored and rebuilt,
+//! compact binary body (`cache_codec`). A missing, corrupt, truncated, old-format or foreign cache is ignored and rebuilt,
 //! never trusted and never fatal. Writes go to a temporary file in the same folder, renamed into
 //! place, so two processes at once each leave a whole file (the last rename wins).
 
@@ -22,13 +22,14 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
+use super::cache_codec::{path_bytes, path_from, Dec, Enc};
 use super::summary::{ScanOptions, ScanState, Until};
 use super::walk::RolloutFile;
 use super::{scan_file, FileIssue, Store};
 use crate::timefmt::Millis;
 
 /// Bumped whenever the body's shape or the meaning of a [`ScanState`] changes.
-pub const ROWS_VERSION: u32 = 1;
+pub const ROWS_VERSION: u32 = 2;
 
 /// 64-bit FNV-1a, the checksum and the home-path hash.
 pub fn fnv64(bytes: &[u8]) -> u64 {
@@ -260,12 +261,6 @@ impl Entry {
     }
 }
 
-#[derive(Serialize, Deserialize)]
-struct Body {
-    home: String,
-    entries: Vec<(String, Entry)>,
-}
-
 /// How loading went.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LoadOutcome {
@@ -307,35 +302,27 @@ impl RowCache {
             Ok(b) => b,
             Err(why) => return (cache, LoadOutcome::Ignored(why)),
         };
-        let body: Body = match serde_json::from_slice(&body) {
-            Ok(b) => b,
-            Err(e) => return (cache, LoadOutcome::Ignored(format!("unreadable: {e}"))),
-        };
-        if Path::new(&body.home) != cache.home {
-            return (cache, LoadOutcome::Ignored("another store home".into()));
+        match decode(&body, &cache.home) {
+            Ok(entries) => cache.entries = entries,
+            Err(why) => return (cache, LoadOutcome::Ignored(why.into())),
         }
-        cache.entries = body
-            .entries
-            .into_iter()
-            .map(|(p, e)| (PathBuf::from(p), e))
-            .collect();
         (cache, LoadOutcome::Loaded)
     }
 
-    /// Write the cache to `path` (atomically). Paths that are not UTF-8 are left out.
+    /// Write the cache to `path` (atomically).
     pub fn save(&self, path: &Path) -> io::Result<()> {
-        let mut entries: Vec<(String, Entry)> = self
-            .entries
-            .iter()
-            .filter_map(|(p, e)| Some((p.to_str()?.to_owned(), e.clone())))
-            .collect();
-        entries.sort_by(|a, b| a.0.cmp(&b.0));
-        let body = Body {
-            home: self.home.to_string_lossy().into_owned(),
-            entries,
-        };
-        let bytes = serde_json::to_vec(&body).map_err(io::Error::other)?;
-        write_envelope(path, "rows", ROWS_VERSION, &bytes)
+        let mut entries: Vec<(&PathBuf, &Entry)> = self.entries.iter().collect();
+        entries.sort_by(|a, b| a.0.cmp(b.0));
+        let mut enc = Enc(Vec::with_capacity(entries.len() * 512));
+        enc.0
+            .extend_from_slice(&(path_bytes(&self.home).len() as u32).to_le_bytes());
+        enc.0.extend_from_slice(&path_bytes(&self.home));
+        enc.0
+            .extend_from_slice(&(entries.len() as u64).to_le_bytes());
+        for (p, e) in entries {
+            enc.entry(&path_bytes(p), e);
+        }
+        write_envelope(path, "rows", ROWS_VERSION, &enc.0)
     }
 
     /// The invalidation rule for one walked file.
@@ -385,6 +372,25 @@ impl RowCache {
         }
         gone
     }
+}
+
+/// The entries of a rows cache body written for `home`.
+fn decode(body: &[u8], home: &Path) -> Result<HashMap<PathBuf, Entry>, &'static str> {
+    let mut d = Dec { b: body, i: 0 };
+    let h = d.bytes().ok_or("unreadable")?;
+    if path_from(h) != home {
+        return Err("another store home");
+    }
+    let n = d.u64().ok_or("unreadable")?;
+    let mut entries = HashMap::with_capacity(usize::try_from(n).unwrap_or(0).min(1 << 20));
+    for _ in 0..n {
+        let (p, e) = d.entry().ok_or("unreadable entry")?;
+        entries.insert(p, e);
+    }
+    if d.i != body.len() {
+        return Err("trailing bytes");
+    }
+    Ok(entries)
 }
 
 /// What a refresh did: the test-visible account of the work.

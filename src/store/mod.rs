@@ -4,6 +4,7 @@
 //! per-file problems come back as [`FileIssue`]s and never stop a run.
 
 pub mod cache;
+mod cache_codec;
 pub mod lines;
 pub mod names;
 pub mod open;

@@ -65,7 +65,7 @@ impl<'a> Cursor<'a> {
             while k > start && self.b[k - 1] == b'\\' {
                 k -= 1;
             }
-            if (q - k) % 2 == 0 {
+            if (q - k).is_multiple_of(2) {
                 self.i = q + 1;
                 return Ok(&self.b[start..q]);
             }

@@ -175,14 +175,17 @@ fn corrupt_or_old_cache_is_rebuilt() {
     let mut flipped = bytes.clone();
     let last = flipped.len() - 10;
     flipped[last] ^= 0x20;
-    let old = String::from_utf8(bytes.clone())
-        .unwrap()
-        .replacen(" v1 ", " v0 ", 1);
+    // The same body under an older format version.
+    let nl = bytes.iter().position(|&b| b == b'\n').unwrap();
+    let header = String::from_utf8(bytes[..nl].to_vec()).unwrap();
+    let version = header.split(' ').nth(2).unwrap().to_owned();
+    let mut old = header.replacen(&version, "v0", 1).into_bytes();
+    old.extend_from_slice(&bytes[nl..]);
     let cases: Vec<(&str, Vec<u8>)> = vec![
         ("garbage", b"\x00\xffnot a cache at all".to_vec()),
         ("truncated", bytes[..bytes.len() / 2].to_vec()),
         ("flipped byte", flipped),
-        ("old format", old.into_bytes()),
+        ("old format", old),
         ("empty", Vec::new()),
     ];
     for (what, content) in cases {
