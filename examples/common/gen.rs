@@ -16,6 +16,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, UNIX_EPOCH};
 
+use super::shapes::{write_session, Writer};
+
 /// What to generate.
 #[derive(Debug, Clone, Copy)]
 pub struct GenOptions {
@@ -91,7 +93,7 @@ impl Rng {
     }
 }
 
-const WORDS: &[&str] = &[
+pub(crate) const WORDS: &[&str] = &[
     "the",
     "parser",
     "returns",
@@ -196,7 +198,7 @@ const WORDS: &[&str] = &[
     "stable",
 ];
 
-const PROMPTS: &[&str] = &[
+pub(crate) const PROMPTS: &[&str] = &[
     "Fix the failing test in the parser module",
     "Why does the build break after the dependency upgrade?",
     "Add a retry with backoff to the request handler",
@@ -208,10 +210,10 @@ const PROMPTS: &[&str] = &[
 ];
 
 /// Vocabulary slices for generated text, pre-escaped for JSON (no quote, backslash or control).
-struct Pools {
+pub(crate) struct Pools {
     /// Prose with `\n` escapes, for tool output (cut points land on spaces).
-    filler: Vec<u8>,
-    base_instructions: String,
+    pub(crate) filler: Vec<u8>,
+    pub(crate) base_instructions: String,
 }
 
 fn make_pools(seed: u64) -> Pools {
@@ -272,7 +274,7 @@ pub fn escape_into(out: &mut Vec<u8>, s: &str) {
 
 /// Codex versions whose shapes are mirrored.
 #[derive(Debug, Clone, Copy, PartialEq)]
-enum Version {
+pub(crate) enum Version {
     V120,
     V145,
     V160,
@@ -280,7 +282,7 @@ enum Version {
 }
 
 impl Version {
-    fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Version::V120 => "0.120.0",
             Version::V145 => "0.145.0",
@@ -288,27 +290,27 @@ impl Version {
             Version::V171 => "0.171.0",
         }
     }
-    fn paginated(self) -> bool {
+    pub(crate) fn paginated(self) -> bool {
         matches!(self, Version::V160 | Version::V171)
     }
 }
 
 /// The plan of one session, decided before writing.
-struct Plan {
-    index: usize,
-    id: String,
-    created_ms: i64,
-    version: Version,
-    exec: bool,
-    archived: bool,
-    compressed: bool,
-    named: bool,
-    target: u64,
+pub(crate) struct Plan {
+    pub(crate) index: usize,
+    pub(crate) id: String,
+    pub(crate) created_ms: i64,
+    pub(crate) version: Version,
+    pub(crate) exec: bool,
+    pub(crate) archived: bool,
+    pub(crate) compressed: bool,
+    pub(crate) named: bool,
+    pub(crate) target: u64,
     /// Write one tool output over 20 MB (exactly one session of the store).
-    giant_line: bool,
+    pub(crate) giant_line: bool,
 }
 
-fn fmt_ts(ms: i64) -> String {
+pub(crate) fn fmt_ts(ms: i64) -> String {
     // Civil date from days since the epoch (Howard Hinnant's algorithm).
     let secs = ms.div_euclid(1000);
     let milli = ms.rem_euclid(1000);
@@ -331,298 +333,12 @@ fn fmt_ts(ms: i64) -> String {
     )
 }
 
-struct Writer<'a> {
-    buf: Vec<u8>,
-    pools: &'a Pools,
-    plan: &'a Plan,
-    rng: Rng,
-    ordinal: u64,
-    now_ms: i64,
-    users: u32,
-    assistants: u32,
-    first_user: Option<String>,
-}
-
-impl Writer<'_> {
-    fn open(&mut self, kind: &str) {
-        let ts = fmt_ts(self.now_ms);
-        self.now_ms += 1 + self.rng.below(900) as i64;
-        self.buf.extend_from_slice(b"{\"timestamp\":\"");
-        self.buf.extend_from_slice(ts.as_bytes());
-        self.buf.extend_from_slice(b"\",");
-        if self.plan.version.paginated() {
-            self.buf.extend_from_slice(b"\"ordinal\":");
-            self.buf
-                .extend_from_slice(self.ordinal.to_string().as_bytes());
-            self.buf.push(b',');
-            self.ordinal += 1;
-        }
-        self.buf.extend_from_slice(b"\"type\":\"");
-        self.buf.extend_from_slice(kind.as_bytes());
-        self.buf.extend_from_slice(b"\",\"payload\":");
-    }
-
-    fn raw(&mut self, s: &str) {
-        self.buf.extend_from_slice(s.as_bytes());
-    }
-
-    fn text(&mut self, s: &str) {
-        escape_into(&mut self.buf, s);
-    }
-
-    fn end(&mut self) {
-        self.buf.extend_from_slice(b"}\n");
-    }
-
-    fn meta(&mut self) {
-        let p = self.plan;
-        self.open("session_meta");
-        self.raw("{");
-        if p.version != Version::V120 {
-            self.raw(&format!("\"session_id\":\"{}\",", p.id));
-        }
-        let (originator, source) = if p.exec {
-            ("codex_exec", "exec")
-        } else {
-            ("codex_cli_rs", "cli")
-        };
-        self.raw(&format!(
-            "\"id\":\"{}\",\"timestamp\":\"{}\",\"cwd\":\"/home/dev/work/proj{}\",\"originator\":\"{originator}\",\"cli_version\":\"{}\",\"source\":\"{source}\",\"model_provider\":\"openai\",",
-            p.id,
-            fmt_ts(p.created_ms),
-            p.index % 37,
-            p.version.name()
-        ));
-        if p.version.paginated() {
-            self.raw("\"history_mode\":\"paginated\",");
-        }
-        self.raw("\"base_instructions\":{\"text\":\"");
-        let base = self.pools.base_instructions.clone();
-        self.text(&base);
-        self.raw(&format!(
-            "\"}},\"git\":{{\"commit_hash\":\"abc{}\",\"branch\":\"feature/b{}\"}}}}",
-            p.index,
-            p.index % 11
-        ));
-        self.end();
-    }
-
-    fn developer_and_context(&mut self) {
-        self.open("response_item");
-        self.raw("{\"type\":\"message\",\"role\":\"developer\",\"content\":[{\"type\":\"input_text\",\"text\":\"<permissions instructions>\\nFilesystem sandboxing defines which files can be read or written.\\n</permissions instructions>\"}]}");
-        self.end();
-        // The two-part injected message: AGENTS.md, then the environment context.
-        self.open("response_item");
-        let idx = self.plan.index;
-        self.raw(&format!("{{\"type\":\"message\",\"role\":\"user\",\"content\":[{{\"type\":\"input_text\",\"text\":\"# AGENTS.md instructions for /home/dev/work/proj{idx}\\n\\n<INSTRUCTIONS>\\n# Project rules\\n\\n- {INJECTED_ONLY_MARKER} always run make test.\\n</INSTRUCTIONS>\"}},{{\"type\":\"input_text\",\"text\":\"<environment_context>\\n  <cwd>/home/dev/work/proj{idx}</cwd>\\n  <shell>bash</shell>\\n</environment_context>\"}}]}}"));
-        self.end();
-        if self.plan.version != Version::V120 {
-            self.open("world_state");
-            self.raw("{\"full\":true,\"state\":{\"agents_md\":{},\"apps_instructions\":false,\"environments\":{\"local\":{\"cwd\":\"/home/dev/work/proj\",\"status\":\"available\",\"shell\":\"bash\"}},\"current_date\":\"2026-11-30\",\"timezone\":\"Etc/UTC\"}}");
-            self.end();
-        }
-    }
-
-    fn turn_context(&mut self) {
-        self.open("turn_context");
-        self.raw("{\"cwd\":\"/home/dev/work/proj\",\"approval_policy\":\"never\",\"sandbox_policy\":{\"type\":\"workspace-write\",\"network_access\":false},\"model\":\"gpt-5.5\",\"effort\":\"medium\",\"summary\":\"auto\"}");
-        self.end();
-    }
-
-    fn response_metadata(&mut self) {
-        if self.plan.version.paginated() {
-            self.raw(",\"metadata\":{\"client_authored\":false,\"mcp_attribution\":{\"status\":\"none\"}}");
-        }
-    }
-
-    /// A user message in the version's event shape, plus its `response` twin.
-    fn user(&mut self, text: &str) {
-        self.open("response_item");
-        self.raw("{\"type\":\"message\",\"role\":\"user\",\"content\":[{\"type\":\"input_text\",\"text\":\"");
-        self.text(text);
-        self.raw("\"}]");
-        self.response_metadata();
-        self.raw("}");
-        self.end();
-        self.open("event_msg");
-        if self.plan.version.paginated() {
-            self.raw(&format!("{{\"type\":\"item_completed\",\"thread_id\":\"{}\",\"item\":{{\"type\":\"UserMessage\",\"id\":\"u{}\",\"content\":[{{\"type\":\"text\",\"text\":\"", self.plan.id, self.ordinal));
-            self.text(text);
-            self.raw("\",\"text_elements\":[]}]}}");
-        } else {
-            self.raw("{\"type\":\"user_message\",\"message\":\"");
-            self.text(text);
-            self.raw("\",\"images\":[],\"local_images\":[],\"text_elements\":[]}");
-        }
-        self.end();
-        self.users += 1;
-        if self.first_user.is_none() && !text.trim().is_empty() {
-            self.first_user = Some(text.to_owned());
-        }
-    }
-
-    fn assistant(&mut self, text: &str, phase: &str) {
-        self.open("event_msg");
-        if self.plan.version.paginated() {
-            self.raw(&format!("{{\"type\":\"item_completed\",\"thread_id\":\"{}\",\"item\":{{\"type\":\"AgentMessage\",\"id\":\"m{}\",\"content\":[{{\"type\":\"Text\",\"text\":\"", self.plan.id, self.ordinal));
-            self.text(text);
-            self.raw(&format!("\"}}],\"phase\":\"{phase}\"}}}}"));
-        } else {
-            self.raw("{\"type\":\"agent_message\",\"message\":\"");
-            self.text(text);
-            self.raw(&format!(
-                "\",\"phase\":\"{phase}\",\"memory_citation\":null}}"
-            ));
-        }
-        self.end();
-        self.open("response_item");
-        self.raw("{\"type\":\"message\",\"role\":\"assistant\",\"content\":[{\"type\":\"output_text\",\"text\":\"");
-        self.text(text);
-        self.raw(&format!("\"}}],\"phase\":\"{phase}\""));
-        self.response_metadata();
-        self.raw("}");
-        self.end();
-        self.assistants += 1;
-    }
-
-    fn tool(&mut self, out_len: usize) {
-        let call = self.ordinal;
-        self.open("response_item");
-        self.raw("{\"type\":\"reasoning\",\"summary\":[{\"type\":\"summary_text\",\"text\":\"**Checking the code**\"}],\"content\":null,\"encrypted_content\":\"gAAAAB");
-        let n = 200 + self.rng.below(1200) as usize;
-        self.filler_bytes(n, true);
-        self.raw("\"}");
-        self.end();
-        self.open("response_item");
-        self.raw(&format!("{{\"type\":\"function_call\",\"name\":\"exec_command\",\"arguments\":\"{{\\\"cmd\\\": \\\"rg -n cache src | head -200\\\"}}\",\"call_id\":\"call_{call}\"}}"));
-        self.end();
-        self.open("response_item");
-        self.raw(&format!("{{\"type\":\"function_call_output\",\"call_id\":\"call_{call}\",\"output\":\"Process exited with code 0\\nOutput:\\n{TOOL_ONLY_MARKER} "));
-        self.filler_bytes(out_len, false);
-        self.raw("\"}");
-        self.end();
-        if self.plan.version != Version::V120 {
-            self.open("event_msg");
-            self.raw("{\"type\":\"token_count\",\"info\":{\"total_token_usage\":{\"input_tokens\":1001,\"output_tokens\":20,\"total_tokens\":1021}},\"rate_limits\":null}");
-            self.end();
-        }
-    }
-
-    /// `n` bytes of pre-escaped filler (base64-like letters when `dense`).
-    fn filler_bytes(&mut self, n: usize, dense: bool) {
-        let pool = &self.pools.filler;
-        let mut left = n;
-        while left > 0 {
-            let start = self.rng.below((pool.len() / 2) as u64) as usize;
-            let start = start + pool[start..].iter().position(|&c| c == b' ').unwrap_or(0) + 1;
-            let mut end = (start + left).min(pool.len() - 16);
-            while end > start && pool[end - 1] == b'\\' {
-                end -= 1;
-            }
-            if end <= start {
-                break;
-            }
-            if dense {
-                let from = self.buf.len();
-                self.buf.extend_from_slice(&pool[start..end]);
-                for c in &mut self.buf[from..] {
-                    if !c.is_ascii_alphanumeric() {
-                        *c = b'A';
-                    }
-                }
-            } else {
-                self.buf.extend_from_slice(&pool[start..end]);
-            }
-            left -= end - start;
-        }
-    }
-
-    fn sentence(&mut self, words: usize) -> String {
-        let mut s = String::with_capacity(words * 8);
-        for i in 0..words {
-            if i > 0 {
-                s.push(' ');
-            }
-            s.push_str(WORDS[self.rng.below(WORDS.len() as u64) as usize]);
-        }
-        s
-    }
-}
-
-fn first_prompt(rng: &mut Rng, index: usize) -> String {
-    let base = PROMPTS[index % PROMPTS.len()];
-    match rng.below(20) {
-        0 => format!("# {base}\nSee the log below."),
-        1 => format!("<div class=\"x\"> {base}"),
-        2 => format!("# Context from my IDE setup:\n\n## Active file: src/lib.rs\n\n## My request for Codex:\n{base}"),
-        _ => format!("{base} (task {index})"),
-    }
-}
-
-/// Write one session into `w.buf` (flushing to `sink` as it grows); returns its expectations.
-fn write_session(w: &mut Writer, sink: &mut dyn Write) -> io::Result<(u32, u32)> {
-    w.meta();
-    w.developer_and_context();
-    let plan = w.plan;
-    let mut turn = 0usize;
-    let deep_turn_min = 3;
-    let mut deep_written = false;
-    let mut written: u64 = 0;
-    loop {
-        w.turn_context();
-        let prompt = if turn == 0 {
-            if w.rng.below(50) == 0 {
-                // A white-space-only prompt first: the preview moves on to the next one.
-                w.user("   \n ");
-            }
-            first_prompt(&mut w.rng, plan.index)
-        } else {
-            let n = 5 + w.rng.below(40) as usize;
-            w.sentence(n)
-        };
-        w.user(&prompt);
-        let tools = 1 + w.rng.below(6) as usize;
-        for t in 0..tools {
-            if w.rng.chance(0.4) {
-                let n = 8 + w.rng.below(30) as usize;
-                let note = w.sentence(n);
-                w.assistant(&note, "commentary");
-            }
-            let big = if plan.giant_line && turn == 1 && t == 0 {
-                21 << 20
-            } else {
-                let x = (8.3 + 1.3 * w.rng.normal()).exp() * plan_scale(plan);
-                (x as usize).clamp(64, 4 << 20)
-            };
-            w.tool(big);
-        }
-        let n = 20 + w.rng.below(200) as usize;
-        let mut answer = w.sentence(n);
-        let last_chance = written + w.buf.len() as u64 >= plan.target;
-        if !deep_written && (turn >= deep_turn_min || last_chance) {
-            answer.push_str(&format!(" The culprit was {}.", deep_phrase(plan)));
-            deep_written = true;
-        }
-        w.assistant(&answer, "final_answer");
-        turn += 1;
-        if w.buf.len() > (8 << 20) {
-            written += w.buf.len() as u64;
-            sink.write_all(&w.buf)?;
-            w.buf.clear();
-        }
-        if written + w.buf.len() as u64 >= plan.target && deep_written {
-            break;
-        }
-    }
-    Ok((w.users, w.assistants))
-}
-
-fn plan_scale(plan: &Plan) -> f64 {
+pub(crate) fn plan_scale(plan: &Plan) -> f64 {
     (plan.target as f64 / 150_000.0).clamp(0.05, 4.0).sqrt()
 }
 
 /// The phrase planted in one deep assistant reply of a session.
-fn deep_phrase(plan: &Plan) -> String {
+pub(crate) fn deep_phrase(plan: &Plan) -> String {
     format!("quokka{}zeta", plan.index)
 }
 

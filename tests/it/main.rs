@@ -2,8 +2,9 @@
 
 mod common;
 mod fixtures;
-#[path = "../../examples/common/gen.rs"]
-mod gen;
+#[path = "../../examples/common/mod.rs"]
+mod gen_common;
+use gen_common::gen;
 
 mod cache;
 mod content;
