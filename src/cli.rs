@@ -39,6 +39,10 @@ pub struct StoreArgs {
     /// Include archived sessions
     #[arg(long, global = true)]
     pub archived: bool,
+
+    /// Neither read nor write the index cache (read every file afresh)
+    #[arg(long, global = true)]
+    pub no_cache: bool,
 }
 
 /// Options of the interactive picker.
@@ -75,6 +79,22 @@ pub enum Command {
     List(ListArgs),
     /// Print the whole conversation of one session
     Show(ShowArgs),
+    /// Manage the index cache kept in the user's cache folder
+    Cache(CacheArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CacheArgs {
+    #[command(subcommand)]
+    pub action: CacheAction,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum CacheAction {
+    /// Remove every cache file of codex-picker and print what was removed
+    Clear,
+    /// Print where the cache files of this store are
+    Path,
 }
 
 #[derive(Debug, Args)]
@@ -90,6 +110,11 @@ pub struct ListArgs {
     /// At most N sessions
     #[arg(long, value_name = "N")]
     pub limit: Option<usize>,
+
+    /// Only sessions whose conversation contains every word of QUERY (case-insensitive; user
+    /// and assistant messages, not tool output or injected context), best match first
+    #[arg(long, value_name = "QUERY")]
+    pub content: Option<String>,
 }
 
 #[derive(Debug, Args)]

@@ -4,7 +4,7 @@
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
-use crate::cli::{ListArgs, ShowArgs, StoreArgs};
+use crate::cli::{CacheAction, CacheArgs, ListArgs, ShowArgs, StoreArgs};
 use crate::output;
 use crate::session::{self, SessionRow};
 use crate::store::summary::{ScanState, Until};
@@ -111,18 +111,32 @@ pub fn run_list(
             return EXIT_ERROR;
         }
     };
-    let (mut rows, issues) = store::list(
-        &store,
-        ListOptions {
-            archived: store_args.archived,
-            until: Until::End,
-        },
-    );
+    let opts = ListOptions {
+        archived: store_args.archived,
+        until: Until::End,
+    };
+    let (mut rows, issues) = list_rows(&store, store_args, opts, err);
     report(err, &issues);
     report_rows(err, &rows, store_args.verbose);
     if let Some(dir) = &args.cwd {
         let dir = normalise_dir(dir);
         rows.retain(|r| r.cwd.as_deref().is_some_and(|c| cwd_within(c, &dir)));
+    }
+    if let Some(query) = &args.content {
+        let index = content_index(&store, store_args, &rows, err);
+        let mut hits = index.search(query, usize::MAX);
+        if let Some(limit) = args.limit {
+            hits.truncate(limit);
+        }
+        let by_path: std::collections::HashMap<&Path, &SessionRow> =
+            rows.iter().map(|r| (r.path.as_path(), r)).collect();
+        let result = hits.iter().try_for_each(|hit| {
+            let Some(row) = by_path.get(hit.path.as_path()) else {
+                return Ok(());
+            };
+            write_content_hit(out, row, hit, args.json)
+        });
+        return finish(result.and_then(|()| out.flush()), err);
     }
     if let Some(limit) = args.limit {
         rows.truncate(limit);
@@ -131,6 +145,153 @@ pub fn run_list(
         output::write_json_rows(out, &rows)
     } else {
         output::write_table(out, &rows, terminal_columns(), now_ms())
+    };
+    finish(result.and_then(|()| out.flush()), err)
+}
+
+/// The rows cache file of a store, unless caching is off (`--no-cache`, or the cache folder
+/// would be inside the Codex home).
+pub fn rows_cache_file(store: &Store, store_args: &StoreArgs) -> Option<PathBuf> {
+    if store_args.no_cache {
+        return None;
+    }
+    let file = store::cache::cache_file(&crate::paths::cache_dir(), &store.home, "rows");
+    store::cache::allowed(&file, &store.home).then_some(file)
+}
+
+/// Every row of the store, through the cache when it is on.
+fn list_rows(
+    store: &Store,
+    store_args: &StoreArgs,
+    opts: ListOptions,
+    err: &mut dyn Write,
+) -> (Vec<SessionRow>, Vec<FileIssue>) {
+    let Some(file) = rows_cache_file(store, store_args) else {
+        return store::list(store, opts);
+    };
+    let (rows, issues, report) = store::list_cached(store, opts, &file);
+    if store_args.verbose {
+        if let Some(why) = &report.ignored {
+            let _ = writeln!(
+                err,
+                "codex-picker: cache {}: not used ({why}); rebuilt",
+                file.display()
+            );
+        }
+        if let Some(e) = &report.save_error {
+            let _ = writeln!(
+                err,
+                "codex-picker: cache {}: not saved ({e})",
+                file.display()
+            );
+        }
+    }
+    (rows, issues)
+}
+
+/// The content index of `rows`, through its cache when caching is on: unchanged files are
+/// copied from the cached index, the others read.
+pub fn content_index(
+    store: &Store,
+    store_args: &StoreArgs,
+    rows: &[SessionRow],
+    err: &mut dyn Write,
+) -> crate::content::ContentIndex {
+    use crate::content::build;
+    let (files, _) = store.files(true);
+    let ids: std::collections::HashMap<PathBuf, String> = rows
+        .iter()
+        .map(|r| (r.path.clone(), r.id.clone()))
+        .collect();
+    let targets = build::targets_for(&files, &ids);
+    let cache = rows_cache_file(store, store_args)
+        .map(|_| store::cache::cache_file(&crate::paths::cache_dir(), &store.home, "content"));
+    let previous = cache.as_deref().and_then(|c| build::load(c).ok());
+    let previous_len = previous.as_ref().map(crate::content::ContentIndex::len);
+    let built = build::build(
+        previous,
+        &targets,
+        &files,
+        store::default_threads(),
+        &mut |_, _| true,
+    );
+    let Some((index, stats)) = built else {
+        return crate::content::ContentIndex::default();
+    };
+    let unchanged = stats.read == 0 && previous_len == Some(index.len());
+    if let (Some(file), false) = (cache, unchanged) {
+        if let Err(e) = build::save(&index, &file) {
+            if store_args.verbose {
+                let _ = writeln!(
+                    err,
+                    "codex-picker: cache {}: not saved ({e})",
+                    file.display()
+                );
+            }
+        }
+    }
+    index
+}
+
+fn write_content_hit(
+    out: &mut dyn Write,
+    row: &SessionRow,
+    hit: &crate::content::ContentHit,
+    json: bool,
+) -> io::Result<()> {
+    if json {
+        let row = output::row_json(row);
+        let extra = serde_json::json!({
+            "hits": hit.hits,
+            "first_message": hit.first_message,
+            "snippet": hit.snippet,
+            "snippet_match": [hit.snippet_match.start, hit.snippet_match.end],
+        });
+        let head = row.strip_suffix('}').unwrap_or(&row);
+        let extra = crate::sanitize::escape_json_controls(&extra.to_string());
+        return writeln!(out, "{head},\"content\":{extra}}}");
+    }
+    writeln!(
+        out,
+        "{}  {:>3} hits  {}",
+        row.id,
+        hit.hits,
+        crate::sanitize::one_line(row.title())
+    )?;
+    writeln!(out, "    {}", crate::sanitize::one_line(&hit.snippet))
+}
+
+/// `cache clear` / `cache path`.
+pub fn run_cache(
+    store_args: &StoreArgs,
+    args: &CacheArgs,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> i32 {
+    let dir = crate::paths::cache_dir();
+    let result = match args.action {
+        CacheAction::Clear => match store::cache::clear(&dir) {
+            Ok(removed) if removed.is_empty() => {
+                writeln!(out, "nothing to remove in {}", dir.display())
+            }
+            Ok(removed) => removed
+                .iter()
+                .try_for_each(|p| writeln!(out, "removed {}", p.display())),
+            Err(e) => {
+                let _ = writeln!(err, "codex-picker: cannot clear {}: {e}", dir.display());
+                return EXIT_ERROR;
+            }
+        },
+        CacheAction::Path => match resolve_store(store_args) {
+            Ok(store) => ["rows", "content"].iter().try_for_each(|kind| {
+                let file = store::cache::cache_file(&dir, &store.home, kind);
+                writeln!(out, "{}", file.display())
+            }),
+            Err(msg) => {
+                let _ = writeln!(err, "codex-picker: {msg}");
+                return EXIT_ERROR;
+            }
+        },
     };
     finish(result.and_then(|()| out.flush()), err)
 }

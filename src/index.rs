@@ -1,42 +1,60 @@
 //! The background indexer: rollout files -> session rows, streamed to the picker over a channel.
 //!
-//! One coordinator thread walks the store, sends the number of files found, then summarises the
-//! files newest first on worker threads (preview only: each file is read up to its first real
-//! user message) and forwards rows in small batches with progress. Paginated forks are titled
-//! from their parents once every row is known. The indexer stops as soon as its receiver is
-//! dropped; a problem with one file is an [`Event::Issue`], never the end of the run.
+//! One coordinator thread first sends the rows it knows from the rows cache (one [`Event::Rows`]
+//! before any walking), then walks the store, sends the number of files found, and reads only
+//! what is new or changed since the cache was written, newest first on worker threads (preview
+//! only: each file is read up to its first real user message; a grown file is read on from where
+//! the cache stopped). New rows arrive as [`Event::Rows`], changed ones as [`Event::Updated`],
+//! vanished ones as [`Event::Removed`]. Paginated forks are titled from their parents once every
+//! row is known; the cache is saved; [`Event::Finished`] ends the rows phase. Then, unless turned
+//! off, the content phase builds (or loads and refreshes) the content search index and hands it
+//! over with [`Event::ContentReady`]. The indexer stops as soon as its receiver is dropped; a
+//! problem with one file is an [`Event::Issue`], never the end of the run.
 
 use std::collections::HashMap;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
+use crate::content::{build as content_build, ContentIndex};
 use crate::session::SessionRow;
-use crate::store::summary::Until;
+use crate::store::cache::{self, Plan, RowCache};
+use crate::store::summary::{ScanOptions, ScanState, Until};
 use crate::store::walk::RolloutFile;
 use crate::store::{self, FileIssue, Store};
 
-/// What the indexer tells the picker.
+/// What the indexer tells the picker, in this order: cached `Rows` (when a cache exists),
+/// `Found`, then `Rows` / `Updated` / `Removed` / `Issue` / `Progress` in any mix, `Finished`;
+/// then the content phase: `ContentProgress`..., `ContentReady`. The channel closes after that.
 #[derive(Debug, Clone)]
 pub enum Event {
-    /// The walk finished: this many rollout files will be read.
+    /// The walk finished: this many rollout files are in the store (cached or not).
     Found { total: usize },
-    /// New rows, in no particular order.
+    /// New rows, in no particular order. The first batch may come from the cache, before the
+    /// walk; later events correct it.
     Rows(Vec<SessionRow>),
-    /// Rows that replace earlier ones with the same path (a fork titled from its parent).
+    /// Rows that replace earlier ones with the same path (a file that changed since the cache,
+    /// or a fork titled from its parent).
     Updated(Vec<SessionRow>),
+    /// Rows sent earlier whose files are gone (or are no longer sessions): drop them.
+    Removed(Vec<PathBuf>),
     /// A file or folder passed over.
     Issue(FileIssue),
-    /// Files read so far.
+    /// Files known so far (unchanged cached files count as done at once).
     Progress { done: usize, total: usize },
-    /// Indexing ended.
+    /// The rows phase ended.
     Finished {
         rows: usize,
         issues: usize,
         elapsed: Duration,
     },
+    /// Content phase: sessions whose text is indexed so far.
+    ContentProgress { done: usize, total: usize },
+    /// The content search index of every row, ready to query.
+    ContentReady(Arc<ContentIndex>),
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -59,23 +77,86 @@ impl Default for IndexOptions {
     }
 }
 
-/// Start indexing `store` on background threads.
+/// Where the caches are and whether the content phase runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CacheSetup {
+    /// The cache folder; `None` reads everything afresh and writes nothing (`--no-cache`).
+    pub dir: Option<PathBuf>,
+    /// Build the content index after the rows.
+    pub content: bool,
+}
+
+impl CacheSetup {
+    /// The user's cache folder, content phase on.
+    pub fn user() -> Self {
+        CacheSetup {
+            dir: Some(crate::paths::cache_dir()),
+            content: true,
+        }
+    }
+
+    /// From the command line: `--no-cache` turns the cache off.
+    pub fn from_args(args: &crate::cli::StoreArgs) -> Self {
+        CacheSetup {
+            dir: (!args.no_cache).then(crate::paths::cache_dir),
+            content: true,
+        }
+    }
+}
+
+/// Start indexing `store` on background threads, with the user's cache and the content phase.
 pub fn spawn(store: Store, opts: IndexOptions) -> Receiver<Event> {
+    spawn_with(store, opts, CacheSetup::user())
+}
+
+/// [`spawn`] with an explicit cache setup.
+pub fn spawn_with(store: Store, opts: IndexOptions, setup: CacheSetup) -> Receiver<Event> {
     let (tx, rx) = mpsc::channel();
     thread::Builder::new()
         .name("codex-picker-index".into())
-        .spawn(move || run(&store, opts, &tx))
+        .spawn(move || run(&store, opts, &setup, &tx))
         .expect("spawn the indexer thread");
     rx
 }
 
 enum Found {
-    Row(Box<SessionRow>),
-    Issue(FileIssue),
+    Row(Box<SessionRow>, Box<ScanState>, usize),
+    Issue(FileIssue, usize),
 }
 
-fn run(store: &Store, opts: IndexOptions, tx: &Sender<Event>) {
+/// The rows cache file for this store, if caching is on and allowed.
+fn rows_file(store: &Store, setup: &CacheSetup, kind: &str) -> Option<PathBuf> {
+    let file = cache::cache_file(setup.dir.as_deref()?, &store.home, kind);
+    cache::allowed(&file, &store.home).then_some(file)
+}
+
+fn run(store: &Store, opts: IndexOptions, setup: &CacheSetup, tx: &Sender<Event>) {
     let started = Instant::now();
+    let cache_file = rows_file(store, setup, "rows");
+    let mut rc = match &cache_file {
+        Some(f) => RowCache::load(f, &store.home).0,
+        None => RowCache::empty(&store.home),
+    };
+    let names = store.names();
+    let mut all: HashMap<PathBuf, SessionRow> = rc
+        .entries
+        .iter()
+        .filter(|(_, e)| opts.archived || !e.archived)
+        .filter(|(_, e)| e.state.meta.is_some() || e.state.saw_message)
+        .map(|(p, e)| {
+            (
+                p.clone(),
+                store::row_from_scan(&e.file(p), &e.state, &names),
+            )
+        })
+        .collect();
+    if !all.is_empty() {
+        let mut first: Vec<SessionRow> = all.values().cloned().collect();
+        first.sort_by(SessionRow::cmp_updated_desc);
+        if tx.send(Event::Rows(first)).is_err() {
+            return;
+        }
+    }
     let (mut files, issues) = store.files(opts.archived);
     // Newest first, so the rows a user most likely wants arrive first.
     files.sort_by_key(|f| std::cmp::Reverse(f.mtime_ms));
@@ -89,47 +170,72 @@ fn run(store: &Store, opts: IndexOptions, tx: &Sender<Event>) {
             return;
         }
     }
-    let names = store.names();
-    let files = Arc::new(files);
+    let mut todo: Vec<(RolloutFile, ScanState)> = Vec::new();
+    for f in &files {
+        match rc.plan(f) {
+            Plan::Fresh(_) if all.contains_key(&f.path) => {}
+            Plan::Fresh(state) | Plan::Resume(state) => todo.push((f.clone(), state)),
+            Plan::Rescan => todo.push((f.clone(), ScanState::default())),
+        }
+    }
+    let mut dirty = !todo.is_empty();
+    let gone: Vec<PathBuf> = rc
+        .retain_walked(&files, opts.archived)
+        .into_iter()
+        .filter(|p| all.remove(p).is_some())
+        .collect();
+    dirty |= !gone.is_empty();
+    if !gone.is_empty() && tx.send(Event::Removed(gone)).is_err() {
+        return;
+    }
+    let fresh = total - todo.len();
+    let todo = Arc::new(todo);
     let stop = Arc::new(AtomicBool::new(false));
     let next = Arc::new(AtomicUsize::new(0));
     let (wtx, wrx) = mpsc::channel::<Found>();
     let workers: Vec<_> = (0..opts.threads.max(1))
         .map(|_| {
-            let (files, stop, next, wtx, names) = (
-                files.clone(),
+            let (todo, stop, next, wtx, names) = (
+                todo.clone(),
                 stop.clone(),
                 next.clone(),
                 wtx.clone(),
                 names.clone(),
             );
-            thread::spawn(move || work(&files, &names, &stop, &next, &wtx))
+            thread::spawn(move || work(&todo, &names, &stop, &next, &wtx))
         })
         .collect();
     drop(wtx);
 
-    let mut rows: Vec<SessionRow> = Vec::with_capacity(total);
-    let mut pending = Vec::new();
-    let mut done = 0usize;
+    let mut batch = Batch::default();
+    let mut done = fresh;
     let mut last_flush = Instant::now();
     let mut alive = true;
     loop {
-        let msg = wrx.recv_timeout(opts.flush_every);
-        match msg {
-            Ok(Found::Row(row)) => {
+        match wrx.recv_timeout(opts.flush_every) {
+            Ok(Found::Row(row, state, i)) => {
                 done += 1;
-                pending.push(*row);
+                rc.put(&todo[i].0, *state);
+                if all.insert(row.path.clone(), (*row).clone()).is_some() {
+                    batch.updated.push(*row);
+                } else {
+                    batch.rows.push(*row);
+                }
             }
-            Ok(Found::Issue(issue)) => {
+            Ok(Found::Issue(issue, i)) => {
                 done += 1;
                 issue_count += 1;
+                rc.entries.remove(&todo[i].0.path);
+                if all.remove(&issue.path).is_some() {
+                    batch.removed.push(issue.path.clone());
+                }
                 alive &= tx.send(Event::Issue(issue)).is_ok();
             }
             Err(mpsc::RecvTimeoutError::Timeout) => {}
             Err(mpsc::RecvTimeoutError::Disconnected) => break,
         }
-        if alive && (pending.len() >= opts.batch || last_flush.elapsed() >= opts.flush_every) {
-            alive = flush(tx, &mut pending, &mut rows, done, total);
+        if alive && (batch.len() >= opts.batch || last_flush.elapsed() >= opts.flush_every) {
+            alive = batch.flush(tx, done, total);
             last_flush = Instant::now();
         }
         if !alive {
@@ -140,33 +246,86 @@ fn run(store: &Store, opts: IndexOptions, tx: &Sender<Event>) {
     for worker in workers {
         let _ = worker.join();
     }
-    if !alive || !flush(tx, &mut pending, &mut rows, done, total) {
+    if !alive || !batch.flush(tx, done, total) {
         return;
     }
+    let mut rows: Vec<SessionRow> = all.into_values().collect();
     let updated = title_forks(&mut rows, &files);
     if !updated.is_empty() && tx.send(Event::Updated(updated)).is_err() {
         return;
     }
-    let _ = tx.send(Event::Finished {
-        rows: rows.len(),
-        issues: issue_count,
-        elapsed: started.elapsed(),
-    });
+    if let (Some(file), true) = (&cache_file, dirty) {
+        let _ = rc.save(file);
+    }
+    if tx
+        .send(Event::Finished {
+            rows: rows.len(),
+            issues: issue_count,
+            elapsed: started.elapsed(),
+        })
+        .is_err()
+    {
+        return;
+    }
+    if setup.content {
+        content_phase(store, setup, &rows, opts, tx);
+    }
+}
+
+/// Build the content index of `rows` (from its cache where files are unchanged) and send it.
+fn content_phase(
+    store: &Store,
+    setup: &CacheSetup,
+    rows: &[SessionRow],
+    opts: IndexOptions,
+    tx: &Sender<Event>,
+) {
+    let (files, _) = store.files(true);
+    let ids: HashMap<PathBuf, String> = rows
+        .iter()
+        .map(|r| (r.path.clone(), r.id.clone()))
+        .collect();
+    let targets = content_build::targets_for(&files, &ids);
+    let file = rows_file(store, setup, "content");
+    let previous = file.as_deref().and_then(|f| content_build::load(f).ok());
+    let previous_len = previous.as_ref().map(ContentIndex::len);
+    let mut report = |done, total| tx.send(Event::ContentProgress { done, total }).is_ok();
+    let Some((index, stats)) =
+        content_build::build(previous, &targets, &files, opts.threads, &mut report)
+    else {
+        return;
+    };
+    let unchanged = stats.read == 0 && previous_len == Some(index.len());
+    if let (Some(file), false) = (&file, unchanged) {
+        let _ = content_build::save(&index, file);
+    }
+    let _ = tx.send(Event::ContentReady(Arc::new(index)));
 }
 
 fn work(
-    files: &[RolloutFile],
+    todo: &[(RolloutFile, ScanState)],
     names: &HashMap<String, String>,
     stop: &AtomicBool,
     next: &AtomicUsize,
     tx: &Sender<Found>,
 ) {
+    let opts = ScanOptions::new(Until::FirstPrompt);
     while !stop.load(Ordering::Relaxed) {
         let i = next.fetch_add(1, Ordering::Relaxed);
-        let Some(file) = files.get(i) else { return };
-        let found = match store::summarise(file, Until::FirstPrompt, names) {
-            Ok((row, _)) => Found::Row(Box::new(row)),
-            Err(issue) => Found::Issue(issue),
+        let Some((file, state)) = todo.get(i) else {
+            return;
+        };
+        let mut state = state.clone();
+        let found = match store::scan_file(file, &mut state, &opts) {
+            Ok(()) => match store::not_a_session(file, &state) {
+                Some(issue) => Found::Issue(issue, i),
+                None => Found::Row(
+                    Box::new(store::row_from_scan(file, &state, names)),
+                    Box::new(state),
+                    i,
+                ),
+            },
+            Err(issue) => Found::Issue(issue, i),
         };
         if tx.send(found).is_err() {
             return;
@@ -174,21 +333,29 @@ fn work(
     }
 }
 
-/// Send pending rows and progress; false when the receiver is gone.
-fn flush(
-    tx: &Sender<Event>,
-    pending: &mut Vec<SessionRow>,
-    all: &mut Vec<SessionRow>,
-    done: usize,
-    total: usize,
-) -> bool {
-    if !pending.is_empty() {
-        all.extend(pending.iter().cloned());
-        if tx.send(Event::Rows(std::mem::take(pending))).is_err() {
-            return false;
-        }
+/// Rows waiting to be sent.
+#[derive(Default)]
+struct Batch {
+    rows: Vec<SessionRow>,
+    updated: Vec<SessionRow>,
+    removed: Vec<PathBuf>,
+}
+
+impl Batch {
+    fn len(&self) -> usize {
+        self.rows.len() + self.updated.len() + self.removed.len()
     }
-    tx.send(Event::Progress { done, total }).is_ok()
+
+    /// Send what is pending and the progress; false when the receiver is gone.
+    fn flush(&mut self, tx: &Sender<Event>, done: usize, total: usize) -> bool {
+        let sends = [
+            (!self.rows.is_empty()).then(|| Event::Rows(std::mem::take(&mut self.rows))),
+            (!self.updated.is_empty()).then(|| Event::Updated(std::mem::take(&mut self.updated))),
+            (!self.removed.is_empty()).then(|| Event::Removed(std::mem::take(&mut self.removed))),
+            Some(Event::Progress { done, total }),
+        ];
+        sends.into_iter().flatten().all(|e| tx.send(e).is_ok())
+    }
 }
 
 /// Title paginated forks from their parents; returns the rows that changed.

@@ -9,6 +9,7 @@ pub mod app;
 pub mod cli;
 pub mod clipboard;
 pub mod commands;
+pub mod content;
 pub mod demo;
 pub mod format;
 pub mod index;

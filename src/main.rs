@@ -12,6 +12,7 @@ fn main() {
     let code = match &cli.command {
         Some(Command::List(args)) => commands::run_list(&cli.store, args, &mut out, &mut err),
         Some(Command::Show(args)) => commands::run_show(&cli.store, args, &mut out, &mut err),
+        Some(Command::Cache(args)) => commands::run_cache(&cli.store, args, &mut out, &mut err),
         None => {
             drop(out);
             drop(err);

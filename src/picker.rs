@@ -12,7 +12,7 @@ use ratatui::crossterm::event::{self, Event as TermEvent, MouseEventKind};
 use crate::app::{Action, App, Effect, Options, Outcome, Request};
 use crate::cli::Cli;
 use crate::commands::{self, EXIT_CANCELLED, EXIT_ERROR, EXIT_OK};
-use crate::index::{self, Event, IndexOptions};
+use crate::index::{self, CacheSetup, Event, IndexOptions};
 use crate::search_worker::{self, Answer};
 use crate::transcript_worker::{self, Job, Loaded};
 use crate::tui::Tui;
@@ -43,6 +43,7 @@ pub fn run(cli: &Cli) -> i32 {
         print_command: p.print_command,
         exec: p.exec,
         query: p.query.clone().unwrap_or_default(),
+        content: p.content,
     };
     let mut tui = match Tui::enter() {
         Ok(t) => t,
@@ -51,12 +52,13 @@ pub fn run(cli: &Cli) -> i32 {
             return EXIT_ERROR;
         }
     };
-    let index_rx = index::spawn(
+    let index_rx = index::spawn_with(
         store.clone(),
         IndexOptions {
             archived: true,
             ..IndexOptions::default()
         },
+        CacheSetup::from_args(&cli.store),
     );
     let mut app = App::new(opts, commands::now_ms());
     let outcome = event_loop(&mut tui, &mut app, &index_rx, store);
@@ -184,8 +186,11 @@ fn event_loop(
                 }
             }
         }
-        for Answer { gen, ranked } in search_rx.try_iter() {
-            app.apply_search(gen, ranked);
+        for answer in search_rx.try_iter() {
+            match answer {
+                Answer::Ranked { gen, ranked } => app.apply_search(gen, ranked),
+                Answer::Content { gen, hits } => app.apply_content(gen, hits),
+            }
             dirty = true;
         }
         for Loaded { gen, id, result } in loaded_rx.try_iter() {

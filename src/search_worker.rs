@@ -1,17 +1,27 @@
-//! The search thread: keeps its own copy of the rows' haystacks, runs the newest query (older
-//! queued ones are skipped) and answers with the generation it was asked under, so the picker
-//! can drop stale answers. Typing never waits for it.
+//! The search thread: keeps its own copy of the rows' haystacks (and the content index once it
+//! is built), runs the newest query (older queued ones are skipped) and answers with the
+//! generation it was asked under, so the picker can drop stale answers. Typing never waits for it.
 
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread;
 
+use std::sync::Arc;
+
 use crate::app::Request;
+use crate::content::{ContentHit, ContentIndex};
 use crate::search::{Haystack, Searcher};
 
-/// Ranked row indices for a generation.
-pub struct Answer {
-    pub gen: u64,
-    pub ranked: Vec<usize>,
+/// The answer to one search, with the generation it was asked under.
+pub enum Answer {
+    /// Fuzzy search: ranked row indices.
+    Ranked { gen: u64, ranked: Vec<usize> },
+    /// Content search: matching sessions, best first.
+    Content { gen: u64, hits: Vec<ContentHit> },
+}
+
+enum Job {
+    Fuzzy(u64, String, crate::search::Recency),
+    Content(u64, String),
 }
 
 pub fn spawn() -> (Sender<Request>, Receiver<Answer>) {
@@ -27,6 +37,7 @@ pub fn spawn() -> (Sender<Request>, Receiver<Answer>) {
 fn run(rx: &Receiver<Request>, tx: &Sender<Answer>) {
     let mut hays: Vec<Haystack> = Vec::new();
     let mut searcher = Searcher::default();
+    let mut content: Option<Arc<ContentIndex>> = None;
     while let Ok(first) = rx.recv() {
         let mut latest = None;
         for req in std::iter::once(first).chain(rx.try_iter()) {
@@ -38,15 +49,30 @@ fn run(rx: &Receiver<Request>, tx: &Sender<Answer>) {
                         searcher.reset();
                     }
                 }
-                Request::Search { gen, query, order } => latest = Some((gen, query, order)),
+                Request::Search { gen, query, order } => {
+                    latest = Some(Job::Fuzzy(gen, query, order))
+                }
+                Request::ContentSearch { gen, query } => latest = Some(Job::Content(gen, query)),
+                Request::ContentIndex(index) => content = Some(index),
                 Request::Transcript { .. } => {}
             }
         }
-        if let Some((gen, query, order)) = latest {
-            let ranked = searcher.search(&hays, &query, order);
-            if tx.send(Answer { gen, ranked }).is_err() {
-                return;
-            }
+        let answer = match latest {
+            None => continue,
+            Some(Job::Fuzzy(gen, query, order)) => Answer::Ranked {
+                gen,
+                ranked: searcher.search(&hays, &query, order),
+            },
+            Some(Job::Content(gen, query)) => Answer::Content {
+                gen,
+                hits: content
+                    .as_ref()
+                    .map(|index| index.search(&query, usize::MAX))
+                    .unwrap_or_default(),
+            },
+        };
+        if tx.send(answer).is_err() {
+            return;
         }
     }
 }

@@ -27,6 +27,8 @@ pub enum Part {
     Tool,
     Elided,
     Notice,
+    /// A content-search match inside a message.
+    Hit,
 }
 
 /// One screen line of the pane.
@@ -207,6 +209,85 @@ pub fn build(
     lines
 }
 
+/// Mark every case-insensitive occurrence of `terms` (lowercase) in the message text of `lines`
+/// as [`Part::Hit`]; returns the indices of the lines that hold one, in order. Matching is done
+/// on the drawn (safe, wrapped) text, so a mark always lands on the characters shown; a term
+/// broken across two wrapped lines is not marked.
+pub fn mark_hits(lines: &mut [PaneLine], terms: &[String]) -> Vec<usize> {
+    let terms: Vec<Vec<char>> = terms
+        .iter()
+        .filter(|t| !t.is_empty())
+        .map(|t| t.chars().collect())
+        .collect();
+    let mut found = Vec::new();
+    if terms.is_empty() {
+        return found;
+    }
+    for (n, line) in lines.iter_mut().enumerate() {
+        let is_text = |p: Part| {
+            matches!(
+                p,
+                Part::UserText | Part::AssistantText | Part::CommentaryText
+            )
+        };
+        if !line.spans.iter().any(|(_, p)| is_text(*p)) {
+            continue;
+        }
+        let mut spans = Vec::with_capacity(line.spans.len());
+        let mut hit = false;
+        for (text, part) in line.spans.drain(..) {
+            if !is_text(part) {
+                spans.push((text, part));
+                continue;
+            }
+            let chars: Vec<char> = text.chars().collect();
+            let folded: Vec<char> = chars.iter().map(|&c| fold(c)).collect();
+            let mut marked = vec![false; chars.len()];
+            for term in &terms {
+                let mut i = 0;
+                while i + term.len() <= folded.len() {
+                    if folded[i..i + term.len()] == term[..] {
+                        marked[i..i + term.len()].iter_mut().for_each(|m| *m = true);
+                        i += term.len();
+                    } else {
+                        i += 1;
+                    }
+                }
+            }
+            hit |= marked.iter().any(|&m| m);
+            let mut run = String::new();
+            let mut run_hit = false;
+            for (c, m) in chars.into_iter().zip(marked) {
+                if m != run_hit && !run.is_empty() {
+                    spans.push((
+                        std::mem::take(&mut run),
+                        if run_hit { Part::Hit } else { part },
+                    ));
+                }
+                run_hit = m;
+                run.push(c);
+            }
+            if !run.is_empty() {
+                spans.push((run, if run_hit { Part::Hit } else { part }));
+            }
+        }
+        line.spans = spans;
+        if hit {
+            found.push(n);
+        }
+    }
+    found
+}
+
+/// Lower case of one character when that is one character (so positions are kept).
+fn fold(c: char) -> char {
+    let mut lower = c.to_lowercase();
+    match (lower.next(), lower.next()) {
+        (Some(l), None) => l,
+        _ => c,
+    }
+}
+
 fn textwrap_header(header: &str, width: usize) -> String {
     crate::textwidth::truncate(header, width)
 }
@@ -215,6 +296,41 @@ fn textwrap_header(header: &str, width: usize) -> String {
 mod tests {
     use super::*;
     use crate::textwidth::width;
+
+    #[test]
+    fn hits_are_marked_on_message_text_only() {
+        let mut lines = vec![
+            PaneLine::one("▍ USER", Part::UserHeader),
+            PaneLine::one("Where is the Parquet reader?", Part::UserText),
+            PaneLine::one("nothing here", Part::AssistantText),
+            PaneLine::one("parquet", Part::Tool),
+            PaneLine::one("PARQUET and parquet", Part::AssistantText),
+        ];
+        let found = mark_hits(&mut lines, &["parquet".to_owned()]);
+        assert_eq!(found, vec![1, 4]);
+        assert_eq!(
+            lines[1].spans,
+            vec![
+                ("Where is the ".to_owned(), Part::UserText),
+                ("Parquet".to_owned(), Part::Hit),
+                (" reader?".to_owned(), Part::UserText),
+            ]
+        );
+        assert_eq!(
+            lines[1].text(),
+            "Where is the Parquet reader?",
+            "text unchanged"
+        );
+        assert_eq!(lines[3].spans, vec![("parquet".to_owned(), Part::Tool)]);
+        assert_eq!(
+            lines[4]
+                .spans
+                .iter()
+                .filter(|(_, p)| *p == Part::Hit)
+                .count(),
+            2
+        );
+    }
 
     #[test]
     fn wraps_at_spaces_and_inside_long_words() {

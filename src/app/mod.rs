@@ -5,14 +5,21 @@
 //! Pure: no terminal, no files, no clock (the event loop sets [`App::now`]). Drawing reads this
 //! state and never changes it.
 
+mod background;
 pub mod conversation;
 pub mod geometry;
+mod hits;
+mod resume;
+mod types;
 
-use std::collections::VecDeque;
+pub use resume::{resume_command, shell_quote};
+pub use types::*;
+
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::index::Event;
+use crate::content::{ContentHit, ContentIndex};
 use crate::search::{self, Haystack, Query, Recency};
 use crate::session::SessionRow;
 use crate::store::transcript::Transcript;
@@ -22,131 +29,6 @@ use geometry::Geometry;
 
 /// Transcripts kept for instant switching back.
 const TRANSCRIPT_CACHE: usize = 8;
-
-/// How the query is matched. Content search (inside whole conversations) joins later.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum SearchMode {
-    #[default]
-    Fuzzy,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Scope {
-    /// Sessions whose cwd is within the current folder's repository (or the folder).
-    Folder,
-    All,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Focus {
-    List,
-    Conversation,
-}
-
-/// Everything a user can ask for.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Action {
-    Insert(char),
-    Paste(String),
-    DeleteBack,
-    DeleteWord,
-    ClearQuery,
-    MoveUp,
-    MoveDown,
-    PageListUp,
-    PageListDown,
-    First,
-    Last,
-    /// Scroll the conversation by lines (negative: up).
-    Scroll(i32),
-    /// Scroll the conversation a page; the sign gives the direction.
-    PageConversation(i32),
-    /// Scroll the conversation half a page; the sign gives the direction.
-    HalfPageConversation(i32),
-    FocusConversation,
-    FocusList,
-    Accept,
-    ExecSelected,
-    Escape,
-    Quit,
-    ToggleScope,
-    ToggleSort,
-    ToggleExec,
-    ToggleArchived,
-    ToggleTools,
-    ToggleHelp,
-    CopyId,
-    CopyCommand,
-    Suspend,
-    Resize(u16, u16),
-    Click(u16, u16),
-    Wheel {
-        col: u16,
-        row: u16,
-        down: bool,
-    },
-}
-
-/// What the picker ends with.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Outcome {
-    Cancelled,
-    Print(String),
-    Exec { id: String, cwd: Option<String> },
-}
-
-/// What the event loop must do after an update.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Effect {
-    None,
-    Quit(Outcome),
-    /// Put `text` on the clipboard and say `what` was copied.
-    Copy {
-        text: String,
-        what: String,
-    },
-    Suspend,
-}
-
-/// Work for the background threads.
-#[derive(Debug, Clone)]
-pub enum Request {
-    /// New rows for the search worker, in row order.
-    AddRows(Vec<Haystack>),
-    /// A row changed in place.
-    ReplaceRow(usize, Haystack),
-    Search {
-        gen: u64,
-        query: String,
-        order: Recency,
-    },
-    Transcript {
-        gen: u64,
-        id: String,
-        path: PathBuf,
-    },
-}
-
-/// How the picker starts.
-#[derive(Debug, Clone, Default)]
-pub struct Options {
-    /// The current folder's repository root (or the folder); `None` disables the folder scope.
-    pub scope_root: Option<String>,
-    pub all: bool,
-    pub hide_exec: bool,
-    pub show_archived: bool,
-    pub print_command: bool,
-    pub exec: bool,
-    pub query: String,
-}
-
-/// Why rows are not shown, counted for the status line.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Hidden {
-    pub scope: usize,
-    pub exec: usize,
-    pub archived: usize,
-}
 
 #[derive(Debug)]
 pub struct App {
@@ -187,10 +69,29 @@ pub struct App {
     pub scroll: usize,
     pub outbox: Vec<Request>,
     scope_chosen: bool,
+    /// Row index by file path (rows are never moved, only replaced or marked gone).
+    by_path: HashMap<PathBuf, usize>,
+    /// Rows whose files vanished.
+    gone: HashSet<usize>,
+    /// The content index, once built.
+    pub content: Option<Arc<ContentIndex>>,
+    pub content_progress: Option<(usize, usize)>,
+    /// The hit of each row matched by the current content search.
+    pub content_hits: HashMap<usize, ContentHit>,
+    /// Pane lines holding a content-search hit, and the one last jumped to.
+    pub pane_hits: Vec<usize>,
+    hit_cursor: usize,
+    /// The session and content query the pane last opened at a hit for.
+    hits_for: Option<(String, String)>,
 }
 
 impl App {
     pub fn new(opts: Options, now: Millis) -> App {
+        let mode = if opts.content {
+            SearchMode::Content
+        } else {
+            SearchMode::Fuzzy
+        };
         let mut app = App {
             scope: if opts.all || opts.scope_root.is_none() {
                 Scope::All
@@ -206,7 +107,7 @@ impl App {
             now,
             rows: Vec::new(),
             hays: Vec::new(),
-            mode: SearchMode::Fuzzy,
+            mode,
             matches: None,
             search_gen: 0,
             answered_gen: 0,
@@ -230,11 +131,45 @@ impl App {
             pane: Vec::new(),
             scroll: 0,
             outbox: Vec::new(),
+            by_path: HashMap::new(),
+            gone: HashSet::new(),
+            content: None,
+            content_progress: None,
+            content_hits: HashMap::new(),
+            pane_hits: Vec::new(),
+            hit_cursor: 0,
+            hits_for: None,
         };
+        app.parsed = search::parse(app.search_text());
         if !app.query.is_empty() {
             app.request_search();
         }
         app
+    }
+
+    /// The mode the current query runs in (a leading `/` asks for content search).
+    pub fn effective_mode(&self) -> SearchMode {
+        if self.query.starts_with(CONTENT_PREFIX) {
+            SearchMode::Content
+        } else {
+            self.mode
+        }
+    }
+
+    pub fn content_mode(&self) -> bool {
+        self.effective_mode() == SearchMode::Content
+    }
+
+    /// The query without its mode prefix.
+    pub fn search_text(&self) -> &str {
+        self.query
+            .strip_prefix(CONTENT_PREFIX)
+            .unwrap_or(&self.query)
+    }
+
+    /// Content search was asked for but its index is still being built.
+    pub fn content_pending(&self) -> bool {
+        self.content_mode() && self.content.is_none() && !self.parsed.is_empty()
     }
 
     pub fn selected_row(&self) -> Option<&SessionRow> {
@@ -361,6 +296,23 @@ impl App {
                 self.scroll = 0;
                 self.rebuild_pane();
             }
+            Action::ToggleContent => {
+                if self.query.starts_with(CONTENT_PREFIX) {
+                    self.query.remove(0);
+                    self.mode = SearchMode::Fuzzy;
+                } else {
+                    self.mode = match self.mode {
+                        SearchMode::Fuzzy => SearchMode::Content,
+                        SearchMode::Content => SearchMode::Fuzzy,
+                    };
+                }
+                self.matches = None;
+                self.content_hits.clear();
+                self.pane_for = None;
+                self.query_changed();
+                self.rebuild_pane();
+            }
+            Action::JumpHit(forward) => self.jump_hit(forward),
             Action::ToggleHelp => self.help = true,
             Action::CopyId => {
                 if let Some(row) = self.selected_row() {
@@ -433,7 +385,7 @@ impl App {
     }
 
     fn query_changed(&mut self) {
-        self.parsed = search::parse(&self.query);
+        self.parsed = search::parse(self.search_text());
         self.selected = 0;
         self.offset = 0;
         if self.parsed.is_empty() {
@@ -449,10 +401,25 @@ impl App {
         if self.parsed.is_empty() {
             return;
         }
+        if self.content_mode() {
+            self.pane_for = None;
+            if self.content.is_none() {
+                // Answered when the index is ready; meanwhile nothing is claimed to match.
+                self.matches = Some(Vec::new());
+                self.refilter(false);
+                return;
+            }
+            self.search_gen += 1;
+            self.outbox.push(Request::ContentSearch {
+                gen: self.search_gen,
+                query: self.search_text().to_owned(),
+            });
+            return;
+        }
         self.search_gen += 1;
         self.outbox.push(Request::Search {
             gen: self.search_gen,
-            query: self.query.clone(),
+            query: self.search_text().to_owned(),
             order: self.order,
         });
     }
@@ -488,7 +455,9 @@ impl App {
             .into_iter()
             .filter(|&i| {
                 let row = &self.rows[i];
-                if self.scope == Scope::Folder && !in_scope(row, root.as_deref()) {
+                if self.gone.contains(&i) {
+                    false
+                } else if self.scope == Scope::Folder && !in_scope(row, root.as_deref()) {
                     hidden.scope += 1;
                     false
                 } else if !row.interactive && !self.show_exec {
@@ -531,6 +500,8 @@ impl App {
             return;
         }
         self.scroll = 0;
+        // Shown from the top again: a content search opens it at its first hit again.
+        self.hits_for = None;
         if !self.cache.iter().any(|(c, _)| *c == id) {
             self.transcript_gen += 1;
             self.outbox.push(Request::Transcript {
@@ -566,7 +537,22 @@ impl App {
             .find(|(c, _)| *c == id)
             .map(|(_, t)| t.clone());
         self.pane = conversation::build(row, cached.as_deref(), width, self.tools);
+        self.pane_hits = if self.content_mode() {
+            let terms = self.search_terms();
+            conversation::mark_hits(&mut self.pane, &terms)
+        } else {
+            Vec::new()
+        };
+        // A session shown for a new content query opens at its first hit.
+        let key = (id.clone(), self.search_text().to_owned());
+        let loaded = cached.is_some();
         self.pane_for = Some((id, width, self.tools));
+        if loaded && self.content_mode() && self.hits_for.as_ref() != Some(&key) {
+            self.hits_for = Some(key);
+            if self.jump_to_first_hit() {
+                return;
+            }
+        }
         self.scroll_by(0);
     }
 
@@ -574,87 +560,6 @@ impl App {
         let max = self.pane.len().saturating_sub(self.pane_height()) as i64;
         let to = (self.scroll as i64 + delta).clamp(0, max.max(0));
         self.scroll = usize::try_from(to).unwrap_or(0);
-    }
-
-    /// An indexer event.
-    pub fn apply_index(&mut self, event: Event) {
-        match event {
-            Event::Found { total } => self.indexing = Some((0, total)),
-            Event::Rows(rows) => {
-                let hays: Vec<Haystack> = rows.iter().map(Haystack::new).collect();
-                self.hays.extend(hays.iter().cloned());
-                self.rows.extend(rows);
-                self.outbox.push(Request::AddRows(hays));
-                self.rows_changed();
-            }
-            Event::Updated(rows) => {
-                for row in rows {
-                    if let Some(i) = self.rows.iter().position(|r| r.path == row.path) {
-                        let hay = Haystack::new(&row);
-                        self.hays[i] = hay.clone();
-                        self.rows[i] = row;
-                        self.outbox.push(Request::ReplaceRow(i, hay));
-                    }
-                }
-                self.pane_for = None;
-                self.rows_changed();
-            }
-            Event::Issue(_) => self.issues += 1,
-            Event::Progress { done, total } => self.indexing = Some((done, total)),
-            Event::Finished { .. } => {
-                self.indexing = None;
-                self.indexed = true;
-                let in_scope = self
-                    .rows
-                    .iter()
-                    .any(|r| in_scope(r, self.opts.scope_root.as_deref()));
-                if self.scope == Scope::Folder && !self.scope_chosen && !in_scope {
-                    self.scope = Scope::All;
-                    let root = self.opts.scope_root.as_deref().unwrap_or("");
-                    self.flash = Some(format!(
-                        "no sessions in {}: showing every folder",
-                        crate::sanitize::one_line(root)
-                    ));
-                    self.refilter(true);
-                }
-            }
-        }
-    }
-
-    fn rows_changed(&mut self) {
-        if self.parsed.is_empty() {
-            self.refilter(true);
-        } else {
-            self.request_search();
-        }
-    }
-
-    /// A search answer; stale generations are dropped.
-    pub fn apply_search(&mut self, gen: u64, ranked: Vec<usize>) {
-        if gen < self.answered_gen || gen > self.search_gen || self.parsed.is_empty() {
-            return;
-        }
-        let fresh = gen > self.answered_gen;
-        self.answered_gen = gen;
-        self.matches = Some(ranked);
-        // Rows streaming in under the same query keep the selection; a new query starts on top.
-        self.refilter(!fresh || self.selected > 0);
-    }
-
-    /// A transcript answer; kept in the cache even when the user has moved on.
-    pub fn apply_transcript(&mut self, gen: u64, id: String, result: Result<Transcript, String>) {
-        let _ = gen;
-        self.cache.retain(|(c, _)| *c != id);
-        self.cache.push_back((id.clone(), Arc::new(result)));
-        while self.cache.len() > TRANSCRIPT_CACHE {
-            self.cache.pop_front();
-        }
-        if self.selected_row().is_some_and(|r| r.id == id) {
-            let scroll = self.scroll;
-            self.rebuild_pane();
-            self.scroll = scroll;
-            self.scroll_by(0);
-        }
     }
 
     /// Show a short message in the status line until the next key.
@@ -669,27 +574,6 @@ pub fn in_scope(row: &SessionRow, root: Option<&str>) -> bool {
         (Some(root), Some(cwd)) => crate::commands::cwd_within(cwd, Path::new(root)),
         (None, _) => true,
         _ => false,
-    }
-}
-
-/// Quote for a POSIX shell: bare when safe, else single quotes.
-pub fn shell_quote(s: &str) -> String {
-    let safe = !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./:@%+=,".contains(c));
-    if safe {
-        s.to_owned()
-    } else {
-        format!("'{}'", s.replace('\'', r"'\''"))
-    }
-}
-
-/// `cd <cwd> && codex resume <id>` (just the resume when the cwd is unknown).
-pub fn resume_command(row: &SessionRow) -> String {
-    let resume = format!("codex resume {}", shell_quote(&row.id));
-    match row.cwd.as_deref() {
-        Some(cwd) if !cwd.is_empty() => format!("cd {} && {resume}", shell_quote(cwd)),
-        _ => resume,
     }
 }
 

@@ -3,6 +3,8 @@
 //! Everything here only reads. Nothing is written, renamed, locked or created under the store;
 //! per-file problems come back as [`FileIssue`]s and never stop a run.
 
+pub mod cache;
+mod cache_codec;
 pub mod lines;
 pub mod names;
 pub mod open;
@@ -91,6 +93,10 @@ impl Store {
     }
 }
 
+/// Read size of a preview pass and of a full pass.
+const PREVIEW_BUF: usize = 32 << 10;
+const FULL_BUF: usize = 128 << 10;
+
 /// Continue (or start) a pass over one file.
 pub fn scan_file(
     file: &RolloutFile,
@@ -101,7 +107,11 @@ pub fn scan_file(
         path: file.path.clone(),
         reason,
     };
-    let reader = open::open_at(&file.path, file.compressed, state.offset)
+    let buf = match opts.until {
+        Until::FirstPrompt => PREVIEW_BUF,
+        Until::End => FULL_BUF,
+    };
+    let reader = open::open_at_with(&file.path, file.compressed, state.offset, buf)
         .map_err(|e| issue(e.to_string()))?;
     match state.scan(reader, opts) {
         Ok(()) => Ok(()),
@@ -337,4 +347,50 @@ pub fn list(store: &Store, opts: ListOptions) -> (Vec<SessionRow>, Vec<FileIssue
     rows.sort_by(SessionRow::cmp_updated_desc);
     issues.sort_by(|a, b| a.path.cmp(&b.path));
     (rows, issues)
+}
+
+/// What [`list_cached`] did with the cache.
+#[derive(Debug, Clone, Default)]
+pub struct CacheReport {
+    /// Why an existing cache was not used (missing, corrupt, old format...).
+    pub ignored: Option<String>,
+    pub stats: cache::RefreshStats,
+    /// Saving the cache failed (the listing is still right).
+    pub save_error: Option<String>,
+}
+
+/// [`list`] through the rows cache at `cache_file`: unchanged files are not read, grown ones are
+/// read on from where the last run stopped, and the cache is saved when anything changed.
+pub fn list_cached(
+    store: &Store,
+    opts: ListOptions,
+    cache_file: &Path,
+) -> (Vec<SessionRow>, Vec<FileIssue>, CacheReport) {
+    let (files, mut issues) = store.files(opts.archived);
+    let names = store.names();
+    let (mut rc, outcome) = cache::RowCache::load(cache_file, &store.home);
+    let mut report = CacheReport::default();
+    if let cache::LoadOutcome::Ignored(why) = outcome {
+        report.ignored = Some(why);
+    }
+    let (scanned, more, mut stats) = cache::refresh(&mut rc, &files, opts.until, default_threads());
+    issues.extend(more);
+    stats.removed = rc.retain_walked(&files, opts.archived).len();
+    let mut rows: Vec<SessionRow> = scanned
+        .iter()
+        .map(|s| row_from_scan(&s.file, &s.state, &names))
+        .collect();
+    for row in &mut rows {
+        fill_from_parent(row, &files);
+    }
+    rows.sort_by(SessionRow::cmp_updated_desc);
+    issues.sort_by(|a, b| a.path.cmp(&b.path));
+    let dirty = stats.removed > 0 || scanned.iter().any(|s| s.changed) || report.ignored.is_some();
+    if dirty && cache::allowed(cache_file, &store.home) {
+        if let Err(e) = rc.save(cache_file) {
+            report.save_error = Some(e.to_string());
+        }
+    }
+    report.stats = stats;
+    (rows, issues, report)
 }

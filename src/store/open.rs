@@ -9,12 +9,25 @@ const BUF: usize = 256 << 10;
 /// A buffered reader over the file's JSONL text, positioned at `offset` of that text.
 /// `.zst` files are decompressed (and the first `offset` bytes skipped by decompressing them).
 pub fn open_at(path: &Path, compressed: bool, offset: u64) -> io::Result<Box<dyn BufRead + Send>> {
+    open_at_with(path, compressed, offset, BUF)
+}
+
+/// [`open_at`] with buffers of `buf` bytes: small for a preview (the first prompt is usually in
+/// the first few KB, and a big first read would copy bytes never looked at), large for a full
+/// pass.
+pub fn open_at_with(
+    path: &Path,
+    compressed: bool,
+    offset: u64,
+    buf: usize,
+) -> io::Result<Box<dyn BufRead + Send>> {
+    let buf = buf.max(4096);
     let mut file = File::open(path)?;
     if !compressed {
         if offset > 0 {
             file.seek(SeekFrom::Start(offset))?;
         }
-        return Ok(Box::new(BufReader::with_capacity(BUF, file)));
+        return Ok(Box::new(BufReader::with_capacity(buf, file)));
     }
     let mut magic = [0u8; 4];
     let n = read_full(&mut file, &mut magic)?;
@@ -25,8 +38,8 @@ pub fn open_at(path: &Path, compressed: bool, offset: u64) -> io::Result<Box<dyn
         ));
     }
     file.seek(SeekFrom::Start(0))?;
-    let decoder = zstd::stream::read::Decoder::with_buffer(BufReader::with_capacity(BUF, file))?;
-    let mut reader = BufReader::with_capacity(BUF, decoder);
+    let decoder = zstd::stream::read::Decoder::with_buffer(BufReader::with_capacity(buf, file))?;
+    let mut reader = BufReader::with_capacity(buf, decoder);
     if offset > 0 {
         io::copy(&mut (&mut reader).take(offset), &mut io::sink())?;
     }

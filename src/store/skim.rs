@@ -53,22 +53,23 @@ impl<'a> Cursor<'a> {
     }
 
     /// A string starting at the current `"`; returns its raw bytes (escapes left as written).
+    /// Jumps from quote to quote (a quote preceded by an odd run of backslashes is escaped), so
+    /// the many `\n` escapes of tool output cost nothing.
     fn string(&mut self) -> Res<&'a [u8]> {
         self.eat(b'"')?;
         let start = self.i;
+        let mut from = self.i;
         loop {
-            let rel = memchr::memchr2(b'"', b'\\', &self.b[self.i..]).ok_or(())?;
-            self.i += rel;
-            if self.b[self.i] == b'\\' {
-                self.i += 2;
-                if self.i > self.b.len() {
-                    return Err(());
-                }
-            } else {
-                let s = &self.b[start..self.i];
-                self.i += 1;
-                return Ok(s);
+            let q = from + memchr::memchr(b'"', &self.b[from..]).ok_or(())?;
+            let mut k = q;
+            while k > start && self.b[k - 1] == b'\\' {
+                k -= 1;
             }
+            if (q - k).is_multiple_of(2) {
+                self.i = q + 1;
+                return Ok(&self.b[start..q]);
+            }
+            from = q + 1;
         }
     }
 
@@ -198,6 +199,12 @@ pub fn is_tool_kind(kind: &[u8]) -> bool {
 /// Classify one line. Rows whose top-level `type` is none of the interesting ones are rejected as
 /// soon as the type is read.
 pub fn kind(line: &[u8]) -> Kind {
+    classify_line(line).0
+}
+
+/// [`kind`], and whether the row is a `response_item` (so a `Message` is of the `response`
+/// shape rather than an `event`/`item` one).
+pub fn classify_line(line: &[u8]) -> (Kind, bool) {
     let mut c = Cursor { b: line, i: 0 };
     let mut top: Option<&[u8]> = None;
     let mut p = Payload::default();
@@ -229,9 +236,9 @@ pub fn kind(line: &[u8]) -> Kind {
         _ => c.skip_value(),
     });
     if walked.is_ok() || settled {
-        classify(top, &p)
+        (classify(top, &p), top == Some(b"response_item"))
     } else {
-        Kind::Malformed
+        (Kind::Malformed, false)
     }
 }
 
@@ -301,6 +308,16 @@ mod tests {
         for (line, want) in cases {
             assert_eq!(kind(line.as_bytes()), *want, "{line}");
         }
+    }
+
+    #[test]
+    fn escaped_quotes_and_backslash_runs() {
+        let line = r#"{"x":"a\\\"b\\","type":"event_msg","payload":{"type":"user_message"}}"#;
+        assert_eq!(kind(line.as_bytes()), Kind::Message);
+        let cut = r#"{"x":"a\\\"b\"#;
+        assert_eq!(kind(cut.as_bytes()), Kind::Malformed);
+        let response = r#"{"type":"response_item","payload":{"role":"user"}}"#;
+        assert_eq!(classify_line(response.as_bytes()), (Kind::Message, true));
     }
 
     #[test]

@@ -183,7 +183,12 @@ impl ScanState {
 
     /// Take one line. Returns false when the pass should stop here (ordinal bound reached).
     fn take_line(&mut self, line: &[u8], opts: &ScanOptions) -> bool {
-        let kind = skim::kind(line);
+        let (kind, response) = skim::classify_line(line);
+        // Once the file has event/item messages its counts come from those alone, so the
+        // `response` twins need not be parsed.
+        if kind == Kind::Message && response && self.has_events() {
+            return true;
+        }
         if kind == Kind::Malformed {
             if !line.iter().all(u8::is_ascii_whitespace) {
                 self.skipped_lines += 1;

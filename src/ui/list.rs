@@ -8,6 +8,7 @@ use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
 use crate::app::App;
+use crate::content::ContentHit;
 use crate::output;
 use crate::sanitize;
 use crate::search::{self, Highlights};
@@ -30,7 +31,8 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         .skip(app.offset)
         .take(height)
         .map(|(pos, &i)| {
-            let marks = if app.parsed.is_empty() {
+            let content = app.content_hits.get(&i).filter(|_| app.content_mode());
+            let marks = if app.parsed.is_empty() || content.is_some() {
                 Highlights::default()
             } else {
                 search::highlights(&app.hays[i], &app.parsed)
@@ -38,6 +40,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             row_line(
                 &app.rows[i],
                 &marks,
+                content,
                 pos == app.selected,
                 area.width,
                 app.now,
@@ -50,7 +53,16 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
 
 fn empty_message(app: &App) -> Vec<Line<'static>> {
     let mut lines = vec![Line::default()];
-    let text = if !app.indexed && app.rows.is_empty() {
+    let text = if app.content_pending() {
+        match app.content_progress {
+            Some((done, total)) => format!(
+                "  building the index of every conversation ({} / {} sessions); results follow",
+                super::status::thousands(done),
+                super::status::thousands(total)
+            ),
+            None => "  the index of every conversation is being built; results follow".to_owned(),
+        }
+    } else if !app.indexed && app.rows.is_empty() {
         "  reading sessions…".to_owned()
     } else if app.rows.is_empty() {
         "  no sessions in this Codex home".to_owned()
@@ -69,10 +81,39 @@ fn empty_message(app: &App) -> Vec<Line<'static>> {
     lines
 }
 
+/// The snippet of a content hit for a column `width` cells wide: safe, on one line, starting
+/// a little before the match so the match is in view, with the match's character positions.
+pub fn snippet_view(hit: &ContentHit, width: usize) -> (String, Vec<usize>) {
+    let (before, rest) = hit
+        .snippet
+        .split_at(hit.snippet_match.start.min(hit.snippet.len()));
+    let matched_len = hit.snippet_match.len().min(rest.len());
+    let (matched, after) = rest.split_at(matched_len);
+    let (before, matched, after) = (
+        sanitize::one_line(before),
+        sanitize::one_line(matched),
+        sanitize::one_line(after),
+    );
+    let lead = width / 4;
+    let before: String = if textwidth::width(&before) > lead {
+        format!(
+            "…{}",
+            textwidth::truncate_left(&before, lead).trim_start_matches('…')
+        )
+    } else {
+        before
+    };
+    let start = before.chars().count();
+    let marks = (start..start + matched.chars().count()).collect();
+    (format!("{before}{matched}{after}"), marks)
+}
+
 /// One list line, exactly `width` cells.
+#[allow(clippy::too_many_arguments)]
 fn row_line(
     row: &SessionRow,
     marks: &Highlights,
+    content: Option<&ContentHit>,
     selected: bool,
     width: u16,
     now: i64,
@@ -124,7 +165,15 @@ fn row_line(
     if let Some(k) = kind {
         spans.push(Span::styled(format!("{k} "), theme.kind));
     }
+    let snippet = content.map(|hit| snippet_view(hit, title_w));
     let (title, title_marks, title_style) = match &row.name {
+        _ if snippet.is_some() => {
+            let (text, marks) = snippet
+                .as_ref()
+                .map(|(t, m)| (t.clone(), m.as_slice()))
+                .unwrap_or_default();
+            (text, marks, theme.title)
+        }
         Some(n) if !n.trim().is_empty() => (
             sanitize::one_line(n),
             marks.fields[search::NAME].as_slice(),

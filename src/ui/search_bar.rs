@@ -14,8 +14,9 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     if area.height == 0 {
         return;
     }
-    let mode = match app.mode {
+    let mode = match app.effective_mode() {
         SearchMode::Fuzzy => "fuzzy",
+        SearchMode::Content => "in conversations",
     };
     let right = if app.searching() {
         format!("searching… {mode} ")
@@ -30,7 +31,11 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let shown_w;
     if query.is_empty() {
         let hint = textwidth::truncate(
-            "type to search · name, first message, folder, branch, id · F1 help",
+            if app.effective_mode() == SearchMode::Content {
+                "type words to find inside every conversation · Ctrl+F titles · F1 help"
+            } else {
+                "type to search · name, first message, folder, branch, id · Ctrl+F inside conversations · F1 help"
+            },
             room,
         );
         shown_w = 0;

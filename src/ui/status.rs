@@ -35,6 +35,16 @@ pub fn status_text(app: &App) -> String {
             thousands(total)
         ));
     }
+    if let Some((done, total)) = app.content_progress {
+        parts.push(format!(
+            "conversations indexed {} / {}",
+            thousands(done),
+            thousands(total)
+        ));
+    }
+    if app.content_mode() {
+        parts.push("searching inside conversations (Ctrl+F: titles)".into());
+    }
     let scope = match app.scope {
         Scope::Folder => "this folder",
         Scope::All => "all folders",

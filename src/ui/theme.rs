@@ -92,6 +92,16 @@ impl Theme {
             Part::CommentaryText => plain.add_modifier(Modifier::DIM | Modifier::ITALIC),
             Part::Tool => fg(Color::Yellow).add_modifier(Modifier::DIM),
             Part::Elided | Part::Notice => plain.add_modifier(Modifier::ITALIC | Modifier::DIM),
+            Part::Hit => {
+                if self.color {
+                    plain
+                        .fg(Color::Black)
+                        .bg(Color::Yellow)
+                        .add_modifier(Modifier::BOLD)
+                } else {
+                    plain.add_modifier(Modifier::REVERSED | Modifier::BOLD | Modifier::UNDERLINED)
+                }
+            }
         }
     }
 }

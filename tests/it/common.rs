@@ -13,10 +13,19 @@ pub fn real_fixtures() -> PathBuf {
     fixtures().join("codex-real")
 }
 
+/// A cache folder for this test process, so no test reads or writes the user's own cache.
+pub fn test_cache_dir() -> &'static Path {
+    static DIR: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| tempfile::tempdir().expect("cache tempdir"))
+        .path()
+}
+
 /// The codex-picker binary built for these tests.
 pub fn bin() -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_codex-picker"));
-    cmd.env_remove("CODEX_HOME").env("NO_COLOR", "1");
+    cmd.env_remove("CODEX_HOME")
+        .env("NO_COLOR", "1")
+        .env("XDG_CACHE_HOME", test_cache_dir());
     cmd
 }
 

@@ -4,3 +4,11 @@ mod common;
 mod fixtures;
 mod screens;
 mod tmux;
+
+#[path = "../../examples/common/mod.rs"]
+mod gen_common;
+use gen_common::gen;
+
+mod cache;
+mod content;
+mod generator;

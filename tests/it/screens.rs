@@ -65,6 +65,20 @@ fn app(demo: &Demo, opts: Options, w: u16, h: u16) -> App {
     app
 }
 
+/// The content index of the demo store, as the indexer would build it.
+fn content_index(demo: &Demo) -> std::sync::Arc<codex_picker::content::ContentIndex> {
+    let (files, _) = demo.store.files(true);
+    let ids = demo
+        .rows
+        .iter()
+        .map(|r| (r.path.clone(), r.id.clone()))
+        .collect();
+    let targets = codex_picker::content::build::targets_for(&files, &ids);
+    let (index, _) =
+        codex_picker::content::build::build(None, &targets, &files, 1, &mut |_, _| true).unwrap();
+    std::sync::Arc::new(index)
+}
+
 /// Do what the workers would: answer every queued search and transcript request.
 fn settle(app: &mut App, demo: &Demo) {
     let (files, _) = demo.store.files(true);
@@ -90,7 +104,11 @@ fn settle(app: &mut App, demo: &Demo) {
                     let t = store::read_transcript(file, &files, &opts).map_err(|i| i.reason);
                     app.apply_transcript(gen, id, t);
                 }
-                Request::AddRows(_) | Request::ReplaceRow(..) => {}
+                Request::ContentSearch { gen, query } => {
+                    let index = app.content.clone().expect("content index sent first");
+                    app.apply_content(gen, index.search(&query, usize::MAX));
+                }
+                Request::AddRows(_) | Request::ReplaceRow(..) | Request::ContentIndex(_) => {}
             }
         }
     }
@@ -252,4 +270,32 @@ fn folder_scope_counts_what_it_hides() {
     settle(&mut app, &demo);
     assert!(text_of(&screen(&app, 120, 20)).contains("(all folders)"));
     let _ = search::parse("");
+}
+
+#[test]
+fn content_search_lists_snippets_and_opens_the_conversation_at_the_hit() {
+    let demo = demo();
+    let mut app = app(&demo, all(), 120, 30);
+    app.apply_index(Event::ContentReady(content_index(&demo)));
+    settle(&mut app, &demo);
+    app.update(Action::ToggleContent);
+    type_text(&mut app, &demo, "refund");
+    let term = screen(&app, 120, 30);
+    insta::assert_debug_snapshot!("content_search", term.backend());
+    let text = format!("{:?}", term.backend());
+    assert!(text.contains("in conversations"), "{text}");
+    assert!(text.contains("refund"), "{text}");
+    let hit_cells = term
+        .backend()
+        .buffer()
+        .content
+        .iter()
+        .filter(|c| {
+            c.modifier.contains(Modifier::REVERSED) && c.modifier.contains(Modifier::UNDERLINED)
+        })
+        .count();
+    assert!(
+        hit_cells >= "refund".len(),
+        "the hit is highlighted in the pane"
+    );
 }

@@ -160,3 +160,81 @@ fn ctrl_y_copies_the_id_through_osc52() {
         std::thread::sleep(Duration::from_millis(100));
     }
 }
+
+/// A session whose 40th assistant reply alone says `phrase`, added to a demo store in `dir`.
+fn add_deep_session(home: &Path, phrase: &str) -> &'static str {
+    let id = "019ac0ff-7e2d-7a41-9c3b-0000000000ff";
+    let mut lines = vec![serde_json::json!({"timestamp":"2026-11-30T10:00:00.000Z","type":"session_meta","payload":{"id":id,"timestamp":"2026-11-30T10:00:00.000Z","cwd":"/home/demo/work/garage","source":"cli","cli_version":"0.130.0"}}).to_string()];
+    for i in 0..60 {
+        lines.push(serde_json::json!({"type":"event_msg","payload":{"type":"user_message","message":format!("step {i}: keep going with the garage project")}}).to_string());
+        let reply = if i == 40 {
+            format!("Found it: {phrase}, so the timing circuit is fine.")
+        } else {
+            format!("Step {i} done; nothing unusual.")
+        };
+        lines.push(serde_json::json!({"type":"event_msg","payload":{"type":"agent_message","message":reply,"phase":"final_answer"}}).to_string());
+    }
+    let path = home.join(format!(
+        "sessions/2026/11/30/rollout-2026-11-30T10-00-00-{id}.jsonl"
+    ));
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    id
+}
+
+#[test]
+fn content_search_finds_a_phrase_deep_in_an_assistant_reply_and_highlights_it() {
+    let Some(tmux) = Tmux::start() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let (out, cmd) = setup(dir.path());
+    let home = dir
+        .path()
+        .join("store")
+        .join(format!("demo-{}", env!("CARGO_PKG_VERSION")));
+    let phrase = "flux capacitor needs 1.21 gigawatts";
+    let id = add_deep_session(&home, phrase);
+    start(&tmux, &format!("{cmd}; sleep 5"));
+    tmux.wait_for("Draft the 2.4 release notes");
+    tmux.keys(&["C-f"]);
+    tmux.keys(&["-l", "Capacitor needs"]);
+    tmux.wait_for("Found it: flux capacitor");
+    let start = Instant::now();
+    let screen = loop {
+        let screen = tmux.capture();
+        if !screen.contains("searching…") && !screen.contains("Draft the 2.4") {
+            break screen;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "only the matching session should be listed:\n{screen}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert!(screen.contains("in conversations"), "{screen}");
+    assert!(screen.contains("Found it: flux capacitor"), "{screen}");
+    // The hit is drawn highlighted (reverse video without colour), not as plain text.
+    let styled =
+        String::from_utf8_lossy(&tmux.run(&["capture-pane", "-e", "-p", "-t", "t"]).stdout)
+            .into_owned();
+    let line = styled
+        .lines()
+        .find(|l| l.contains("Found it"))
+        .unwrap_or_else(|| panic!("no hit line:\n{styled}"));
+    let before = &line[..line.find("capacitor").expect("the hit, unbroken")];
+    let last_sgr = before.rfind("\x1b[").map(|i| &before[i..]).unwrap_or("");
+    assert!(
+        last_sgr.contains('7'),
+        "the hit is in reverse video: {line:?}"
+    );
+    tmux.keys(&["Enter"]);
+    let start = Instant::now();
+    loop {
+        let text = std::fs::read_to_string(&out).unwrap_or_default();
+        if !text.is_empty() {
+            assert_eq!(text, format!("{id}\n"));
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(10), "no output");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}

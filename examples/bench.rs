@@ -1,0 +1,556 @@
+//! `bench`: the scale benchmark. Builds (or reuses) a generated store, measures the floors of
+//! the machine (first 128 KB of every file, all bytes once; 2 threads, page cache warm), then the
+//! real indexer, the real release binary and the content index against them, and checks every
+//! listed session against the store's `expected.jsonl`.
+//!
+//! `cargo run --release --example bench -- [--sessions 10000] [--store DIR] [--keep] [--scale F]`
+
+mod common;
+
+use std::collections::HashMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use codex_picker::content::build as content_build;
+use codex_picker::index::{self, CacheSetup, Event, IndexOptions};
+use codex_picker::session::SessionRow;
+use codex_picker::store::walk::RolloutFile;
+use codex_picker::store::Store;
+use common::gen;
+
+const THREADS: usize = 2;
+
+struct Args {
+    sessions: usize,
+    store: Option<PathBuf>,
+    keep: bool,
+    scale: f64,
+    seed: u64,
+}
+
+fn parse_args() -> Args {
+    let mut a = Args {
+        sessions: 10_000,
+        store: None,
+        keep: false,
+        scale: 1.0,
+        seed: 1,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(arg) = it.next() {
+        let mut v = || it.next().expect("a value after the flag");
+        match arg.as_str() {
+            "--sessions" => a.sessions = v().parse().expect("--sessions N"),
+            "--store" => a.store = Some(PathBuf::from(v())),
+            "--keep" => a.keep = true,
+            "--scale" => a.scale = v().parse().expect("--scale F"),
+            "--seed" => a.seed = v().parse().expect("--seed N"),
+            other => panic!("unknown argument {other}"),
+        }
+    }
+    a
+}
+
+/// Run `f` on up to `THREADS` threads over `files`.
+fn parallel(files: &[RolloutFile], f: impl Fn(&RolloutFile) -> u64 + Sync) -> u64 {
+    let next = AtomicUsize::new(0);
+    let total = std::sync::atomic::AtomicU64::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..THREADS {
+            s.spawn(|| {
+                let mut sum = 0;
+                while let Some(file) = files.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    sum += f(file);
+                }
+                total.fetch_add(sum, Ordering::Relaxed);
+            });
+        }
+    });
+    total.into_inner()
+}
+
+fn read_prefix(path: &Path, limit: u64) -> u64 {
+    let Ok(file) = std::fs::File::open(path) else {
+        return 0;
+    };
+    let mut buf = vec![0u8; 256 << 10];
+    let mut r = file.take(limit);
+    let mut n = 0;
+    while let Ok(k) = r.read(&mut buf) {
+        if k == 0 {
+            break;
+        }
+        n += k as u64;
+    }
+    n
+}
+
+fn median(mut xs: Vec<Duration>) -> Duration {
+    xs.sort();
+    xs[xs.len() / 2]
+}
+
+fn time<T>(f: impl FnOnce() -> T) -> (Duration, T) {
+    let t = Instant::now();
+    let v = f();
+    (t.elapsed(), v)
+}
+
+/// Run the real indexer; returns (time to first Rows, time to Finished, rows).
+fn run_indexer(store: &Store, dir: Option<PathBuf>) -> (Duration, Duration, Vec<SessionRow>) {
+    let t = Instant::now();
+    let rx = index::spawn_with(
+        store.clone(),
+        IndexOptions {
+            threads: THREADS,
+            ..IndexOptions::default()
+        },
+        CacheSetup {
+            dir,
+            content: false,
+        },
+    );
+    let mut first = None;
+    let mut rows: HashMap<PathBuf, SessionRow> = HashMap::new();
+    for ev in rx {
+        match ev {
+            Event::Rows(r) | Event::Updated(r) => {
+                first.get_or_insert_with(|| t.elapsed());
+                rows.extend(r.into_iter().map(|r| (r.path.clone(), r)));
+            }
+            Event::Removed(paths) => paths.iter().for_each(|p| drop(rows.remove(p))),
+            Event::Finished { .. } => break,
+            _ => {}
+        }
+    }
+    let done = t.elapsed();
+    (first.unwrap_or(done), done, rows.into_values().collect())
+}
+
+fn run_list(bin: &Path, store: &Path, cache: Option<&Path>) -> (Duration, String) {
+    let mut cmd = Command::new(bin);
+    cmd.args(["list", "--json", "--archived", "--codex-home"])
+        .arg(store);
+    match cache {
+        Some(dir) => cmd.env("XDG_CACHE_HOME", dir),
+        None => cmd.arg("--no-cache"),
+    };
+    let t = Instant::now();
+    let out = cmd.output().expect("run codex-picker");
+    let took = t.elapsed();
+    assert!(out.status.success(), "list failed");
+    (took, String::from_utf8(out.stdout).expect("utf-8"))
+}
+
+fn vm_hwm_kb() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+/// Check `list --json` output against the expectations; returns the problems.
+fn check_list(store: &Path, json: &str, expected: &[gen::Expected]) -> Vec<String> {
+    let mut got: HashMap<String, serde_json::Value> = HashMap::new();
+    for line in json.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).expect("json row");
+        got.insert(v["id"].as_str().unwrap_or_default().to_owned(), v);
+    }
+    let mut bad = Vec::new();
+    for e in expected {
+        let Some(r) = got.get(&e.id) else {
+            bad.push(format!("{}: not listed", e.id));
+            continue;
+        };
+        let path = store.join(&e.path);
+        let checks = [
+            (
+                "path",
+                r["path"].as_str() == Some(path.to_string_lossy().as_ref()),
+            ),
+            (
+                "first_user_message",
+                r["first_user_message"].as_str() == e.first_user_message.as_deref(),
+            ),
+            (
+                "user_messages",
+                r["user_messages"].as_u64() == Some(u64::from(e.user_messages)),
+            ),
+            (
+                "assistant_messages",
+                r["assistant_messages"].as_u64() == Some(u64::from(e.assistant_messages)),
+            ),
+            ("archived", r["archived"].as_bool() == Some(e.archived)),
+        ];
+        for (what, ok) in checks {
+            if !ok {
+                bad.push(format!("{}: {what} differs", e.id));
+            }
+        }
+    }
+    if got.len() != expected.len() {
+        bad.push(format!(
+            "{} rows for {} sessions",
+            got.len(),
+            expected.len()
+        ));
+    }
+    bad
+}
+
+struct Table(Vec<[String; 6]>);
+
+impl Table {
+    fn row(
+        &mut self,
+        figure: &str,
+        value: Duration,
+        floor: Option<Duration>,
+        target: &str,
+        met: bool,
+    ) {
+        let ms = |d: Duration| format!("{:.1} ms", d.as_secs_f64() * 1e3);
+        let (f, r) = match floor {
+            Some(f) => (
+                ms(f),
+                format!("{:.2}x", value.as_secs_f64() / f.as_secs_f64().max(1e-9)),
+            ),
+            None => ("-".into(), "-".into()),
+        };
+        self.0.push([
+            figure.into(),
+            ms(value),
+            f,
+            r,
+            target.into(),
+            if met { "yes" } else { "NO" }.into(),
+        ]);
+    }
+
+    fn print(&self) {
+        println!("\n| figure | value | floor | ratio | target | met |\n|---|---|---|---|---|---|");
+        for r in &self.0 {
+            println!(
+                "| {} | {} | {} | {} | {} | {} |",
+                r[0], r[1], r[2], r[3], r[4], r[5]
+            );
+        }
+    }
+}
+
+/// The picker's work in a process of its own: the indexer with the content phase (no cache),
+/// keeping every row and the content index as the picker would, then a few searches. Prints
+/// the peak resident set (VmHWM, KB).
+fn rss_probe(store: &Path) {
+    let rx = index::spawn_with(
+        Store {
+            home: store.to_path_buf(),
+        },
+        IndexOptions {
+            threads: THREADS,
+            ..IndexOptions::default()
+        },
+        CacheSetup {
+            dir: None,
+            content: true,
+        },
+    );
+    let mut rows: HashMap<PathBuf, SessionRow> = HashMap::new();
+    let mut content = None;
+    for ev in rx {
+        match ev {
+            Event::Rows(r) | Event::Updated(r) => {
+                rows.extend(r.into_iter().map(|r| (r.path.clone(), r)));
+            }
+            Event::ContentReady(c) => content = Some(c),
+            _ => {}
+        }
+    }
+    let content = content.expect("content index");
+    for q in ["retry", "the culprit", "quokka12zeta"] {
+        content.search(q, 200);
+    }
+    println!("{} {}", vm_hwm_kb(), rows.len());
+}
+
+fn main() {
+    if let Some(pos) = std::env::args().position(|a| a == "--rss-probe") {
+        let dir = std::env::args().nth(pos + 1).expect("--rss-probe DIR");
+        rss_probe(Path::new(&dir));
+        return;
+    }
+    let args = parse_args();
+    let (store_dir, generated) = match &args.store {
+        Some(d) => (d.clone(), false),
+        None => (
+            PathBuf::from(format!("bench-store-{}", args.sessions)),
+            true,
+        ),
+    };
+    if !store_dir.join("expected.jsonl").exists() {
+        let opts = gen::GenOptions {
+            sessions: args.sessions,
+            seed: args.seed,
+            scale: args.scale,
+            threads: THREADS,
+        };
+        let (took, bytes) = time(|| gen::generate(&store_dir, &opts).expect("generate the store"));
+        println!(
+            "generated {} sessions, {:.2} GB in {:.1} s",
+            args.sessions,
+            bytes as f64 / 1e9,
+            took.as_secs_f64()
+        );
+    }
+    let store_dir = store_dir.canonicalize().expect("store folder");
+    let expected = gen::read_expected(&store_dir).expect("expected.jsonl");
+    let store = Store {
+        home: store_dir.clone(),
+    };
+    let (files, _) = store.files(true);
+    let total_bytes: u64 = files.iter().map(|f| f.size).sum();
+    println!(
+        "store {}: {} files, {:.2} GB",
+        store_dir.display(),
+        files.len(),
+        total_bytes as f64 / 1e9
+    );
+    let bin = std::env::current_exe()
+        .expect("own path")
+        .parent()
+        .and_then(Path::parent)
+        .expect("target folder")
+        .join("codex-picker");
+    assert!(
+        bin.exists(),
+        "build the release binary first: cargo build --release"
+    );
+    let scratch = tempfile_dir();
+
+    // Page cache warm, then the floors (median of 3).
+    parallel(&files, |f| read_prefix(&f.path, u64::MAX));
+    let head_floor = median(
+        (0..3)
+            .map(|_| time(|| parallel(&files, |f| read_prefix(&f.path, 128 << 10))).0)
+            .collect(),
+    );
+    let all_floor = median(
+        (0..3)
+            .map(|_| time(|| parallel(&files, |f| read_prefix(&f.path, u64::MAX))).0)
+            .collect(),
+    );
+
+    let mut t = Table(Vec::new());
+    // Cold preview index through the real indexer, no cache.
+    let runs: Vec<_> = (0..3).map(|_| run_indexer(&store, None)).collect();
+    let cold_first = median(runs.iter().map(|r| r.0).collect());
+    let cold_index = median(runs.iter().map(|r| r.1).collect());
+    let rows = runs.into_iter().next().map(|r| r.2).unwrap_or_default();
+    let targets_ids: HashMap<PathBuf, String> = rows
+        .iter()
+        .map(|r| (r.path.clone(), r.id.clone()))
+        .collect();
+    let row_count = rows.len();
+    drop(rows);
+    t.row(
+        "cold preview index (indexer, no cache)",
+        cold_index,
+        Some(head_floor),
+        "<= 2x 128 KB floor",
+        cold_index <= head_floor * 2,
+    );
+    t.row(
+        "time to first Rows, cold",
+        cold_first,
+        None,
+        "< 100 ms",
+        cold_first < Duration::from_millis(100),
+    );
+    // Warm indexer: a cache written by one run, then start-ups with nothing changed.
+    let idx_cache = scratch.join("index-cache");
+    run_indexer(&store, Some(idx_cache.clone()));
+    let warm: Vec<_> = (0..5)
+        .map(|_| run_indexer(&store, Some(idx_cache.clone())))
+        .collect();
+    let warm_first = median(warm.iter().map(|r| r.0).collect());
+    let warm_done = median(warm.iter().map(|r| r.1).collect());
+    t.row(
+        "time to first Rows, warm (cache)",
+        warm_first,
+        None,
+        "< 100 ms",
+        warm_first < Duration::from_millis(100),
+    );
+    t.row(
+        "warm indexer refresh to Finished",
+        warm_done,
+        None,
+        "-",
+        true,
+    );
+
+    // The real binary: cold list (full counts), then warm.
+    // Outputs are checked at once and dropped, so they do not count in this process's RSS.
+    let mut bad = Vec::new();
+    let mut check = |(took, json): (Duration, String)| {
+        bad.extend(check_list(&store_dir, &json, &expected));
+        took
+    };
+    let cold_lists: Vec<_> = (0..2)
+        .map(|_| check(run_list(&bin, &store_dir, None)))
+        .collect();
+    let cold_list = median(cold_lists.clone());
+    t.row(
+        "cold list --json (release binary, --no-cache)",
+        cold_list,
+        Some(all_floor),
+        "<= 2x all-bytes floor",
+        cold_list <= all_floor * 2,
+    );
+    let list_cache = scratch.join("list-cache");
+    let first_cached = check(run_list(&bin, &store_dir, Some(&list_cache)));
+    t.row(
+        "first list --json with an empty cache",
+        first_cached,
+        Some(all_floor),
+        "-",
+        true,
+    );
+    let warm_lists: Vec<_> = (0..5)
+        .map(|_| run_list(&bin, &store_dir, Some(&list_cache)))
+        .collect();
+    let warm_list = median(warm_lists.iter().map(|r| r.0).collect());
+    t.row(
+        "warm list --json (cache, nothing changed)",
+        warm_list,
+        None,
+        "< 120 ms",
+        warm_list < Duration::from_millis(120),
+    );
+
+    // Content index: build, then a query typed one keystroke at a time.
+    let targets = content_build::targets_for(&files, &targets_ids);
+    let (build_time, built) =
+        time(|| content_build::build(None, &targets, &files, THREADS, &mut |_, _| true));
+    let (content, _) = built.expect("content build");
+    t.row(
+        "content index build (2 threads)",
+        build_time,
+        Some(all_floor),
+        "<= 2x all-bytes floor",
+        build_time <= all_floor * 2,
+    );
+    let queries = [
+        "retry with backoff",
+        "kubernetes deploy pipeline",
+        "quokka4321zeta",
+        "école straße",
+        "the culprit was",
+    ];
+    let mut samples = Vec::new();
+    for q in queries {
+        for end in (1..=q.len()).filter(|&e| q.is_char_boundary(e)) {
+            let (d, _) = time(|| content.search(&q[..end], 200));
+            samples.push(d);
+        }
+    }
+    samples.sort();
+    let p50 = samples[samples.len() / 2];
+    let p99 = samples[(samples.len() * 99 / 100).min(samples.len() - 1)];
+    t.row(
+        "content search p50 (per keystroke, limit 200)",
+        p50,
+        None,
+        "-",
+        true,
+    );
+    t.row(
+        "content search p99 (per keystroke, limit 200)",
+        p99,
+        None,
+        "< 50 ms",
+        p99 < Duration::from_millis(50),
+    );
+    let cfile = scratch.join("content.cache");
+    let (save_t, _) = time(|| content_build::save(&content, &cfile));
+    drop(content);
+    let (load_t, loaded) = time(|| content_build::load(&cfile));
+    let content = loaded.expect("content cache loads");
+    t.row("content cache save", save_t, None, "-", true);
+    t.row("content cache load (warm start)", load_t, None, "-", true);
+    let stats = content.stats();
+    let probe = Command::new(std::env::current_exe().expect("own path"))
+        .arg("--rss-probe")
+        .arg(&store_dir)
+        .output()
+        .expect("run the RSS probe");
+    let hwm: u64 = String::from_utf8_lossy(&probe.stdout)
+        .split_whitespace()
+        .next()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(u64::MAX);
+    t.print();
+    println!("\nsearch over 10,000 rows (src/search.rs): skipped, not on this branch");
+    println!(
+        "content: {} sessions, {} messages, {:.1} MB text, {} messages capped, {} sessions capped, ~{:.1} MB heap",
+        stats.sessions,
+        stats.messages,
+        stats.bytes as f64 / 1e6,
+        stats.capped_messages,
+        stats.capped_sessions,
+        stats.heap_bytes as f64 / 1e6
+    );
+    println!("peak RSS of a picker-like process (indexer + content phase, no cache, rows and index held, searches): {:.1} MB (target < 250 MB): {}", hwm as f64 / 1024.0, if hwm < 250 * 1024 { "met" } else { "NOT met" });
+
+    // Correctness at scale.
+    bad.dedup();
+    for e in expected.iter().step_by((expected.len() / 50).max(1)) {
+        let hits = content.search(&e.deep_phrase.to_uppercase(), 10);
+        if hits.len() != 1 || hits[0].id != e.id {
+            bad.push(format!(
+                "{}: content search for its deep phrase gave {} hits",
+                e.id,
+                hits.len()
+            ));
+        }
+    }
+    for marker in [gen::TOOL_ONLY_MARKER, gen::INJECTED_ONLY_MARKER] {
+        if !content.search(marker, 10).is_empty() {
+            bad.push(format!("content search matched {marker}"));
+        }
+    }
+    if row_count != expected.len() {
+        bad.push(format!(
+            "indexer gave {row_count} rows for {} sessions",
+            expected.len()
+        ));
+    }
+    for b in bad.iter().take(20) {
+        println!("  {b}");
+    }
+    println!(
+        "correctness ({} sessions, list cold/first-cache/warm, indexer, content): {}",
+        expected.len(),
+        if bad.is_empty() { "PASS" } else { "FAIL" }
+    );
+    let _ = std::fs::remove_dir_all(&scratch);
+    if generated && !args.keep {
+        let _ = std::fs::remove_dir_all(&store_dir);
+    }
+    if !bad.is_empty() {
+        std::process::exit(1);
+    }
+}
+
+fn tempfile_dir() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("codex-picker-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    dir
+}

@@ -1,0 +1,321 @@
+//! The rows cache: every change to the store gives the same rows as a cold `--no-cache` run,
+//! reading only what changed; a bad cache is rebuilt; two processes at once agree.
+
+use crate::common::{bin, stdout};
+use crate::generator::{list, small_store};
+use codex_picker::session::SessionRow;
+use codex_picker::store::cache::{self, RefreshStats};
+use codex_picker::store::summary::Until;
+use codex_picker::store::{self, ListOptions, Store};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+struct Fixture {
+    _dir: tempfile::TempDir,
+    home: PathBuf,
+    cache: PathBuf,
+}
+
+fn fixture(sessions: usize) -> Fixture {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("codex");
+    small_store(&home, sessions, 5);
+    let cache = dir.path().join("xdg").join("rows.cache");
+    Fixture {
+        _dir: dir,
+        home,
+        cache,
+    }
+}
+
+const OPTS: ListOptions = ListOptions {
+    archived: true,
+    until: Until::End,
+};
+
+fn cached(f: &Fixture) -> (Vec<SessionRow>, RefreshStats, Option<String>) {
+    let store = Store {
+        home: f.home.clone(),
+    };
+    let (rows, _, report) = store::list_cached(&store, OPTS, &f.cache);
+    (rows, report.stats, report.ignored)
+}
+
+fn cold(f: &Fixture) -> Vec<SessionRow> {
+    store::list(
+        &Store {
+            home: f.home.clone(),
+        },
+        OPTS,
+    )
+    .0
+}
+
+/// A plain (not compressed) active rollout of the fixture.
+fn plain_file(f: &Fixture) -> PathBuf {
+    let rows = cold(f);
+    rows.iter()
+        .find(|r| !r.archived && r.path.extension().is_some_and(|e| e == "jsonl"))
+        .map(|r| r.path.clone())
+        .expect("a plain rollout")
+}
+
+fn set_mtime(path: &Path, later_secs: u64) {
+    let t = SystemTime::now() + Duration::from_secs(later_secs);
+    std::fs::File::options()
+        .write(true)
+        .open(path)
+        .unwrap()
+        .set_modified(t)
+        .unwrap();
+}
+
+#[test]
+fn unchanged_store_reads_nothing() {
+    let f = fixture(15);
+    let (first, stats, ignored) = cached(&f);
+    assert_eq!(ignored.as_deref(), Some("no cache yet"));
+    assert_eq!(stats.rescanned, 15);
+    let (second, stats, ignored) = cached(&f);
+    assert_eq!(ignored, None);
+    assert_eq!(stats.reused, 15);
+    assert_eq!(stats.bytes_read, 0);
+    assert_eq!(first, second);
+    assert_eq!(second, cold(&f));
+}
+
+#[test]
+fn grown_file_is_read_from_its_old_end() {
+    let f = fixture(10);
+    cached(&f);
+    let path = plain_file(&f);
+    let appended = concat!(
+        r#"{"timestamp":"2026-01-01T00:00:00.000Z","type":"event_msg","payload":{"type":"user_message","message":"one more question"}}"#,
+        "\n",
+        r#"{"timestamp":"2026-01-01T00:00:01.000Z","type":"event_msg","payload":{"type":"agent_message","message":"one more answer"}}"#,
+        "\n"
+    );
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&path)
+        .unwrap();
+    file.write_all(appended.as_bytes()).unwrap();
+    drop(file);
+    set_mtime(&path, 60);
+    let (rows, stats, _) = cached(&f);
+    assert_eq!(stats.resumed, 1);
+    assert_eq!(stats.rescanned, 0);
+    assert_eq!(stats.bytes_read, appended.len() as u64);
+    assert_eq!(rows, cold(&f));
+}
+
+#[test]
+fn deleted_and_new_files() {
+    let f = fixture(10);
+    cached(&f);
+    let gone = plain_file(&f);
+    let copy = gone
+        .with_file_name("rollout-2026-01-01T00-00-00-0199aaaa-bbbb-7ccc-8ddd-eeeeeeeeeeee.jsonl");
+    let text = std::fs::read_to_string(&gone).unwrap();
+    std::fs::write(&copy, text).unwrap();
+    std::fs::remove_file(&gone).unwrap();
+    let (rows, stats, _) = cached(&f);
+    assert_eq!(stats.removed, 1);
+    assert_eq!(stats.rescanned, 1);
+    assert!(rows.iter().all(|r| r.path != gone));
+    assert!(rows.iter().any(|r| r.path == copy));
+    assert_eq!(rows, cold(&f));
+}
+
+#[test]
+fn rewritten_files_are_read_again() {
+    let f = fixture(10);
+    cached(&f);
+    let path = cold(&f)
+        .into_iter()
+        .find(|r| {
+            !r.archived
+                && r.path.extension().is_some_and(|e| e == "jsonl")
+                && r.first_user_message
+                    .as_deref()
+                    .is_some_and(|m| m.contains("(task"))
+        })
+        .map(|r| r.path)
+        .expect("a plain rollout with a task prompt");
+    // Same size, new text, new mtime: truncated then rewritten.
+    let text = std::fs::read_to_string(&path).unwrap();
+    let rewritten = text.replace("(task", "(TASK");
+    assert_eq!(rewritten.len(), text.len());
+    std::fs::write(&path, &rewritten).unwrap();
+    set_mtime(&path, 120);
+    let (rows, stats, _) = cached(&f);
+    assert_eq!(stats.rescanned, 1);
+    assert_eq!(rows, cold(&f));
+    let row = rows.iter().find(|r| r.path == path).unwrap();
+    assert!(row.first_user_message.as_deref().unwrap().contains("(TASK"));
+    // Shrunk: the first lines only.
+    let head: String = rewritten
+        .lines()
+        .take(8)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&path, head).unwrap();
+    set_mtime(&path, 180);
+    let (rows, stats, _) = cached(&f);
+    assert_eq!(stats.rescanned, 1);
+    assert_eq!(rows, cold(&f));
+}
+
+#[test]
+fn corrupt_or_old_cache_is_rebuilt() {
+    let f = fixture(8);
+    let (good, _, _) = cached(&f);
+    let bytes = std::fs::read(&f.cache).unwrap();
+    let mut flipped = bytes.clone();
+    let last = flipped.len() - 10;
+    flipped[last] ^= 0x20;
+    // The same body under an older format version.
+    let nl = bytes.iter().position(|&b| b == b'\n').unwrap();
+    let header = String::from_utf8(bytes[..nl].to_vec()).unwrap();
+    let version = header.split(' ').nth(2).unwrap().to_owned();
+    let mut old = header.replacen(&version, "v0", 1).into_bytes();
+    old.extend_from_slice(&bytes[nl..]);
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        ("garbage", b"\x00\xffnot a cache at all".to_vec()),
+        ("truncated", bytes[..bytes.len() / 2].to_vec()),
+        ("flipped byte", flipped),
+        ("old format", old),
+        ("empty", Vec::new()),
+    ];
+    for (what, content) in cases {
+        std::fs::write(&f.cache, content).unwrap();
+        let (rows, stats, ignored) = cached(&f);
+        assert!(ignored.is_some(), "{what}: the cache was trusted");
+        assert_eq!(stats.rescanned, 8, "{what}");
+        assert_eq!(rows, good, "{what}");
+        let (_, stats, ignored) = cached(&f);
+        assert_eq!((ignored, stats.reused), (None, 8), "{what}: not rebuilt");
+    }
+}
+
+#[test]
+fn two_processes_at_once_agree() {
+    let f = fixture(30);
+    let xdg = f.cache.parent().unwrap().join("shared");
+    let want = list(&f.home, None);
+    let spawn = || {
+        bin()
+            .args(["list", "--json", "--archived", "--codex-home"])
+            .arg(&f.home)
+            .env("XDG_CACHE_HOME", &xdg)
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let (a, b) = (spawn(), spawn());
+    for child in [a, b] {
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success());
+        let rows: Vec<serde_json::Value> = stdout(&out)
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(rows, want);
+    }
+    assert_eq!(list(&f.home, Some(&xdg)), want);
+    // Whatever the race left, it is one whole, valid cache.
+    let files: Vec<_> = std::fs::read_dir(xdg.join("codex-picker"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(files.iter().all(|n| n.ends_with(".cache")), "{files:?}");
+}
+
+#[test]
+fn cache_clear_and_never_inside_the_home() {
+    let f = fixture(4);
+    let xdg = f.cache.parent().unwrap().join("clear");
+    list(&f.home, Some(&xdg));
+    let out = bin()
+        .args(["cache", "clear"])
+        .env("XDG_CACHE_HOME", &xdg)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = stdout(&out);
+    assert!(
+        text.starts_with("removed ") && text.contains("rows-"),
+        "{text}"
+    );
+    assert_eq!(
+        std::fs::read_dir(xdg.join("codex-picker")).unwrap().count(),
+        0
+    );
+    // A cache folder inside the Codex home is never written.
+    let before = walk(&f.home);
+    let inside = f.home.join("xdg");
+    assert_eq!(list(&f.home, Some(&inside)), list(&f.home, None));
+    assert_eq!(walk(&f.home), before);
+    assert!(!cache::allowed(
+        &inside.join("codex-picker/x.cache"),
+        &f.home
+    ));
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = walkdir::WalkDir::new(dir)
+        .into_iter()
+        .map(|e| e.unwrap().path().to_path_buf())
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn indexer_starts_from_the_cache_and_reports_removals() {
+    use codex_picker::index::{self, CacheSetup, Event, IndexOptions};
+    let f = fixture(12);
+    let setup = CacheSetup {
+        dir: Some(f.cache.parent().unwrap().join("index")),
+        content: true,
+    };
+    let events = |setup: &CacheSetup| -> Vec<Event> {
+        index::spawn_with(
+            Store {
+                home: f.home.clone(),
+            },
+            IndexOptions::default(),
+            setup.clone(),
+        )
+        .into_iter()
+        .collect()
+    };
+    let cold_run = events(&setup);
+    assert!(matches!(cold_run[0], Event::Found { total: 12 }));
+    assert!(matches!(cold_run.last(), Some(Event::ContentReady(_))));
+    let warm = events(&setup);
+    let Event::Rows(first) = &warm[0] else {
+        panic!("the first event is not the cached rows: {:?}", warm[0]);
+    };
+    assert_eq!(first.len(), 12);
+    assert!(!warm
+        .iter()
+        .any(|e| matches!(e, Event::Updated(_) | Event::Removed(_))));
+    let gone = plain_file(&f);
+    std::fs::remove_file(&gone).unwrap();
+    let after = events(&setup);
+    let removed: Vec<&PathBuf> = after
+        .iter()
+        .filter_map(|e| match e {
+            Event::Removed(p) => Some(p),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    assert_eq!(removed, vec![&gone]);
+    let Some(Event::ContentReady(content)) = after.last() else {
+        panic!("no content index");
+    };
+    assert_eq!(content.len(), 11);
+}

@@ -1,0 +1,217 @@
+//! Content search: real messages only, case-insensitive, ranked, with hit positions; its cache
+//! round-trips and is refreshed file by file.
+
+use codex_picker::content::build::{self, Target};
+use codex_picker::content::ContentIndex;
+use codex_picker::store::Store;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, UNIX_EPOCH};
+
+fn line(kind: &str, payload: &str) -> String {
+    format!("{{\"timestamp\":\"2026-01-01T00:00:00.000Z\",\"type\":\"{kind}\",\"payload\":{payload}}}\n")
+}
+
+fn user(text: &str) -> String {
+    line(
+        "event_msg",
+        &format!(
+            "{{\"type\":\"user_message\",\"message\":{}}}",
+            serde_json::json!(text)
+        ),
+    )
+}
+
+fn agent(text: &str) -> String {
+    line(
+        "event_msg",
+        &format!(
+            "{{\"type\":\"agent_message\",\"message\":{},\"phase\":\"final_answer\"}}",
+            serde_json::json!(text)
+        ),
+    )
+}
+
+/// Write a session whose id ends in `n`, updated `age` seconds after the epoch + 1e9.
+fn session(home: &Path, n: u32, age: u64, body: &[String]) -> PathBuf {
+    let id = format!("0199aaaa-bbbb-7ccc-8ddd-{n:012}");
+    let dir = home.join("sessions/2026/01/01");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("rollout-2026-01-01T00-00-00-{id}.jsonl"));
+    let mut text = line("session_meta", &format!("{{\"id\":\"{id}\",\"timestamp\":\"2026-01-01T00:00:00.000Z\",\"cwd\":\"/w\",\"source\":\"cli\"}}"));
+    // Injected context and a tool output, neither of which is a message.
+    text += &line(
+        "response_item",
+        r##"{"type":"message","role":"user","content":[{"type":"input_text","text":"# AGENTS.md instructions for /w\n\n<INSTRUCTIONS>\nInjectedNeedle rules\n</INSTRUCTIONS>"},{"type":"input_text","text":"<environment_context>\n  <cwd>/w EnvNeedle</cwd>\n</environment_context>"}]}"##,
+    );
+    text += &line(
+        "response_item",
+        r#"{"type":"function_call_output","call_id":"c1","output":"ToolNeedle appears only in tool output"}"#,
+    );
+    for b in body {
+        text += b;
+    }
+    std::fs::write(&path, text).unwrap();
+    let f = std::fs::File::options().write(true).open(&path).unwrap();
+    f.set_modified(UNIX_EPOCH + Duration::from_secs(1_000_000_000 + age))
+        .unwrap();
+    path
+}
+
+fn index_of(home: &Path, previous: Option<ContentIndex>) -> (ContentIndex, build::BuildStats) {
+    let (files, _) = Store {
+        home: home.to_path_buf(),
+    }
+    .files(true);
+    let targets: Vec<Target> = files
+        .iter()
+        .map(|f| Target {
+            file: f.clone(),
+            id: f.path.file_name().unwrap().to_string_lossy()[28..64].to_owned(),
+        })
+        .collect();
+    build::build(previous, &targets, &files, 2, &mut |_, _| true).unwrap()
+}
+
+fn store() -> (tempfile::TempDir, Vec<PathBuf>) {
+    let dir = tempfile::tempdir().unwrap();
+    let h = dir.path();
+    let mut deep = vec![user("Start the refactor")];
+    for i in 0..30 {
+        deep.push(agent(&format!("Step {i}: nothing special here.")));
+        deep.push(user(&format!("continue {i}")));
+    }
+    deep.push(agent("Finally: the Zanzibar Protocol was the culprit."));
+    let paths = vec![
+        session(h, 1, 10, &deep),
+        session(h, 2, 20, &[user("kiwi kiwi kiwi"), agent("KIWI again")]),
+        session(
+            h,
+            3,
+            30,
+            &[user("one kiwi"), agent("École and STRASSE and Straße")],
+        ),
+        session(h, 4, 40, &[user("another kiwi")]),
+    ];
+    (dir, paths)
+}
+
+#[test]
+fn a_deep_assistant_phrase_is_found_with_its_position() {
+    let (dir, paths) = store();
+    let (index, _) = index_of(dir.path(), None);
+    let hits = index.search("zanzibar PROTOCOL", 10);
+    assert_eq!(hits.len(), 1);
+    let hit = &hits[0];
+    assert_eq!(hit.path, paths[0]);
+    assert_eq!(hit.id, "0199aaaa-bbbb-7ccc-8ddd-000000000001");
+    assert_eq!(hit.first_message, 61);
+    assert_eq!(hit.hits, 2);
+    assert_eq!(&hit.snippet[hit.snippet_match.clone()], "Zanzibar");
+    assert!(hit
+        .snippet
+        .contains("the Zanzibar Protocol was the culprit."));
+    let positions = index.message_hits(&paths[0], "zanzibar protocol");
+    assert_eq!(positions, vec![(61, 13..21), (61, 22..30)]);
+    let messages = index.session_messages(&paths[0]);
+    assert_eq!(&messages[61].1[13..30], "Zanzibar Protocol");
+}
+
+#[test]
+fn injected_context_and_tool_output_are_not_matched() {
+    let (dir, _) = store();
+    let (index, _) = index_of(dir.path(), None);
+    for needle in [
+        "InjectedNeedle",
+        "EnvNeedle",
+        "ToolNeedle",
+        "AGENTS.md",
+        "environment_context",
+    ] {
+        assert!(index.search(needle, 10).is_empty(), "{needle} matched");
+    }
+}
+
+#[test]
+fn case_insensitive_and_ranked() {
+    let (dir, paths) = store();
+    let (index, _) = index_of(dir.path(), None);
+    let hits = index.search("KiWi", 10);
+    let order: Vec<&PathBuf> = hits.iter().map(|h| &h.path).collect();
+    // Most hits first (4 in session 2), then the newest of the one-hit sessions.
+    assert_eq!(order, vec![&paths[1], &paths[3], &paths[2]]);
+    assert_eq!(
+        hits.iter().map(|h| h.hits).collect::<Vec<_>>(),
+        vec![4, 1, 1]
+    );
+    assert_eq!(&hits[0].snippet[hits[0].snippet_match.clone()], "kiwi");
+    let e = index.search("écOLE straSSE", 10);
+    assert_eq!(e.len(), 1);
+    assert_eq!(&e[0].snippet[e[0].snippet_match.clone()], "École");
+    assert_eq!(index.search("STRAßE", 10).len(), 1);
+    // Every term must appear in the session.
+    assert!(index.search("kiwi zanzibar", 10).is_empty());
+    assert!(index.search("   ", 10).is_empty());
+}
+
+#[test]
+fn cache_round_trip_and_incremental_refresh() {
+    let (dir, paths) = store();
+    let (index, stats) = index_of(dir.path(), None);
+    assert_eq!((stats.reused, stats.read), (0, 4));
+    let file = dir.path().join("cache/content.cache");
+    build::save(&index, &file).unwrap();
+    let loaded = build::load(&file).unwrap();
+    assert_eq!(loaded, index);
+    // One file changes, one goes: only the changed file is read.
+    session(dir.path(), 2, 50, &[user("mango now")]);
+    std::fs::remove_file(&paths[3]).unwrap();
+    let (refreshed, stats) = index_of(dir.path(), Some(loaded));
+    assert_eq!((stats.reused, stats.read), (2, 1));
+    let (fresh, _) = index_of(dir.path(), None);
+    for q in ["kiwi", "mango", "zanzibar", "école"] {
+        let a: Vec<_> = refreshed
+            .search(q, 10)
+            .into_iter()
+            .map(|h| (h.path, h.hits, h.snippet))
+            .collect();
+        let b: Vec<_> = fresh
+            .search(q, 10)
+            .into_iter()
+            .map(|h| (h.path, h.hits, h.snippet))
+            .collect();
+        assert_eq!(a, b, "{q}");
+    }
+    // A corrupt cache is refused, not trusted.
+    let mut bytes = std::fs::read(&file).unwrap();
+    let n = bytes.len();
+    bytes[n - 3] ^= 1;
+    std::fs::write(&file, bytes).unwrap();
+    assert!(build::load(&file).is_err());
+}
+
+#[test]
+fn list_content_prints_matching_sessions() {
+    let (dir, paths) = store();
+    let out = crate::common::bin()
+        .args([
+            "list",
+            "--json",
+            "--no-cache",
+            "--content",
+            "zanzibar",
+            "--codex-home",
+        ])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = crate::common::stdout(&out);
+    let rows: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0]["path"], paths[0].to_str().unwrap());
+    assert_eq!(rows[0]["content"]["hits"], 1);
+    assert_eq!(rows[0]["content"]["first_message"], 61);
+}

@@ -1,0 +1,82 @@
+//! The store generator: a small generated store lists exactly as its `expected.jsonl` says, and
+//! the same seed gives the same store.
+
+use crate::common::{bin, stderr, stdout};
+use crate::gen::{self, GenOptions};
+use std::path::Path;
+
+pub fn small_store(dir: &Path, sessions: usize, seed: u64) {
+    let opts = GenOptions {
+        sessions,
+        seed,
+        scale: 0.02,
+        threads: 2,
+    };
+    gen::generate(dir, &opts).expect("generate");
+}
+
+/// `list --json --archived` of `home` as (id -> row).
+pub fn list(home: &Path, cache: Option<&Path>) -> Vec<serde_json::Value> {
+    let mut cmd = bin();
+    cmd.args(["list", "--json", "--archived", "--codex-home"])
+        .arg(home);
+    match cache {
+        Some(dir) => cmd.env("XDG_CACHE_HOME", dir),
+        None => cmd.arg("--no-cache"),
+    };
+    let out = cmd.output().expect("run codex-picker");
+    assert!(out.status.success(), "list failed: {}", stderr(&out));
+    stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json line"))
+        .collect()
+}
+
+#[test]
+fn generated_store_lists_as_expected() {
+    let dir = tempfile::tempdir().unwrap();
+    small_store(dir.path(), 60, 3);
+    let expected = gen::read_expected(dir.path()).unwrap();
+    assert_eq!(expected.len(), 60);
+    let rows = list(dir.path(), None);
+    assert_eq!(rows.len(), expected.len());
+    for e in &expected {
+        let row = rows
+            .iter()
+            .find(|r| r["id"] == e.id.as_str())
+            .unwrap_or_else(|| panic!("{} not listed", e.id));
+        let path = dir.path().join(&e.path);
+        assert_eq!(row["path"], path.to_str().unwrap());
+        assert_eq!(
+            row["first_user_message"].as_str(),
+            e.first_user_message.as_deref()
+        );
+        assert_eq!(row["user_messages"], e.user_messages);
+        assert_eq!(row["assistant_messages"], e.assistant_messages);
+        assert_eq!(row["archived"], e.archived);
+    }
+    // The mix the benchmark relies on is there.
+    assert!(expected.iter().any(|e| e.archived));
+    assert!(expected.iter().any(|e| e.path.ends_with(".zst")));
+    assert!(rows.iter().any(|r| r["source"] == "exec"));
+    assert!(rows.iter().any(|r| r["cli_version"] == "0.171.0"));
+    assert!(rows.iter().any(|r| r["cli_version"] == "0.120.0"));
+}
+
+#[test]
+fn same_seed_same_store() {
+    let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    small_store(a.path(), 12, 9);
+    small_store(b.path(), 12, 9);
+    for e in gen::read_expected(a.path()).unwrap() {
+        let x = std::fs::read(a.path().join(&e.path)).unwrap();
+        let y = std::fs::read(b.path().join(&e.path)).unwrap();
+        assert!(x == y, "{} differs between two runs", e.path);
+    }
+    let c = tempfile::tempdir().unwrap();
+    small_store(c.path(), 12, 10);
+    assert_ne!(
+        std::fs::read(a.path().join("expected.jsonl")).unwrap(),
+        std::fs::read(c.path().join("expected.jsonl")).unwrap()
+    );
+}
