@@ -2,3 +2,5 @@
 
 mod common;
 mod fixtures;
+mod fuzz;
+mod fuzz_gen;
