@@ -135,7 +135,20 @@ pub fn run_list(
     finish(result.and_then(|()| out.flush()), err)
 }
 
+/// The longest message the `show` text view prints whole; `--full` lifts it, JSON is always whole.
+pub const SHOW_TEXT_CAP: usize = 64 << 10;
+
+/// The session id a rollout file name carries.
+fn file_id(file: &RolloutFile) -> Option<&str> {
+    file.path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .and_then(session::uuid_from_file_name)
+}
+
 /// The rollout a `show` target names: an existing file, or a session id or unique id prefix.
+/// Several files with the same id (copies) resolve to the most recently written one. A file
+/// whose name carries no id is matched by the id in its `session_meta`.
 pub fn find_target(
     store: &Store,
     target: &str,
@@ -156,27 +169,68 @@ pub fn find_target(
     if needle.is_empty() {
         return Err("an empty session id".into());
     }
-    let matches: Vec<&RolloutFile> = files
+    let matches_id = |id: &str| id.to_ascii_lowercase().starts_with(&needle);
+    let mut matches: Vec<(&RolloutFile, String)> = files
         .iter()
-        .filter(|f| {
-            f.path
-                .file_name()
-                .and_then(|n| n.to_str())
-                .and_then(session::uuid_from_file_name)
-                .is_some_and(|id| id.to_ascii_lowercase().starts_with(&needle))
+        .filter_map(|f| {
+            file_id(f)
+                .filter(|id| matches_id(id))
+                .map(|id| (f, id.to_owned()))
         })
         .collect();
+    if matches.is_empty() {
+        let names = std::collections::HashMap::new();
+        matches = files
+            .iter()
+            .filter(|f| file_id(f).is_none())
+            .filter_map(|f| {
+                store::summarise(f, Until::FirstPrompt, &names)
+                    .ok()
+                    .map(|(row, _)| (f, row.id))
+            })
+            .filter(|(_, id)| matches_id(id))
+            .collect();
+    }
+    let same_id = matches.windows(2).all(|w| w[0].1 == w[1].1);
     match matches.as_slice() {
-        [one] => Ok((*one).clone()),
         [] => Err(format!(
             "no session {target} in {} (archived sessions are searched too)",
             store.home.display()
         )),
+        [(one, _)] => Ok((*one).clone()),
+        copies if same_id => Ok(copies
+            .iter()
+            .map(|(f, _)| *f)
+            .max_by(|a, b| {
+                a.mtime_ms
+                    .cmp(&b.mtime_ms)
+                    .then_with(|| b.path.cmp(&a.path))
+            })
+            .cloned()
+            .expect("at least two matches")),
         many => Err(format!(
             "{target} matches {} sessions; give more of the id",
             many.len()
         )),
     }
+}
+
+/// Warnings for the other files that carry the shown session's id.
+fn other_copies(shown: &RolloutFile, files: &[RolloutFile]) -> Vec<FileIssue> {
+    let Some(id) = file_id(shown) else {
+        return Vec::new();
+    };
+    files
+        .iter()
+        .filter(|f| f.path != shown.path && file_id(f) == Some(id))
+        .map(|f| FileIssue {
+            path: f.path.clone(),
+            reason: format!(
+                "session id {id} is also in this file; showing {}",
+                shown.path.display()
+            ),
+        })
+        .collect()
 }
 
 pub fn run_show(
@@ -207,8 +261,10 @@ pub fn run_show(
             return EXIT_ERROR;
         }
     };
+    report(err, &other_copies(&file, &files));
     let opts = TranscriptOptions {
         tools: args.tools,
+        max_message_bytes: (!args.full && !args.json).then_some(SHOW_TEXT_CAP),
         ..TranscriptOptions::default()
     };
     let transcript = match store::read_transcript(&file, &files, &opts) {
@@ -219,16 +275,12 @@ pub fn run_show(
         }
     };
     if transcript.meta.is_none() && transcript.entries.is_empty() {
-        let reason = if file.size == 0 {
-            "empty file"
-        } else {
-            "no session metadata and no message"
-        };
+        let reason = store::issues::not_a_session_reason(file.size, transcript.skipped_lines);
         report(
             err,
             &[FileIssue {
                 path: file.path.clone(),
-                reason: reason.into(),
+                reason,
             }],
         );
         return EXIT_ERROR;

@@ -264,7 +264,10 @@ pub fn write_transcript_text(
                     sanitize::for_terminal(text).trim_end_matches('\n')
                 )?;
                 if *elided > 0 {
-                    writeln!(out, "[… {elided} more bytes not shown …]")?;
+                    writeln!(
+                        out,
+                        "[… {elided} more bytes not shown (--full shows them) …]"
+                    )?;
                 }
             }
             Entry::Tool { kind, summary } if tools => {

@@ -4,3 +4,4 @@ mod common;
 mod fixtures;
 mod fuzz;
 mod fuzz_gen;
+mod hostile;
