@@ -46,6 +46,11 @@ pub fn now_ms() -> Millis {
         .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(0))
 }
 
+/// One `codex-picker: <message>` line on stderr, neutralised: messages echo paths and arguments.
+fn say(err: &mut dyn Write, msg: &str) {
+    let _ = writeln!(err, "codex-picker: {}", crate::sanitize::one_line(msg));
+}
+
 fn report(err: &mut dyn Write, issues: &[FileIssue]) {
     for issue in issues {
         let _ = writeln!(err, "{}", crate::sanitize::one_line(&issue.to_string()));
@@ -92,7 +97,7 @@ fn finish(result: io::Result<()>, err: &mut dyn Write) -> i32 {
         Ok(()) => EXIT_OK,
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => EXIT_OK,
         Err(e) => {
-            let _ = writeln!(err, "codex-picker: {e}");
+            say(err, &e.to_string());
             EXIT_ERROR
         }
     }
@@ -107,7 +112,7 @@ pub fn run_list(
     let store = match resolve_store(store_args) {
         Ok(store) => store,
         Err(msg) => {
-            let _ = writeln!(err, "codex-picker: {msg}");
+            say(err, &msg);
             return EXIT_ERROR;
         }
     };
@@ -249,7 +254,7 @@ pub fn run_show(
             }
         }
         Err(msg) => {
-            let _ = writeln!(err, "codex-picker: {msg}");
+            say(err, &msg);
             return EXIT_ERROR;
         }
     };
@@ -257,7 +262,7 @@ pub fn run_show(
     let file = match find_target(&store, &args.target, &files) {
         Ok(file) => file,
         Err(msg) => {
-            let _ = writeln!(err, "codex-picker: {msg}");
+            say(err, &msg);
             return EXIT_ERROR;
         }
     };

@@ -5,3 +5,4 @@ mod fixtures;
 mod fuzz;
 mod fuzz_gen;
 mod hostile;
+mod terminal_safety;
