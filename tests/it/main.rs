@@ -5,4 +5,5 @@ mod fixtures;
 mod fuzz;
 mod fuzz_gen;
 mod hostile;
+mod read_only;
 mod terminal_safety;
