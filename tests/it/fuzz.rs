@@ -213,7 +213,9 @@ proptest! {
         prop_assert_eq!(resumed.first_prompt(), once.first_prompt());
         prop_assert_eq!(&resumed.meta, &once.meta);
         prop_assert_eq!(&resumed.thread_name, &once.thread_name);
-        prop_assert_eq!(resumed.offset, once.offset);
+        // A resumed pass may stop before trailing white space that one pass reads past.
+        let (a, b) = (resumed.offset as usize, once.offset as usize);
+        prop_assert!(a <= b && data[a..b].iter().all(u8::is_ascii_whitespace), "{} vs {}", a, b);
     }
 
     #[test]
