@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 use crate::cli::{ListArgs, ShowArgs, StoreArgs};
 use crate::output;
 use crate::session::{self, SessionRow};
-use crate::store::summary::{ScanState, Until};
-use crate::store::transcript::TranscriptOptions;
+use crate::store::open;
+use crate::store::summary::{ScanOptions, ScanState, Until};
+use crate::store::transcript::{self, Entry, TranscriptOptions};
 use crate::store::walk::RolloutFile;
 use crate::store::{self, FileIssue, ListOptions, Store};
 use crate::timefmt::Millis;
@@ -267,6 +268,9 @@ pub fn run_show(
         }
     };
     report(err, &other_copies(&file, &files));
+    if args.json {
+        return show_json(&file, &files, store_args.verbose, out, err);
+    }
     let opts = TranscriptOptions {
         tools: args.tools,
         max_message_bytes: (!args.full && !args.json).then_some(SHOW_TEXT_CAP),
@@ -308,10 +312,68 @@ pub fn run_show(
             true,
         );
     }
-    let result = if args.json {
-        output::write_transcript_json(out, &transcript)
-    } else {
-        output::write_transcript_text(out, &row, &transcript, args.tools)
-    };
+    let result = output::write_transcript_text(out, &row, &transcript, args.tools);
     finish(result.and_then(|()| out.flush()), err)
+}
+
+/// `show --json`: every message exact, streamed out as it is read, so a rollout of any size is
+/// printed holding one line at a time. A first pass learns which message shapes the file uses
+/// (and whether it is a session at all); a paginated fork's parent history comes first.
+fn show_json(
+    file: &RolloutFile,
+    files: &[RolloutFile],
+    verbose: bool,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> i32 {
+    let mut state = ScanState::default();
+    if let Err(issue) = store::scan_file(file, &mut state, &ScanOptions::new(Until::End)) {
+        report(err, &[issue]);
+        return EXIT_ERROR;
+    }
+    if let Some(issue) = store::not_a_session(file, &state) {
+        report(err, &[issue]);
+        return EXIT_ERROR;
+    }
+    if verbose && state.skipped_lines > 0 {
+        let reason = format!("listed; skipped {} unreadable lines", state.skipped_lines);
+        report(
+            err,
+            &[FileIssue {
+                path: file.path.clone(),
+                reason,
+            }],
+        );
+    }
+    let opts = TranscriptOptions {
+        tools: false,
+        ..TranscriptOptions::default()
+    };
+    let mut sink = |entry: &Entry| output::write_entry_json(out, entry);
+    let base = state.meta.as_ref().and_then(|m| m.history_base.clone());
+    let parent = base
+        .as_ref()
+        .and_then(|b| store::file_for_id(files, &b.thread_id).filter(|p| p.path != file.path));
+    if let (Some(base), Some(parent)) = (base.as_ref(), parent) {
+        let mut pstate = ScanState::default();
+        let mut scan_opts = ScanOptions::new(Until::End);
+        scan_opts.ordinal_below = base.end_ordinal_exclusive;
+        let popts = TranscriptOptions {
+            ordinal_below: base.end_ordinal_exclusive,
+            ..opts
+        };
+        if store::scan_file(parent, &mut pstate, &scan_opts).is_ok() {
+            if let Ok(reader) = open::open_at(&parent.path, parent.compressed, 0) {
+                let streamed =
+                    transcript::stream_transcript(reader, &popts, pstate.has_events(), &mut sink);
+                if let Err(e) = streamed {
+                    return finish(Err(e), err);
+                }
+            }
+        }
+    }
+    let streamed = open::open_at(&file.path, file.compressed, 0).and_then(|reader| {
+        transcript::stream_transcript(reader, &opts, state.has_events(), &mut sink)
+    });
+    finish(streamed.and_then(|_| out.flush()), err)
 }

@@ -168,25 +168,31 @@ struct MessageJson<'a> {
     phase: Option<&'a str>,
 }
 
+/// One message entry as a JSON line (tool entries print nothing): exact text, controls escaped.
+pub fn write_entry_json(out: &mut dyn Write, entry: &Entry) -> io::Result<()> {
+    if let Entry::Message {
+        role,
+        text,
+        shape,
+        phase,
+        ..
+    } = entry
+    {
+        let json = MessageJson {
+            role: role.as_str(),
+            text,
+            shape: shape.as_str(),
+            phase: phase.as_deref(),
+        };
+        let line = serde_json::to_string(&json).unwrap_or_default();
+        writeln!(out, "{}", sanitize::escape_json_controls(&line))?;
+    }
+    Ok(())
+}
+
 pub fn write_transcript_json(out: &mut dyn Write, t: &Transcript) -> io::Result<()> {
     for entry in &t.entries {
-        if let Entry::Message {
-            role,
-            text,
-            shape,
-            phase,
-            ..
-        } = entry
-        {
-            let json = MessageJson {
-                role: role.as_str(),
-                text,
-                shape: shape.as_str(),
-                phase: phase.as_deref(),
-            };
-            let line = serde_json::to_string(&json).unwrap_or_default();
-            writeln!(out, "{}", sanitize::escape_json_controls(&line))?;
-        }
+        write_entry_json(out, entry)?;
     }
     Ok(())
 }

@@ -11,7 +11,9 @@ use std::io::BufReader;
 use codex_picker::format::{self, Role, Shape};
 use codex_picker::store::skim::{self, Kind};
 use codex_picker::store::summary::{parse_line, ScanOptions, ScanState, Until};
-use codex_picker::store::transcript::{read_transcript, Entry, TranscriptOptions};
+use codex_picker::store::transcript::{
+    read_transcript, stream_transcript, Entry, TranscriptOptions,
+};
 use proptest::prelude::*;
 use proptest::sample::Index;
 use serde_json::Value;
@@ -144,6 +146,17 @@ fn check_stream(data: &[u8], chunk: usize) -> Result<(), TestCaseError> {
         "preview = transcript"
     );
     prop_assert_eq!(&state.meta, &t.meta);
+    // Streaming (what `show --json` does) gives exactly the collected transcript.
+    let mut streamed = Vec::new();
+    let opts = TranscriptOptions::default();
+    let reader = BufReader::with_capacity(chunk, data);
+    let summary = stream_transcript(reader, &opts, state.has_events(), &mut |e: &Entry| {
+        streamed.push(e.clone());
+        Ok(())
+    })
+    .expect("slice");
+    prop_assert_eq!(&streamed, &t.entries);
+    prop_assert_eq!(summary.skipped_lines, t.skipped_lines);
     Ok(())
 }
 

@@ -5,5 +5,6 @@ mod fixtures;
 mod fuzz;
 mod fuzz_gen;
 mod hostile;
+mod limits;
 mod read_only;
 mod terminal_safety;
