@@ -185,7 +185,12 @@ pub fn write_entry_json(out: &mut dyn Write, entry: &Entry) -> io::Result<()> {
             phase: phase.as_deref(),
         };
         let line = serde_json::to_string(&json).unwrap_or_default();
-        writeln!(out, "{}", sanitize::escape_json_controls(&line))?;
+        // Giant messages pass through here: copy only when something needs escaping.
+        if sanitize::needs_neutralising(&line) {
+            writeln!(out, "{}", sanitize::escape_json_controls(&line))?;
+        } else {
+            writeln!(out, "{line}")?;
+        }
     }
     Ok(())
 }
