@@ -65,7 +65,7 @@ fn report_rows(err: &mut dyn Write, rows: &[SessionRow], verbose: bool) {
     for row in rows.iter().filter(|r| r.skipped_lines > 0) {
         let issue = FileIssue {
             path: row.path.clone(),
-            reason: format!("listed; skipped {} unreadable lines", row.skipped_lines),
+            reason: store::issues::skipped_lines_note(row.skipped_lines),
         };
         report(err, &[issue]);
     }
@@ -336,7 +336,7 @@ fn show_json(
         return EXIT_ERROR;
     }
     if verbose && state.skipped_lines > 0 {
-        let reason = format!("listed; skipped {} unreadable lines", state.skipped_lines);
+        let reason = store::issues::skipped_lines_note(state.skipped_lines);
         report(
             err,
             &[FileIssue {
@@ -375,5 +375,18 @@ fn show_json(
     let streamed = open::open_at(&file.path, file.compressed, 0).and_then(|reader| {
         transcript::stream_transcript(reader, &opts, state.has_events(), &mut sink)
     });
-    finish(streamed.and_then(|_| out.flush()), err)
+    match streamed {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+            let reason = e.to_string();
+            report(
+                err,
+                &[FileIssue {
+                    path: file.path.clone(),
+                    reason,
+                }],
+            );
+            EXIT_ERROR
+        }
+        other => finish(other.and_then(|_| out.flush()), err),
+    }
 }

@@ -16,6 +16,14 @@ pub fn not_a_session_reason(size: u64, skipped_lines: u32) -> String {
     }
 }
 
+/// The `--verbose` note for a listed file with lines that could not be read.
+pub fn skipped_lines_note(skipped_lines: u32) -> String {
+    match skipped_lines {
+        1 => "listed; skipped 1 unreadable line".to_owned(),
+        n => format!("listed; skipped {n} unreadable lines"),
+    }
+}
+
 /// One warning for every file whose session id an earlier file (by path) already has. Both are
 /// still listed: a copied or half-archived rollout is the user's data too, and each row keeps its
 /// own path.
@@ -62,6 +70,8 @@ mod tests {
             not_a_session_reason(9, 1),
             "no session metadata and no message (1 unreadable line)"
         );
+        assert_eq!(skipped_lines_note(1), "listed; skipped 1 unreadable line");
+        assert_eq!(skipped_lines_note(2), "listed; skipped 2 unreadable lines");
         assert_eq!(
             not_a_session_reason(9, 3),
             "no session metadata and no message (3 unreadable lines)"

@@ -143,7 +143,10 @@ enum Found {
 }
 
 /// Walk a rollout from its start, handing every useful line to `on` in file order; returns the
-/// number of unreadable lines. Stops at the ordinal bound. Holds one line at a time.
+/// number of unreadable lines. Stops at the ordinal bound. Holds one line at a time. A read
+/// error part-way (a cut `.zst` stream, a failing disk) ends the walk like the end of the file,
+/// counted as one unreadable line, once the metadata or a message was read: the same rule as
+/// the listing, so `show` gives what `list` counted.
 fn walk<R: BufRead>(
     reader: R,
     opts: &TranscriptOptions,
@@ -151,9 +154,18 @@ fn walk<R: BufRead>(
 ) -> io::Result<u32> {
     let mut skipped = 0u32;
     let mut have_meta = false;
+    let mut have_message = false;
     let mut lines = LineReader::new(reader, DEFAULT_MAX_LINE, true);
     loop {
-        match lines.next_line()? {
+        let step = match lines.next_line() {
+            Ok(step) => step,
+            Err(_) if have_meta || have_message => {
+                skipped += 1;
+                break;
+            }
+            Err(e) => return Err(e),
+        };
+        match step {
             Step::Eof => break,
             Step::TooLong { .. } => {
                 skipped += 1;
@@ -201,6 +213,7 @@ fn walk<R: BufRead>(
             }
             Kind::Message => {
                 if let Some(msg) = format::message_from_line(&value) {
+                    have_message = true;
                     on(Found::Message(msg))?;
                 }
             }

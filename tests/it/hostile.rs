@@ -23,6 +23,9 @@ pub enum Outcome {
     Skipped(String),
     /// Passed over by the folder walk (links, folders): reported by `list` only.
     NotWalked(String),
+    /// Listed with this preview from what could be read before a read error part-way, which
+    /// counts as one skipped line; `show` gives the same messages.
+    ListedUpToReadError { preview: String },
     /// Listed, and `list` warns on stderr with this reason.
     ListedWithWarning { preview: String, warning: String },
 }
@@ -220,6 +223,36 @@ pub fn generate_cases(home: &Path, outside: &Path) -> Vec<Case> {
         0,
     ));
 
+    // A zstd rollout cut in the middle of its stream: what decompresses is read.
+    let mut text = format!(
+        "{}\n{}\n",
+        meta_line(27),
+        user_line("prompt in a cut zstd file")
+    );
+    let mut seed = 7u64;
+    for i in 0..3000 {
+        let noise: String = (0..80)
+            .map(|_| {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                char::from(b'a' + (seed >> 59) as u8)
+            })
+            .collect();
+        let reply = format!("reply {i} {noise}");
+        text.push_str(&serde_json::json!({"type":"event_msg","payload":{"type":"agent_message","message":reply}}).to_string());
+        text.push('\n');
+    }
+    let packed = zstd::encode_all(text.as_bytes(), 3).unwrap();
+    let cut_zst = rollout(27).with_extension("jsonl.zst");
+    std::fs::write(home.join(&cut_zst), &packed[..packed.len() / 2]).unwrap();
+    cases.push(Case {
+        rel: cut_zst,
+        outcome: Outcome::ListedUpToReadError {
+            preview: "prompt in a cut zstd file".into(),
+        },
+    });
+
     // A folder named like a rollout.
     let folder = PathBuf::from("sessions/2026/01/02/rollout-x.jsonl");
     std::fs::create_dir_all(home.join(&folder)).unwrap();
@@ -327,13 +360,23 @@ fn every_case_is_listed_or_reported() {
                     skipped,
                 } => {
                     if verbose && *skipped > 0 {
-                        let reason = format!("listed; skipped {skipped} unreadable lines");
+                        let reason = match skipped {
+                            1 => "listed; skipped 1 unreadable line".to_owned(),
+                            n => format!("listed; skipped {n} unreadable lines"),
+                        };
                         want_err.push(expected_line(&home, &case.rel, &reason));
                     }
                     (preview, Some((*user, *assistant, *skipped)))
                 }
                 Outcome::ListedWithWarning { preview, warning } => {
                     want_err.push(expected_line(&home, &case.rel, warning));
+                    (preview, None)
+                }
+                Outcome::ListedUpToReadError { preview } => {
+                    if verbose {
+                        let note = "listed; skipped 1 unreadable line";
+                        want_err.push(expected_line(&home, &case.rel, note));
+                    }
                     (preview, None)
                 }
             };
@@ -344,6 +387,14 @@ fn every_case_is_listed_or_reported() {
                 assert_eq!(row["user_messages"], user, "{case:?}");
                 assert_eq!(row["assistant_messages"], assistant, "{case:?}");
                 assert_eq!(row["skipped_lines"], skipped, "{case:?}");
+            }
+            if let Outcome::ListedUpToReadError { .. } = case.outcome {
+                assert_eq!(row["skipped_lines"], 1, "{case:?}");
+                let read = row["assistant_messages"].as_u64().unwrap();
+                assert!(
+                    read > 0 && read < 3000,
+                    "{case:?}: part of the stream, got {read}"
+                );
             }
         }
         assert_eq!(rows.len(), listed, "nothing else is listed");
@@ -371,7 +422,9 @@ fn show_agrees_with_list_on_every_case() {
                 );
                 assert!(out.stdout.is_empty());
             }
-            Outcome::Listed { .. } | Outcome::ListedWithWarning { .. } => {
+            Outcome::Listed { .. }
+            | Outcome::ListedWithWarning { .. }
+            | Outcome::ListedUpToReadError { .. } => {
                 let row = rows.iter().find(|r| r["path"] == target).unwrap();
                 let json = run_in(&home, &["show", target, "--json"]);
                 assert!(json.status.success(), "{case:?}: {}", stderr(&json));
