@@ -15,7 +15,7 @@ use codex_picker::store::transcript::{
     read_transcript, stream_transcript, Entry, TranscriptOptions,
 };
 use proptest::prelude::*;
-use proptest::sample::Index;
+use proptest::sample::{select, Index};
 use serde_json::Value;
 
 use crate::fuzz_gen::{json, jsonish_bytes, message_like, mutated_real_line, render_line, stream};
@@ -246,6 +246,81 @@ proptest! {
                 _ => prop_assert_eq!(w, c),
             }
         }
+    }
+}
+
+/// Text with a high share of controls, escape sequences and bidi characters.
+fn hostile_text() -> impl Strategy<Value = String> {
+    let piece = prop_oneof![
+        (0u32..0x20).prop_map(|c| char::from_u32(c).unwrap().to_string()),
+        (0x7fu32..0xa0).prop_map(|c| char::from_u32(c).unwrap().to_string()),
+        select(
+            &[
+                "\u{1b}[31m",
+                "\u{1b}]52;c;aGk=\u{7}",
+                "\u{1b}]8;;x\u{1b}\\",
+                "\u{202e}",
+                "\u{2066}",
+                "\u{2028}",
+                "\t",
+                "\r\n"
+            ][..]
+        )
+        .prop_map(str::to_owned),
+        any::<String>(),
+    ];
+    prop::collection::vec(piece, 0..12).prop_map(|p| p.concat())
+}
+
+proptest! {
+    #![proptest_config(config(600))]
+
+    #[test]
+    fn sanitized_text_is_inert_and_json_exact(text in hostile_text()) {
+        use codex_picker::sanitize;
+        let view = sanitize::for_terminal(&text);
+        prop_assert!(!sanitize::needs_neutralising(&view), "{:?}", view);
+        prop_assert!(!view.contains('\t'));
+        let line = sanitize::one_line(&text);
+        prop_assert!(!sanitize::needs_neutralising(&line) && !line.contains('\n'));
+        let json = sanitize::escape_json_controls(&serde_json::to_string(&text).unwrap());
+        prop_assert!(!sanitize::needs_neutralising(&json));
+        prop_assert_eq!(serde_json::from_str::<String>(&json).unwrap(), text);
+    }
+}
+
+proptest! {
+    #![proptest_config(config(150))]
+
+    /// A `.zst` rollout with a zstd header and anything after it: an error or a partial read,
+    /// never a panic or a hang.
+    #[test]
+    fn damaged_zstd_streams_never_panic(
+        data in stream(),
+        cut in any::<Index>(),
+        flips in prop::collection::vec((any::<Index>(), any::<u8>()), 0..4),
+    ) {
+        let mut packed = zstd::encode_all(&data[..], 1).unwrap();
+        for (at, bits) in flips {
+            let i = at.index(packed.len());
+            if i >= 4 {
+                packed[i] ^= bits;
+            }
+        }
+        let keep = cut.index(packed.len() + 1);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("rollout-x.jsonl.zst");
+        std::fs::write(&path, &packed[..keep]).unwrap();
+        let file = codex_picker::store::walk::RolloutFile {
+            path,
+            archived: false,
+            compressed: true,
+            size: keep as u64,
+            mtime_ms: 0,
+        };
+        let mut state = ScanState::default();
+        let _ = codex_picker::store::scan_file(&file, &mut state, &ScanOptions::new(Until::End));
+        let _ = codex_picker::store::read_transcript(&file, &[], &TranscriptOptions::default());
     }
 }
 
