@@ -273,7 +273,7 @@ pub fn run_show(
     }
     let opts = TranscriptOptions {
         tools: args.tools,
-        max_message_bytes: (!args.full && !args.json).then_some(SHOW_TEXT_CAP),
+        max_message_bytes: (!args.full).then_some(SHOW_TEXT_CAP),
         ..TranscriptOptions::default()
     };
     let transcript = match store::read_transcript(&file, &files, &opts) {
@@ -283,16 +283,18 @@ pub fn run_show(
             return EXIT_ERROR;
         }
     };
-    if transcript.meta.is_none() && transcript.entries.is_empty() {
-        let reason = store::issues::not_a_session_reason(file.size, transcript.skipped_lines);
-        report(
-            err,
-            &[FileIssue {
-                path: file.path.clone(),
-                reason,
-            }],
-        );
-        return EXIT_ERROR;
+    if transcript.meta.is_none() && !transcript.entries.iter().any(Entry::is_message) {
+        // Decide as the listing does: any message line at all (injected context too) makes a
+        // session, even when the transcript keeps none of them.
+        let mut state = ScanState::default();
+        let scanned = store::scan_file(&file, &mut state, &ScanOptions::new(Until::End));
+        if let Some(issue) = scanned
+            .err()
+            .or_else(|| store::not_a_session(&file, &state))
+        {
+            report(err, &[issue]);
+            return EXIT_ERROR;
+        }
     }
     let state = ScanState {
         meta: transcript.meta.clone(),

@@ -133,6 +133,7 @@ pub fn committed_cases() -> Vec<Case> {
             rollout(25),
             "no session metadata and no message (1 unreadable line)",
         ),
+        listed(rollout(28), "", 0, 0, 0),
     ]
 }
 
