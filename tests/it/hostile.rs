@@ -263,6 +263,24 @@ pub fn generate_cases(home: &Path, outside: &Path) -> Vec<Case> {
         outcome: Outcome::NotWalked("not a regular file".into()),
     });
 
+    // A named pipe named like a rollout: opening it for reading would wait forever.
+    let fifo = PathBuf::from(format!(
+        "sessions/2026/01/02/rollout-2026-01-02T03-04-29-{}.jsonl",
+        uuid(29)
+    ));
+    let made = std::process::Command::new("mkfifo")
+        .arg(home.join(&fifo))
+        .status()
+        .is_ok_and(|s| s.success());
+    if made {
+        cases.push(Case {
+            rel: fifo,
+            outcome: Outcome::NotWalked("not a regular file".into()),
+        });
+    } else {
+        println!("mkfifo is not available: the named-pipe case is skipped");
+    }
+
     // Symbolic links: a folder loop, a link to itself, and a link out of the store.
     std::os::unix::fs::symlink("..", day.join("loop")).unwrap();
     std::os::unix::fs::symlink(

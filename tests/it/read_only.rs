@@ -36,8 +36,11 @@ fn snapshot(home: &Path) -> BTreeMap<PathBuf, Entry> {
             "link"
         } else if meta.is_dir() {
             "dir"
-        } else {
+        } else if meta.is_file() {
             "file"
+        } else {
+            // Named pipes and the like: never opened (a pipe would block).
+            "special"
         };
         let content = (kind == "file")
             .then(|| std::fs::read(entry.path()).ok())
