@@ -522,3 +522,42 @@ fn the_table_stays_in_its_columns() {
         assert!(line.chars().count() <= 100, "{line}");
     }
 }
+
+#[test]
+fn a_named_pipe_as_the_name_index_is_passed_over() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path();
+    std::fs::create_dir_all(home.join("sessions/2026/01/02")).unwrap();
+    write_lines(&home.join(rollout(2)), &[meta_line(2), user_line("named")]);
+    let made = std::process::Command::new("mkfifo")
+        .arg(home.join("session_index.jsonl"))
+        .status()
+        .is_ok_and(|s| s.success());
+    if !made {
+        println!("mkfifo is not available: skipped");
+        return;
+    }
+    for args in [&["list", "--json"][..], &["show", &uuid(2)]] {
+        let mut child = bin()
+            .args(args)
+            .arg("--codex-home")
+            .arg(home)
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break Some(status);
+            }
+            if std::time::Instant::now() > deadline {
+                child.kill().unwrap();
+                child.wait().unwrap();
+                break None;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        let status = status.unwrap_or_else(|| panic!("{args:?} waited on the pipe"));
+        assert!(status.success(), "{args:?}");
+    }
+}
