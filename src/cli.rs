@@ -130,4 +130,8 @@ pub struct ShowArgs {
     /// Also show tool calls, tool outputs and reasoning summaries
     #[arg(long)]
     pub tools: bool,
+
+    /// Print giant messages whole (the text view otherwise cuts a message past 64 KiB)
+    #[arg(long)]
+    pub full: bool,
 }

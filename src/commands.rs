@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 use crate::cli::{CacheAction, CacheArgs, ListArgs, ShowArgs, StoreArgs};
 use crate::output;
 use crate::session::{self, SessionRow};
-use crate::store::summary::{ScanState, Until};
-use crate::store::transcript::TranscriptOptions;
+use crate::store::open;
+use crate::store::summary::{ScanOptions, ScanState, Until};
+use crate::store::transcript::{self, Entry, TranscriptOptions};
 use crate::store::walk::RolloutFile;
 use crate::store::{self, FileIssue, ListOptions, Store};
 use crate::timefmt::Millis;
@@ -46,6 +47,11 @@ pub fn now_ms() -> Millis {
         .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(0))
 }
 
+/// One `codex-picker: <message>` line on stderr, neutralised: messages echo paths and arguments.
+fn say(err: &mut dyn Write, msg: &str) {
+    let _ = writeln!(err, "codex-picker: {}", crate::sanitize::one_line(msg));
+}
+
 fn report(err: &mut dyn Write, issues: &[FileIssue]) {
     for issue in issues {
         let _ = writeln!(err, "{}", crate::sanitize::one_line(&issue.to_string()));
@@ -59,7 +65,7 @@ fn report_rows(err: &mut dyn Write, rows: &[SessionRow], verbose: bool) {
     for row in rows.iter().filter(|r| r.skipped_lines > 0) {
         let issue = FileIssue {
             path: row.path.clone(),
-            reason: format!("listed; skipped {} unreadable lines", row.skipped_lines),
+            reason: store::issues::skipped_lines_note(row.skipped_lines),
         };
         report(err, &[issue]);
     }
@@ -92,7 +98,7 @@ fn finish(result: io::Result<()>, err: &mut dyn Write) -> i32 {
         Ok(()) => EXIT_OK,
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => EXIT_OK,
         Err(e) => {
-            let _ = writeln!(err, "codex-picker: {e}");
+            say(err, &e.to_string());
             EXIT_ERROR
         }
     }
@@ -107,7 +113,7 @@ pub fn run_list(
     let store = match resolve_store(store_args) {
         Ok(store) => store,
         Err(msg) => {
-            let _ = writeln!(err, "codex-picker: {msg}");
+            say(err, &msg);
             return EXIT_ERROR;
         }
     };
@@ -296,7 +302,20 @@ pub fn run_cache(
     finish(result.and_then(|()| out.flush()), err)
 }
 
+/// The longest message the `show` text view prints whole; `--full` lifts it, JSON is always whole.
+pub const SHOW_TEXT_CAP: usize = 64 << 10;
+
+/// The session id a rollout file name carries.
+fn file_id(file: &RolloutFile) -> Option<&str> {
+    file.path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .and_then(session::uuid_from_file_name)
+}
+
 /// The rollout a `show` target names: an existing file, or a session id or unique id prefix.
+/// Several files with the same id (copies) resolve to the most recently written one. A file
+/// whose name carries no id is matched by the id in its `session_meta`.
 pub fn find_target(
     store: &Store,
     target: &str,
@@ -317,27 +336,68 @@ pub fn find_target(
     if needle.is_empty() {
         return Err("an empty session id".into());
     }
-    let matches: Vec<&RolloutFile> = files
+    let matches_id = |id: &str| id.to_ascii_lowercase().starts_with(&needle);
+    let mut matches: Vec<(&RolloutFile, String)> = files
         .iter()
-        .filter(|f| {
-            f.path
-                .file_name()
-                .and_then(|n| n.to_str())
-                .and_then(session::uuid_from_file_name)
-                .is_some_and(|id| id.to_ascii_lowercase().starts_with(&needle))
+        .filter_map(|f| {
+            file_id(f)
+                .filter(|id| matches_id(id))
+                .map(|id| (f, id.to_owned()))
         })
         .collect();
+    if matches.is_empty() {
+        let names = std::collections::HashMap::new();
+        matches = files
+            .iter()
+            .filter(|f| file_id(f).is_none())
+            .filter_map(|f| {
+                store::summarise(f, Until::FirstPrompt, &names)
+                    .ok()
+                    .map(|(row, _)| (f, row.id))
+            })
+            .filter(|(_, id)| matches_id(id))
+            .collect();
+    }
+    let same_id = matches.windows(2).all(|w| w[0].1 == w[1].1);
     match matches.as_slice() {
-        [one] => Ok((*one).clone()),
         [] => Err(format!(
             "no session {target} in {} (archived sessions are searched too)",
             store.home.display()
         )),
+        [(one, _)] => Ok((*one).clone()),
+        copies if same_id => Ok(copies
+            .iter()
+            .map(|(f, _)| *f)
+            .max_by(|a, b| {
+                a.mtime_ms
+                    .cmp(&b.mtime_ms)
+                    .then_with(|| b.path.cmp(&a.path))
+            })
+            .cloned()
+            .expect("at least two matches")),
         many => Err(format!(
             "{target} matches {} sessions; give more of the id",
             many.len()
         )),
     }
+}
+
+/// Warnings for the other files that carry the shown session's id.
+fn other_copies(shown: &RolloutFile, files: &[RolloutFile]) -> Vec<FileIssue> {
+    let Some(id) = file_id(shown) else {
+        return Vec::new();
+    };
+    files
+        .iter()
+        .filter(|f| f.path != shown.path && file_id(f) == Some(id))
+        .map(|f| FileIssue {
+            path: f.path.clone(),
+            reason: format!(
+                "session id {id} is also in this file; showing {}",
+                shown.path.display()
+            ),
+        })
+        .collect()
 }
 
 pub fn run_show(
@@ -356,7 +416,7 @@ pub fn run_show(
             }
         }
         Err(msg) => {
-            let _ = writeln!(err, "codex-picker: {msg}");
+            say(err, &msg);
             return EXIT_ERROR;
         }
     };
@@ -364,12 +424,17 @@ pub fn run_show(
     let file = match find_target(&store, &args.target, &files) {
         Ok(file) => file,
         Err(msg) => {
-            let _ = writeln!(err, "codex-picker: {msg}");
+            say(err, &msg);
             return EXIT_ERROR;
         }
     };
+    report(err, &other_copies(&file, &files));
+    if args.json {
+        return show_json(&file, &files, store_args.verbose, out, err);
+    }
     let opts = TranscriptOptions {
         tools: args.tools,
+        max_message_bytes: (!args.full).then_some(SHOW_TEXT_CAP),
         ..TranscriptOptions::default()
     };
     let transcript = match store::read_transcript(&file, &files, &opts) {
@@ -379,20 +444,18 @@ pub fn run_show(
             return EXIT_ERROR;
         }
     };
-    if transcript.meta.is_none() && transcript.entries.is_empty() {
-        let reason = if file.size == 0 {
-            "empty file"
-        } else {
-            "no session metadata and no message"
-        };
-        report(
-            err,
-            &[FileIssue {
-                path: file.path.clone(),
-                reason: reason.into(),
-            }],
-        );
-        return EXIT_ERROR;
+    if transcript.meta.is_none() && !transcript.entries.iter().any(Entry::is_message) {
+        // Decide as the listing does: any message line at all (injected context too) makes a
+        // session, even when the transcript keeps none of them.
+        let mut state = ScanState::default();
+        let scanned = store::scan_file(&file, &mut state, &ScanOptions::new(Until::End));
+        if let Some(issue) = scanned
+            .err()
+            .or_else(|| store::not_a_session(&file, &state))
+        {
+            report(err, &[issue]);
+            return EXIT_ERROR;
+        }
     }
     let state = ScanState {
         meta: transcript.meta.clone(),
@@ -412,10 +475,81 @@ pub fn run_show(
             true,
         );
     }
-    let result = if args.json {
-        output::write_transcript_json(out, &transcript)
-    } else {
-        output::write_transcript_text(out, &row, &transcript, args.tools)
-    };
+    let result = output::write_transcript_text(out, &row, &transcript, args.tools);
     finish(result.and_then(|()| out.flush()), err)
+}
+
+/// `show --json`: every message exact, streamed out as it is read, so a rollout of any size is
+/// printed holding one line at a time. A first pass learns which message shapes the file uses
+/// (and whether it is a session at all); a paginated fork's parent history comes first.
+fn show_json(
+    file: &RolloutFile,
+    files: &[RolloutFile],
+    verbose: bool,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> i32 {
+    let mut state = ScanState::default();
+    if let Err(issue) = store::scan_file(file, &mut state, &ScanOptions::new(Until::End)) {
+        report(err, &[issue]);
+        return EXIT_ERROR;
+    }
+    if let Some(issue) = store::not_a_session(file, &state) {
+        report(err, &[issue]);
+        return EXIT_ERROR;
+    }
+    if verbose && state.skipped_lines > 0 {
+        let reason = store::issues::skipped_lines_note(state.skipped_lines);
+        report(
+            err,
+            &[FileIssue {
+                path: file.path.clone(),
+                reason,
+            }],
+        );
+    }
+    let opts = TranscriptOptions {
+        tools: false,
+        ..TranscriptOptions::default()
+    };
+    let mut sink = |entry: &Entry| output::write_entry_json(out, entry);
+    let base = state.meta.as_ref().and_then(|m| m.history_base.clone());
+    let parent = base
+        .as_ref()
+        .and_then(|b| store::file_for_id(files, &b.thread_id).filter(|p| p.path != file.path));
+    if let (Some(base), Some(parent)) = (base.as_ref(), parent) {
+        let mut pstate = ScanState::default();
+        let mut scan_opts = ScanOptions::new(Until::End);
+        scan_opts.ordinal_below = base.end_ordinal_exclusive;
+        let popts = TranscriptOptions {
+            ordinal_below: base.end_ordinal_exclusive,
+            ..opts
+        };
+        if store::scan_file(parent, &mut pstate, &scan_opts).is_ok() {
+            if let Ok(reader) = open::open_at(&parent.path, parent.compressed, 0) {
+                let streamed =
+                    transcript::stream_transcript(reader, &popts, pstate.has_events(), &mut sink);
+                if let Err(e) = streamed {
+                    return finish(Err(e), err);
+                }
+            }
+        }
+    }
+    let streamed = open::open_at(&file.path, file.compressed, 0).and_then(|reader| {
+        transcript::stream_transcript(reader, &opts, state.has_events(), &mut sink)
+    });
+    match streamed {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+            let reason = e.to_string();
+            report(
+                err,
+                &[FileIssue {
+                    path: file.path.clone(),
+                    reason,
+                }],
+            );
+            EXIT_ERROR
+        }
+        other => finish(other.and_then(|_| out.flush()), err),
+    }
 }

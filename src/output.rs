@@ -168,25 +168,36 @@ struct MessageJson<'a> {
     phase: Option<&'a str>,
 }
 
+/// One message entry as a JSON line (tool entries print nothing): exact text, controls escaped.
+pub fn write_entry_json(out: &mut dyn Write, entry: &Entry) -> io::Result<()> {
+    if let Entry::Message {
+        role,
+        text,
+        shape,
+        phase,
+        ..
+    } = entry
+    {
+        let json = MessageJson {
+            role: role.as_str(),
+            text,
+            shape: shape.as_str(),
+            phase: phase.as_deref(),
+        };
+        let line = serde_json::to_string(&json).unwrap_or_default();
+        // Giant messages pass through here: copy only when something needs escaping.
+        if sanitize::needs_neutralising(&line) {
+            writeln!(out, "{}", sanitize::escape_json_controls(&line))?;
+        } else {
+            writeln!(out, "{line}")?;
+        }
+    }
+    Ok(())
+}
+
 pub fn write_transcript_json(out: &mut dyn Write, t: &Transcript) -> io::Result<()> {
     for entry in &t.entries {
-        if let Entry::Message {
-            role,
-            text,
-            shape,
-            phase,
-            ..
-        } = entry
-        {
-            let json = MessageJson {
-                role: role.as_str(),
-                text,
-                shape: shape.as_str(),
-                phase: phase.as_deref(),
-            };
-            let line = serde_json::to_string(&json).unwrap_or_default();
-            writeln!(out, "{}", sanitize::escape_json_controls(&line))?;
-        }
+        write_entry_json(out, entry)?;
     }
     Ok(())
 }
@@ -264,7 +275,10 @@ pub fn write_transcript_text(
                     sanitize::for_terminal(text).trim_end_matches('\n')
                 )?;
                 if *elided > 0 {
-                    writeln!(out, "[… {elided} more bytes not shown …]")?;
+                    writeln!(
+                        out,
+                        "[… {elided} more bytes not shown (--full shows them) …]"
+                    )?;
                 }
             }
             Entry::Tool { kind, summary } if tools => {

@@ -78,6 +78,16 @@ pub fn one_line(text: &str) -> String {
     }
 }
 
+/// A file path for one display line (paths are bytes from the store: they can hold anything).
+pub fn path_line(path: &std::path::Path) -> String {
+    one_line(&path.to_string_lossy())
+}
+
+/// The text holds a character that must never reach a terminal raw (newline and tab excluded).
+pub fn needs_neutralising(text: &str) -> bool {
+    text.chars().any(is_dangerous)
+}
+
 /// serde_json escapes C0 controls but writes DEL, C1 and bidi controls raw; escape those too,
 /// as `\uXXXX`, so JSON printed to a terminal carries no live control character. Only valid on
 /// serialized JSON (such characters can only occur inside JSON strings).
@@ -117,6 +127,14 @@ mod tests {
     fn newline_kept_tab_expanded() {
         assert_eq!(for_terminal("a\tb\nxy\tz"), "a   b\nxy  z");
         assert_eq!(one_line("a\nb\u{1b}"), "a b␛");
+    }
+
+    #[test]
+    fn paths_and_checks() {
+        let path = std::path::Path::new("/s/rollout-\u{1b}]52;c;x\u{7}.jsonl");
+        assert_eq!(path_line(path), "/s/rollout-␛]52;c;x␇.jsonl");
+        assert!(needs_neutralising(HOSTILE));
+        assert!(!needs_neutralising("tab\tand\nnewline"));
     }
 
     #[test]

@@ -29,7 +29,7 @@ use super::{scan_file, FileIssue, Store};
 use crate::timefmt::Millis;
 
 /// Bumped whenever the body's shape or the meaning of a [`ScanState`] changes.
-pub const ROWS_VERSION: u32 = 2;
+pub const ROWS_VERSION: u32 = 3;
 
 /// 64-bit FNV-1a, the checksum and the home-path hash.
 pub fn fnv64(bytes: &[u8]) -> u64 {

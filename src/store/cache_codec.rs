@@ -43,7 +43,10 @@ impl Enc {
         let s = &e.state;
         self.u64(s.offset);
         self.0.push(
-            u8::from(s.complete) | u8::from(s.saw_message) << 1 | u8::from(s.meta.is_some()) << 2,
+            u8::from(s.complete)
+                | u8::from(s.saw_message) << 1
+                | u8::from(s.meta.is_some()) << 2
+                | u8::from(s.pending_tail) << 3,
         );
         if let Some(m) = &s.meta {
             for f in [
@@ -164,6 +167,7 @@ impl<'a> Dec<'a> {
             response_prompt: self.opt()?,
             thread_name: self.opt()?,
             saw_message: sflags & 2 != 0,
+            pending_tail: sflags & 8 != 0,
         };
         let entry = Entry {
             size,

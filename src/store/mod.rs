@@ -5,6 +5,7 @@
 
 pub mod cache;
 mod cache_codec;
+pub mod issues;
 pub mod lines;
 pub mod names;
 pub mod open;
@@ -132,16 +133,7 @@ pub fn not_a_session(file: &RolloutFile, state: &ScanState) -> Option<FileIssue>
     if state.meta.is_some() || state.saw_message {
         return None;
     }
-    let reason = if file.size == 0 {
-        "empty file".to_owned()
-    } else if state.skipped_lines > 0 {
-        format!(
-            "no session metadata and no message ({} unreadable lines)",
-            state.skipped_lines
-        )
-    } else {
-        "no session metadata and no message".to_owned()
-    };
+    let reason = issues::not_a_session_reason(file.size, state.skipped_lines);
     Some(FileIssue {
         path: file.path.clone(),
         reason,
@@ -341,6 +333,7 @@ pub fn list(store: &Store, opts: ListOptions) -> (Vec<SessionRow>, Vec<FileIssue
     let names = store.names();
     let (mut rows, more) = summarise_all(&files, opts.until, &names, default_threads());
     issues.extend(more);
+    issues.extend(issues::duplicate_ids(&rows));
     for row in &mut rows {
         fill_from_parent(row, &files);
     }
@@ -380,6 +373,7 @@ pub fn list_cached(
         .iter()
         .map(|s| row_from_scan(&s.file, &s.state, &names))
         .collect();
+    issues.extend(issues::duplicate_ids(&rows));
     for row in &mut rows {
         fill_from_parent(row, &files);
     }

@@ -1,5 +1,6 @@
 //! Session names from `<home>/session_index.jsonl`: one `{"id","thread_name","updated_at"}` per
-//! line, the last line for an id wins. Bad lines are skipped; a missing file means no names.
+//! line, the last line for an id wins. Bad lines are skipped; a missing file, or anything but a
+//! regular file, means no names.
 
 use std::collections::HashMap;
 use std::io::BufRead;
@@ -11,6 +12,10 @@ use super::summary::parse_line;
 /// id -> name. An empty name clears an earlier one.
 pub fn read_session_index(path: &Path) -> HashMap<String, String> {
     let mut names = HashMap::new();
+    // Only a regular file: opening a named pipe would wait for a writer forever.
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return names;
+    }
     let Ok(file) = std::fs::File::open(path) else {
         return names;
     };

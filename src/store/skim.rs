@@ -3,9 +3,11 @@
 //! Most bytes of a rollout are tool output, reasoning and instructions that the picker never
 //! shows. This scanner walks the top-level object and its `payload` keys only, skipping string
 //! values with `memchr`, so such lines are rejected at memory speed; only the rows that can carry
-//! a message, the session metadata or a name are then parsed in full. It is exact for any key
-//! order and white space, iterative (no recursion, so deep nesting cannot overflow the stack),
-//! and never panics.
+//! a message, the session metadata or a name are then parsed in full. It agrees with serde_json
+//! on every valid line whatever the key order, white space, string escapes or repeated keys; it
+//! is iterative (no recursion, so deep nesting cannot overflow the stack) and never panics.
+
+use std::borrow::Cow;
 
 /// What a line is, as far as the reader cares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -145,26 +147,47 @@ impl<'a> Cursor<'a> {
     }
 }
 
-#[derive(Default)]
-struct Payload<'a> {
-    kind: Option<&'a [u8]>,
-    role: Option<&'a [u8]>,
-    item_kind: Option<&'a [u8]>,
+/// A JSON string's bytes with escapes resolved. Codex never escapes plain ASCII, so the decode
+/// only runs for the rare string that holds a backslash; a string that does not decode is taken
+/// as written (the line is then not valid JSON anyway).
+fn unescape(raw: &[u8]) -> Cow<'_, [u8]> {
+    if memchr::memchr(b'\\', raw).is_none() {
+        return Cow::Borrowed(raw);
+    }
+    let quoted = format!("\"{}\"", String::from_utf8_lossy(raw));
+    match serde_json::from_str::<String>(&quoted) {
+        Ok(text) => Cow::Owned(text.into_bytes()),
+        Err(_) => Cow::Borrowed(raw),
+    }
 }
 
+#[derive(Default, Clone)]
+struct Payload<'a> {
+    kind: Option<Cow<'a, [u8]>>,
+    role: Option<Cow<'a, [u8]>>,
+    item_kind: Option<Cow<'a, [u8]>>,
+}
+
+/// Read a `payload` value. Repeated keys behave as in serde_json: the last one wins.
 fn payload<'a>(c: &mut Cursor<'a>) -> Res<Payload<'a>> {
     let mut p = Payload::default();
     if c.peek()? != b'{' {
         c.skip_value()?;
         return Ok(p);
     }
-    c.object(|c, key| match key {
-        b"type" => c.string_value().map(|v| p.kind = v),
-        b"role" => c.string_value().map(|v| p.role = v),
-        b"item" if c.peek()? == b'{' => c.object(|c, key| match key {
-            b"type" => c.string_value().map(|v| p.item_kind = v),
-            _ => c.skip_value(),
-        }),
+    c.object(|c, key| match &*unescape(key) {
+        b"type" => c.string_value().map(|v| p.kind = v.map(unescape)),
+        b"role" => c.string_value().map(|v| p.role = v.map(unescape)),
+        b"item" => {
+            p.item_kind = None;
+            if c.peek()? != b'{' {
+                return c.skip_value();
+            }
+            c.object(|c, key| match &*unescape(key) {
+                b"type" => c.string_value().map(|v| p.item_kind = v.map(unescape)),
+                _ => c.skip_value(),
+            })
+        }
         _ => c.skip_value(),
     })?;
     Ok(p)
@@ -173,16 +196,16 @@ fn payload<'a>(c: &mut Cursor<'a>) -> Res<Payload<'a>> {
 fn classify(top: Option<&[u8]>, p: &Payload) -> Kind {
     match top {
         Some(b"session_meta") => Kind::Meta,
-        Some(b"event_msg") => match p.kind {
+        Some(b"event_msg") => match p.kind.as_deref() {
             Some(b"user_message" | b"agent_message") => Kind::Message,
-            Some(b"item_completed") => match p.item_kind {
+            Some(b"item_completed") => match p.item_kind.as_deref() {
                 Some(b"UserMessage" | b"AgentMessage") => Kind::Message,
                 _ => Kind::Other,
             },
             Some(b"thread_name_updated") => Kind::ThreadName,
             _ => Kind::Other,
         },
-        Some(b"response_item") => match (p.role, p.kind) {
+        Some(b"response_item") => match (p.role.as_deref(), p.kind.as_deref()) {
             (Some(b"user" | b"assistant"), _) => Kind::Message,
             (_, Some(kind)) if is_tool_kind(kind) => Kind::Tool,
             _ => Kind::Other,
@@ -196,8 +219,14 @@ pub fn is_tool_kind(kind: &[u8]) -> bool {
     kind == b"reasoning" || kind.ends_with(b"_call") || kind.ends_with(b"_call_output")
 }
 
-/// Classify one line. Rows whose top-level `type` is none of the interesting ones are rejected as
-/// soon as the type is read.
+fn is_interesting(top: Option<&[u8]>) -> bool {
+    matches!(top, Some(b"session_meta" | b"event_msg" | b"response_item"))
+}
+
+/// Classify one line. The whole top-level object is walked so that repeated keys resolve as in
+/// serde_json (the last one wins) and a valid line is never misread. When the rest of a line is
+/// cut short or malformed, the answer known at the usual decision point stands: an uninteresting
+/// `type`, or a `type` and a `payload` both read.
 pub fn kind(line: &[u8]) -> Kind {
     classify_line(line).0
 }
@@ -206,39 +235,34 @@ pub fn kind(line: &[u8]) -> Kind {
 /// shape rather than an `event`/`item` one).
 pub fn classify_line(line: &[u8]) -> (Kind, bool) {
     let mut c = Cursor { b: line, i: 0 };
-    let mut top: Option<&[u8]> = None;
+    let mut top: Option<Cow<[u8]>> = None;
     let mut p = Payload::default();
     let mut seen_payload = false;
-    // Set when the walk stops on purpose because the answer is already known.
-    let mut settled = false;
-    let walked = c.object(|c, key| match key {
+    // The answer at the decision point, for a line whose remainder does not walk.
+    let mut settled: Option<Kind> = None;
+    let walked = c.object(|c, key| match &*unescape(key) {
         b"type" => {
-            top = c.string_value()?;
-            if matches!(top, Some(b"session_meta" | b"event_msg" | b"response_item"))
-                && !seen_payload
-            {
-                Ok(())
-            } else {
-                settled = true;
-                Err(())
+            top = c.string_value()?.map(unescape);
+            if settled.is_none() && (!is_interesting(top.as_deref()) || seen_payload) {
+                settled = Some(classify(top.as_deref(), &p));
             }
+            Ok(())
         }
         b"payload" => {
             p = payload(c)?;
             seen_payload = true;
-            if top.is_some() {
-                settled = true;
-                Err(())
-            } else {
-                Ok(())
+            if settled.is_none() && top.is_some() {
+                settled = Some(classify(top.as_deref(), &p));
             }
+            Ok(())
         }
         _ => c.skip_value(),
     });
-    if walked.is_ok() || settled {
-        (classify(top, &p), top == Some(b"response_item"))
-    } else {
-        (Kind::Malformed, false)
+    let response = top.as_deref() == Some(b"response_item");
+    match (walked, settled) {
+        (Ok(()), _) => (classify(top.as_deref(), &p), response),
+        (Err(()), Some(kind)) => (kind, response),
+        (Err(()), None) => (Kind::Malformed, false),
     }
 }
 
@@ -318,6 +342,39 @@ mod tests {
         assert_eq!(kind(cut.as_bytes()), Kind::Malformed);
         let response = r#"{"type":"response_item","payload":{"role":"user"}}"#;
         assert_eq!(classify_line(response.as_bytes()), (Kind::Message, true));
+    }
+
+    #[test]
+    fn escapes_and_repeated_keys_resolve_like_serde() {
+        let cases: &[(&str, Kind)] = &[
+            (
+                r#"{"type":"event\u005fmsg","payload":{"type":"user_message","message":"hi"}}"#,
+                Kind::Message,
+            ),
+            (
+                r#"{"ty\u0070e":"response_item","payload":{"r\u006fle":"user","content":"x"}}"#,
+                Kind::Message,
+            ),
+            (
+                r#"{"type":"turn_context","type":"event_msg","payload":{"type":"user_message","message":"hi"}}"#,
+                Kind::Message,
+            ),
+            (
+                r#"{"type":"event_msg","payload":{"type":"token_count"},"payload":{"type":"agent_message","message":"hi"}}"#,
+                Kind::Message,
+            ),
+            (
+                r#"{"type":"event_msg","payload":{"type":"item_completed","item":{"type":"UserMessage"},"item":{"id":"1"}}}"#,
+                Kind::Other,
+            ),
+            (
+                r#"{"type":"event_msg","payload":{"type":"user_message"},"type":"turn_context"}"#,
+                Kind::Other,
+            ),
+        ];
+        for (line, want) in cases {
+            assert_eq!(kind(line.as_bytes()), *want, "{line}");
+        }
     }
 
     #[test]

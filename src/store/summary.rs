@@ -53,6 +53,10 @@ pub struct ScanState {
     pub skipped_lines: u32,
     /// Any message line at all was seen (a file with neither this nor `meta` is not a session).
     pub saw_message: bool,
+    /// `skipped_lines` counts an unterminated last line that was left unread; the next pass
+    /// reads it again and must not count it twice.
+    #[serde(default)]
+    pub pending_tail: bool,
 }
 
 impl ScanState {
@@ -232,12 +236,16 @@ impl ScanState {
     }
 
     /// Continue the pass over `reader`, which must be positioned at `self.offset`.
-    /// An unterminated last line that does not parse is left unread (codex may be writing it),
-    /// counted as skipped, and `offset` stays before it so a later pass reads it whole.
+    /// An unterminated last line that is not a whole JSON object is left unread (codex may be
+    /// writing it: `-1` may yet become `-1e5`), counted as skipped, and `offset` stays before it
+    /// so a later pass reads it whole.
     pub fn scan<R: BufRead>(&mut self, reader: R, opts: &ScanOptions) -> io::Result<()> {
         let mut lines = LineReader::new(reader, opts.max_line, self.offset == 0);
         let base = self.offset;
         self.complete = false;
+        if std::mem::take(&mut self.pending_tail) {
+            self.skipped_lines = self.skipped_lines.saturating_sub(1);
+        }
         loop {
             let before = lines.consumed();
             match lines.next_line()? {
@@ -246,9 +254,12 @@ impl ScanState {
                     return Ok(());
                 }
                 Step::TooLong { .. } => self.skipped_lines += 1,
-                Step::Line { terminated: false } if parse_line(lines.line()).is_none() => {
+                Step::Line { terminated: false }
+                    if !parse_line(lines.line()).is_some_and(|v| v.is_object()) =>
+                {
                     if !lines.line().iter().all(u8::is_ascii_whitespace) {
                         self.skipped_lines += 1;
+                        self.pending_tail = true;
                     }
                     self.offset = base + before;
                     self.complete = true;

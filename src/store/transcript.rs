@@ -3,7 +3,8 @@
 //! Owns the de-duplication rule: when a file has any `event`/`item` message the transcript is
 //! built from those shapes alone; only a file with none falls back to `response` rows minus
 //! injected context. Tool calls, their outputs and reasoning are kept as one-line summaries for
-//! a view that can show them. Giant messages are elided past a cap so memory stays bounded.
+//! a view that can show them. Giant messages are elided past a cap, or streamed out one at a
+//! time, so memory stays bounded whatever a rollout holds.
 
 use serde_json::Value;
 use std::io::{self, BufRead};
@@ -134,16 +135,40 @@ fn tool_summary(payload: &Value) -> (String, String) {
     (kind, summary)
 }
 
-/// Read a whole transcript from a reader at the start of the file.
-pub fn read_transcript<R: BufRead>(reader: R, opts: &TranscriptOptions) -> io::Result<Transcript> {
-    let mut t = Transcript::default();
+/// One useful line of a rollout, as the transcript sees it.
+enum Found {
+    Meta(Meta),
+    Tool { kind: String, summary: String },
+    Message(format::Message),
+}
+
+/// Walk a rollout from its start, handing every useful line to `on` in file order; returns the
+/// number of unreadable lines. Stops at the ordinal bound. Holds one line at a time. A read
+/// error part-way (a cut `.zst` stream, a failing disk) ends the walk like the end of the file,
+/// counted as one unreadable line, once the metadata or a message was read: the same rule as
+/// the listing, so `show` gives what `list` counted.
+fn walk<R: BufRead>(
+    reader: R,
+    opts: &TranscriptOptions,
+    on: &mut dyn FnMut(Found) -> io::Result<()>,
+) -> io::Result<u32> {
+    let mut skipped = 0u32;
+    let mut have_meta = false;
+    let mut have_message = false;
     let mut lines = LineReader::new(reader, DEFAULT_MAX_LINE, true);
-    let mut has_events = false;
     loop {
-        match lines.next_line()? {
+        let step = match lines.next_line() {
+            Ok(step) => step,
+            Err(_) if have_meta || have_message => {
+                skipped += 1;
+                break;
+            }
+            Err(e) => return Err(e),
+        };
+        match step {
             Step::Eof => break,
             Step::TooLong { .. } => {
-                t.skipped_lines += 1;
+                skipped += 1;
                 continue;
             }
             Step::Line { .. } => {}
@@ -153,17 +178,17 @@ pub fn read_transcript<R: BufRead>(reader: R, opts: &TranscriptOptions) -> io::R
         match kind {
             Kind::Malformed => {
                 if !line.iter().all(u8::is_ascii_whitespace) {
-                    t.skipped_lines += 1;
+                    skipped += 1;
                 }
                 continue;
             }
             Kind::Other | Kind::ThreadName => continue,
-            Kind::Meta if t.meta.is_some() => continue,
+            Kind::Meta if have_meta => continue,
             Kind::Tool if !opts.tools => continue,
             _ => {}
         }
         let Some(value) = parse_line(line) else {
-            t.skipped_lines += 1;
+            skipped += 1;
             continue;
         };
         if let Some(limit) = opts.ordinal_below {
@@ -176,24 +201,64 @@ pub fn read_transcript<R: BufRead>(reader: R, opts: &TranscriptOptions) -> io::R
             }
         }
         match kind {
-            Kind::Meta => t.meta = Some(meta_from_line(&value)),
+            Kind::Meta => {
+                have_meta = true;
+                on(Found::Meta(meta_from_line(&value)))?;
+            }
             Kind::Tool => {
                 if let Some(payload) = value.get("payload") {
                     let (kind, summary) = tool_summary(payload);
-                    t.entries.push(Entry::Tool { kind, summary });
+                    on(Found::Tool { kind, summary })?;
                 }
             }
             Kind::Message => {
-                let Some(msg) = format::message_from_line(&value) else {
-                    continue;
-                };
+                if let Some(msg) = format::message_from_line(&value) {
+                    have_message = true;
+                    on(Found::Message(msg))?;
+                }
+            }
+            Kind::Other | Kind::ThreadName | Kind::Malformed => {}
+        }
+    }
+    Ok(skipped)
+}
+
+/// A message as a transcript entry, cut to `max_message_bytes`.
+fn message_entry(msg: format::Message, opts: &TranscriptOptions) -> Entry {
+    let (text, elided) = match opts.max_message_bytes {
+        Some(max) if msg.text.len() > max => {
+            let kept = clip(&msg.text, max).to_owned();
+            let cut = (msg.text.len() - kept.len()) as u64;
+            (kept, cut)
+        }
+        _ => (msg.text, 0),
+    };
+    Entry::Message {
+        role: msg.role,
+        text,
+        shape: msg.shape,
+        phase: msg.phase,
+        elided,
+    }
+}
+
+/// Read a whole transcript from a reader at the start of the file.
+pub fn read_transcript<R: BufRead>(reader: R, opts: &TranscriptOptions) -> io::Result<Transcript> {
+    let mut meta = None;
+    let mut entries = Vec::new();
+    let mut has_events = false;
+    let skipped_lines = walk(reader, opts, &mut |found| {
+        match found {
+            Found::Meta(m) => meta = Some(m),
+            Found::Tool { kind, summary } => entries.push(Entry::Tool { kind, summary }),
+            Found::Message(msg) => {
                 if msg.shape == Shape::Response {
                     if has_events || msg.is_injected() {
-                        continue;
+                        return Ok(());
                     }
                 } else if !has_events {
                     has_events = true;
-                    t.entries.retain(|e| {
+                    entries.retain(|e| {
                         !matches!(
                             e,
                             Entry::Message {
@@ -203,24 +268,50 @@ pub fn read_transcript<R: BufRead>(reader: R, opts: &TranscriptOptions) -> io::R
                         )
                     });
                 }
-                let (text, elided) = match opts.max_message_bytes {
-                    Some(max) if msg.text.len() > max => {
-                        let kept = clip(&msg.text, max).to_owned();
-                        let cut = (msg.text.len() - kept.len()) as u64;
-                        (kept, cut)
-                    }
-                    _ => (msg.text, 0),
-                };
-                t.entries.push(Entry::Message {
-                    role: msg.role,
-                    text,
-                    shape: msg.shape,
-                    phase: msg.phase,
-                    elided,
-                });
+                entries.push(message_entry(msg, opts));
             }
-            Kind::Other | Kind::ThreadName | Kind::Malformed => {}
         }
-    }
-    Ok(t)
+        Ok(())
+    })?;
+    Ok(Transcript {
+        meta,
+        entries,
+        skipped_lines,
+    })
+}
+
+/// Hand a transcript's entries to `sink` as they are read, never holding more than one line:
+/// for a rollout of any size. `has_events` (the file carries `event`/`item` messages) must be
+/// known beforehand, from a first pass ([`super::summary::ScanState::has_events`]); the entries
+/// are then exactly those of [`read_transcript`]. The returned transcript has no entries.
+pub fn stream_transcript<R: BufRead>(
+    reader: R,
+    opts: &TranscriptOptions,
+    has_events: bool,
+    sink: &mut dyn FnMut(&Entry) -> io::Result<()>,
+) -> io::Result<Transcript> {
+    let mut meta = None;
+    let skipped_lines = walk(reader, opts, &mut |found| match found {
+        Found::Meta(m) => {
+            meta = Some(m);
+            Ok(())
+        }
+        Found::Tool { kind, summary } => sink(&Entry::Tool { kind, summary }),
+        Found::Message(msg) => {
+            let keep = match msg.shape {
+                Shape::Response => !has_events && !msg.is_injected(),
+                Shape::Event | Shape::Item => true,
+            };
+            if keep {
+                sink(&message_entry(msg, opts))
+            } else {
+                Ok(())
+            }
+        }
+    })?;
+    Ok(Transcript {
+        meta,
+        entries: Vec::new(),
+        skipped_lines,
+    })
 }

@@ -11,4 +11,10 @@ use gen_common::gen;
 
 mod cache;
 mod content;
+mod fuzz;
+mod fuzz_gen;
 mod generator;
+mod hostile;
+mod limits;
+mod read_only;
+mod terminal_safety;

@@ -1,0 +1,97 @@
+//! Store-wide problems that are not about reading one line: why a file is not a session, and
+//! session ids that more than one file claims. Pure; the callers print the [`FileIssue`]s.
+
+use std::collections::HashMap;
+
+use super::FileIssue;
+use crate::session::SessionRow;
+
+/// Why a file with no `session_meta` and no message is passed over.
+pub fn not_a_session_reason(size: u64, skipped_lines: u32) -> String {
+    match (size, skipped_lines) {
+        (0, _) => "empty file".to_owned(),
+        (_, 0) => "no session metadata and no message".to_owned(),
+        (_, 1) => "no session metadata and no message (1 unreadable line)".to_owned(),
+        (_, n) => format!("no session metadata and no message ({n} unreadable lines)"),
+    }
+}
+
+/// The `--verbose` note for a listed file with lines that could not be read.
+pub fn skipped_lines_note(skipped_lines: u32) -> String {
+    match skipped_lines {
+        1 => "listed; skipped 1 unreadable line".to_owned(),
+        n => format!("listed; skipped {n} unreadable lines"),
+    }
+}
+
+/// One warning for every file whose session id an earlier file (by path) already has. Both are
+/// still listed: a copied or half-archived rollout is the user's data too, and each row keeps its
+/// own path.
+pub fn duplicate_ids(rows: &[SessionRow]) -> Vec<FileIssue> {
+    let mut by_id: HashMap<&str, Vec<&SessionRow>> = HashMap::new();
+    for row in rows {
+        by_id.entry(row.id.as_str()).or_default().push(row);
+    }
+    let mut issues = Vec::new();
+    for (id, mut group) in by_id {
+        if group.len() < 2 {
+            continue;
+        }
+        group.sort_by(|a, b| a.path.cmp(&b.path));
+        let first = group[0].path.display().to_string();
+        for row in &group[1..] {
+            issues.push(FileIssue {
+                path: row.path.clone(),
+                reason: format!("session id {id} is also in {first}; both are listed"),
+            });
+        }
+    }
+    issues.sort_by(|a, b| a.path.cmp(&b.path));
+    issues
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    fn row(id: &str, path: &str) -> SessionRow {
+        SessionRow {
+            id: id.into(),
+            path: PathBuf::from(path),
+            ..SessionRow::default()
+        }
+    }
+
+    #[test]
+    fn reasons_read_well() {
+        assert_eq!(not_a_session_reason(0, 0), "empty file");
+        assert_eq!(
+            not_a_session_reason(9, 1),
+            "no session metadata and no message (1 unreadable line)"
+        );
+        assert_eq!(skipped_lines_note(1), "listed; skipped 1 unreadable line");
+        assert_eq!(skipped_lines_note(2), "listed; skipped 2 unreadable lines");
+        assert_eq!(
+            not_a_session_reason(9, 3),
+            "no session metadata and no message (3 unreadable lines)"
+        );
+    }
+
+    #[test]
+    fn each_extra_copy_is_named_once() {
+        let rows = [
+            row("a", "/s/2"),
+            row("b", "/s/3"),
+            row("a", "/s/1"),
+            row("a", "/s/0"),
+        ];
+        let issues = duplicate_ids(&rows);
+        let paths: Vec<_> = issues.iter().map(|i| i.path.clone()).collect();
+        assert_eq!(paths, [PathBuf::from("/s/1"), PathBuf::from("/s/2")]);
+        assert_eq!(
+            issues[0].reason,
+            "session id a is also in /s/0; both are listed"
+        );
+    }
+}
