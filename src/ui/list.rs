@@ -161,7 +161,8 @@ fn row_line(
     let branch_w = if show_branch { 14 } else { 0 };
     let kind_w = kind.map_or(0, |k| k.chars().count() + 1);
     let right_w = project_w + 1 + if show_branch { branch_w + 1 } else { 0 };
-    let title_w = width.saturating_sub(left_used + right_w + kind_w).max(8);
+    // One cell separates the title from the right-hand columns.
+    let title_w = width.saturating_sub(left_used + 1 + right_w + kind_w).max(8);
     if let Some(k) = kind {
         spans.push(Span::styled(format!("{k} "), theme.kind));
     }
