@@ -162,7 +162,9 @@ fn row_line(
     let kind_w = kind.map_or(0, |k| k.chars().count() + 1);
     let right_w = project_w + 1 + if show_branch { branch_w + 1 } else { 0 };
     // One cell separates the title from the right-hand columns.
-    let title_w = width.saturating_sub(left_used + 1 + right_w + kind_w).max(8);
+    let title_w = width
+        .saturating_sub(left_used + 1 + right_w + kind_w)
+        .max(8);
     if let Some(k) = kind {
         spans.push(Span::styled(format!("{k} "), theme.kind));
     }
