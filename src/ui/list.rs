@@ -159,7 +159,9 @@ fn row_line(
     let show_branch = width >= 84;
     let project_w = if width >= 64 { 16 } else { 12 };
     let branch_w = if show_branch { 14 } else { 0 };
-    let kind_w = kind.map_or(0, |k| k.chars().count() + 1);
+    // A custom `source` can be any text: its label gets a short column.
+    let kind = kind.map(|k| textwidth::truncate(&sanitize::one_line(k), 10));
+    let kind_w = kind.as_ref().map_or(0, |k| textwidth::width(k) + 1);
     let right_w = project_w + 1 + if show_branch { branch_w + 1 } else { 0 };
     // One cell separates the title from the right-hand columns.
     let title_w = width

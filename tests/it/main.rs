@@ -2,6 +2,7 @@
 
 mod common;
 mod fixtures;
+mod picker_hostile;
 mod screens;
 mod tmux;
 

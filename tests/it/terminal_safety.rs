@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 
 use crate::common::{bin, stderr};
 
-const ID: &str = "0f000000-0000-7000-8000-000000000001";
+pub const ID: &str = "0f000000-0000-7000-8000-000000000001";
 const ID_NASTY_META: &str = "0f000000-0000-7000-8000-000000000002";
 
 /// Every C0 control, DEL, every C1 control, live escape sequences and every bidi control.
@@ -57,7 +57,7 @@ fn write_jsonl(path: &Path, rows: &[Value]) {
 }
 
 /// A store whose shown fields are all hostile; returns its home.
-fn nasty_store(root: &Path) -> std::path::PathBuf {
+pub fn nasty_store(root: &Path) -> std::path::PathBuf {
     let home = root.join("home");
     let day = home.join("sessions/2026/02/03");
     std::fs::create_dir_all(&day).unwrap();

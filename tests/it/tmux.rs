@@ -8,12 +8,12 @@ use std::time::{Duration, Instant};
 const ID: &str = "019ac001-7e2d-7a41-9c3b-000000000001";
 
 /// A private tmux server, killed on drop even when the test fails.
-struct Tmux {
+pub struct Tmux {
     socket: String,
 }
 
 impl Tmux {
-    fn start() -> Option<Tmux> {
+    pub fn start() -> Option<Tmux> {
         if Command::new("tmux").arg("-V").output().is_err() {
             if std::env::var("CODEX_PICKER_SKIP_TMUX").as_deref() == Ok("1") {
                 eprintln!("tmux is not installed; skipped (CODEX_PICKER_SKIP_TMUX=1)");
@@ -29,7 +29,7 @@ impl Tmux {
         Some(Tmux { socket })
     }
 
-    fn run(&self, args: &[&str]) -> Output {
+    pub fn run(&self, args: &[&str]) -> Output {
         Command::new("tmux")
             .args(["-L", &self.socket, "-f", "/dev/null"])
             .args(args)
@@ -37,12 +37,12 @@ impl Tmux {
             .expect("run tmux")
     }
 
-    fn capture(&self) -> String {
+    pub fn capture(&self) -> String {
         String::from_utf8_lossy(&self.run(&["capture-pane", "-p", "-t", "t"]).stdout).into_owned()
     }
 
     /// Poll the pane until `want` shows (at most 10 s).
-    fn wait_for(&self, want: &str) -> String {
+    pub fn wait_for(&self, want: &str) -> String {
         let start = Instant::now();
         loop {
             let screen = self.capture();
@@ -57,7 +57,7 @@ impl Tmux {
         }
     }
 
-    fn keys(&self, keys: &[&str]) {
+    pub fn keys(&self, keys: &[&str]) {
         let mut args = vec!["send-keys", "-t", "t"];
         args.extend_from_slice(keys);
         assert!(self.run(&args).status.success());
@@ -77,7 +77,7 @@ fn rand_ish() -> u128 {
     t.as_nanos()
 }
 
-fn shell_quote(p: &Path) -> String {
+pub fn shell_quote(p: &Path) -> String {
     format!("'{}'", p.display().to_string().replace('\'', r"'\''"))
 }
 
@@ -98,7 +98,7 @@ fn setup(dir: &Path) -> (PathBuf, String) {
     (out, cmd)
 }
 
-fn start(tmux: &Tmux, cmd: &str) {
+pub fn start(tmux: &Tmux, cmd: &str) {
     let out = tmux.run(&["new-session", "-d", "-s", "t", "-x", "120", "-y", "40", cmd]);
     assert!(
         out.status.success(),
