@@ -427,56 +427,47 @@ pub fn refresh(
     until: Until,
     threads: usize,
 ) -> (Vec<Scanned>, Vec<FileIssue>, RefreshStats) {
-    let plans: Vec<Plan> = files.iter().map(|f| cache.plan(f)).collect();
+    let opts = ScanOptions::new(until);
+    let mut reused = 0;
+    // Unchanged files that need no reading are settled here, their cached state moved (not
+    // copied again); only the others go to the reading threads.
+    let mut ready: Vec<(usize, Result<Scanned, FileIssue>)> = Vec::new();
+    let mut todo: Vec<(usize, ScanState)> = Vec::new();
+    for (i, file) in files.iter().enumerate() {
+        match cache.plan(file) {
+            Plan::Fresh(state) if until != Until::End || state.complete => {
+                reused += 1;
+                ready.push((i, settle(file, state, false)));
+            }
+            Plan::Fresh(state) | Plan::Resume(state) => todo.push((i, state)),
+            Plan::Rescan => todo.push((i, ScanState::default())),
+        }
+    }
     let next = AtomicUsize::new(0);
     let bytes = AtomicU64::new(0);
-    let (reused, resumed, rescanned) = (
-        AtomicUsize::new(0),
-        AtomicUsize::new(0),
-        AtomicUsize::new(0),
-    );
-    let opts = ScanOptions::new(until);
+    let (resumed, rescanned) = (AtomicUsize::new(0), AtomicUsize::new(0));
     let work = || {
         let mut out: Vec<(usize, Result<Scanned, FileIssue>)> = Vec::new();
         loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(file) = files.get(i) else { break };
-            let (mut state, fresh) = match &plans[i] {
-                Plan::Fresh(s) => (s.clone(), true),
-                Plan::Resume(s) => (s.clone(), false),
-                Plan::Rescan => (ScanState::default(), false),
-            };
-            let needs_read = !fresh || (until == Until::End && !state.complete);
-            let mut changed = !fresh;
-            if needs_read {
-                let from = state.offset;
-                if from == 0 {
-                    rescanned.fetch_add(1, Ordering::Relaxed);
-                } else {
-                    resumed.fetch_add(1, Ordering::Relaxed);
-                }
-                if let Err(issue) = scan_file(file, &mut state, &opts) {
-                    out.push((i, Err(issue)));
-                    continue;
-                }
-                bytes.fetch_add(state.offset.saturating_sub(from), Ordering::Relaxed);
-                changed = true;
+            let k = next.fetch_add(1, Ordering::Relaxed);
+            let Some((i, state)) = todo.get(k) else { break };
+            let (i, mut state, file) = (*i, state.clone(), &files[*i]);
+            let from = state.offset;
+            if from == 0 {
+                rescanned.fetch_add(1, Ordering::Relaxed);
             } else {
-                reused.fetch_add(1, Ordering::Relaxed);
+                resumed.fetch_add(1, Ordering::Relaxed);
             }
-            let result = match super::not_a_session(file, &state) {
-                Some(issue) => Err(issue),
-                None => Ok(Scanned {
-                    file: file.clone(),
-                    state,
-                    changed,
-                }),
-            };
-            out.push((i, result));
+            if let Err(issue) = scan_file(file, &mut state, &opts) {
+                out.push((i, Err(issue)));
+                continue;
+            }
+            bytes.fetch_add(state.offset.saturating_sub(from), Ordering::Relaxed);
+            out.push((i, settle(file, state, true)));
         }
         out
     };
-    let threads = threads.clamp(1, 16);
+    let threads = threads.clamp(1, 16).min(todo.len().max(1));
     let mut results = std::thread::scope(|scope| {
         let handles: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
         let mut all = work();
@@ -485,6 +476,7 @@ pub fn refresh(
                 all.extend(more);
             }
         }
+        all.append(&mut ready);
         all
     });
     results.sort_by_key(|(i, _)| *i);
@@ -506,13 +498,25 @@ pub fn refresh(
         }
     }
     let stats = RefreshStats {
-        reused: reused.into_inner(),
+        reused,
         resumed: resumed.into_inner(),
         rescanned: rescanned.into_inner(),
         removed: 0,
         bytes_read: bytes.into_inner(),
     };
     (scanned, issues, stats)
+}
+
+/// A file's state after a refresh: a row, or the issue of a file that is not a session.
+fn settle(file: &RolloutFile, state: ScanState, changed: bool) -> Result<Scanned, FileIssue> {
+    match super::not_a_session(file, &state) {
+        Some(issue) => Err(issue),
+        None => Ok(Scanned {
+            file: file.clone(),
+            state,
+            changed,
+        }),
+    }
 }
 
 /// Where a store's caches live, or `None` when caching is off for it (the folder would be
