@@ -257,19 +257,41 @@ pub fn read_transcript(
     files: &[RolloutFile],
     opts: &TranscriptOptions,
 ) -> Result<Transcript, FileIssue> {
+    read_transcript_with(file, files, opts, transcript::read_transcript)
+}
+
+/// [`read_transcript`] for indexing: the same entries, read without parsing the rows the
+/// transcript drops ([`transcript::read_transcript_entries`]).
+pub fn read_transcript_entries(
+    file: &RolloutFile,
+    files: &[RolloutFile],
+    opts: &TranscriptOptions,
+) -> Result<Transcript, FileIssue> {
+    read_transcript_with(file, files, opts, transcript::read_transcript_entries)
+}
+
+type ReadFn =
+    fn(Box<dyn std::io::BufRead + Send>, &TranscriptOptions) -> std::io::Result<Transcript>;
+
+fn read_transcript_with(
+    file: &RolloutFile,
+    files: &[RolloutFile],
+    opts: &TranscriptOptions,
+    read: ReadFn,
+) -> Result<Transcript, FileIssue> {
     let issue = |path: &Path, e: std::io::Error| FileIssue {
         path: path.to_path_buf(),
         reason: e.to_string(),
     };
     let reader = open::open_at(&file.path, file.compressed, 0).map_err(|e| issue(&file.path, e))?;
-    let mut own = transcript::read_transcript(reader, opts).map_err(|e| issue(&file.path, e))?;
+    let mut own = read(reader, opts).map_err(|e| issue(&file.path, e))?;
     let base = own.meta.as_ref().and_then(|m| m.history_base.clone());
     if let Some(base) = base {
         if let Some(parent) = file_for_id(files, &base.thread_id).filter(|p| p.path != file.path) {
             let mut popts = *opts;
             popts.ordinal_below = base.end_ordinal_exclusive;
             if let Ok(reader) = open::open_at(&parent.path, parent.compressed, 0) {
-                if let Ok(mut inherited) = transcript::read_transcript(reader, &popts) {
+                if let Ok(mut inherited) = read(reader, &popts) {
                     inherited.entries.append(&mut own.entries);
                     own.entries = inherited.entries;
                 }

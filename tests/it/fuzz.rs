@@ -12,7 +12,7 @@ use codex_picker::format::{self, Role, Shape};
 use codex_picker::store::skim::{self, Kind};
 use codex_picker::store::summary::{parse_line, ScanOptions, ScanState, Until};
 use codex_picker::store::transcript::{
-    read_transcript, stream_transcript, Entry, TranscriptOptions,
+    read_transcript, read_transcript_entries, stream_transcript, Entry, TranscriptOptions,
 };
 use proptest::prelude::*;
 use proptest::sample::{select, Index};
@@ -157,6 +157,16 @@ fn check_stream(data: &[u8], chunk: usize) -> Result<(), TestCaseError> {
     .expect("slice");
     prop_assert_eq!(&streamed, &t.entries);
     prop_assert_eq!(summary.skipped_lines, t.skipped_lines);
+    // The indexing read (response twins left unparsed) gives the same entries.
+    let opts = TranscriptOptions {
+        tools: false,
+        ..TranscriptOptions::default()
+    };
+    let full = read_transcript(BufReader::with_capacity(chunk, data), &opts).expect("slice");
+    let lean =
+        read_transcript_entries(BufReader::with_capacity(chunk, data), &opts).expect("slice");
+    prop_assert_eq!(&lean.entries, &full.entries);
+    prop_assert_eq!(&lean.meta, &full.meta);
     Ok(())
 }
 
