@@ -146,7 +146,40 @@ pub fn row_from_scan(
     state: &ScanState,
     names: &HashMap<String, String>,
 ) -> SessionRow {
-    let meta = state.meta.clone().unwrap_or_default();
+    row_from_parts(
+        file,
+        state,
+        state.meta.clone().unwrap_or_default(),
+        state.first_prompt().map(str::to_owned),
+        state.thread_name.clone(),
+        names,
+    )
+}
+
+/// [`row_from_scan`] from a state that is no longer needed: its strings are moved, not copied.
+pub fn row_from_state(
+    file: &RolloutFile,
+    mut state: ScanState,
+    names: &HashMap<String, String>,
+) -> SessionRow {
+    let meta = state.meta.take().unwrap_or_default();
+    let first = if state.has_events() {
+        state.event_prompt.take()
+    } else {
+        state.response_prompt.take()
+    };
+    let thread_name = state.thread_name.take();
+    row_from_parts(file, &state, meta, first, thread_name, names)
+}
+
+fn row_from_parts(
+    file: &RolloutFile,
+    state: &ScanState,
+    meta: summary::Meta,
+    first: Option<String>,
+    thread_name: Option<String>,
+    names: &HashMap<String, String>,
+) -> SessionRow {
     let file_name = file
         .path
         .file_name()
@@ -157,12 +190,8 @@ pub fn row_from_scan(
         .clone()
         .or_else(|| session::uuid_from_file_name(&file_name).map(str::to_owned))
         .unwrap_or_else(|| file_name.clone());
-    let first = state.first_prompt().map(str::to_owned);
     let (user, assistant) = state.counts();
-    let name = names
-        .get(&id)
-        .cloned()
-        .or_else(|| state.thread_name.clone());
+    let name = names.get(&id).cloned().or(thread_name);
     SessionRow {
         preview: first
             .as_deref()
@@ -391,9 +420,10 @@ pub fn list_cached(
     let (scanned, more, mut stats) = cache::refresh(&mut rc, &files, opts.until, default_threads());
     issues.extend(more);
     stats.removed = rc.retain_walked(&files, opts.archived).len();
+    let changed = scanned.iter().any(|s| s.changed);
     let mut rows: Vec<SessionRow> = scanned
-        .iter()
-        .map(|s| row_from_scan(&s.file, &s.state, &names))
+        .into_iter()
+        .map(|s| row_from_state(&s.file, s.state, &names))
         .collect();
     issues.extend(issues::duplicate_ids(&rows));
     for row in &mut rows {
@@ -401,7 +431,7 @@ pub fn list_cached(
     }
     rows.sort_by(SessionRow::cmp_updated_desc);
     issues.sort_by(|a, b| a.path.cmp(&b.path));
-    let dirty = stats.removed > 0 || scanned.iter().any(|s| s.changed) || report.ignored.is_some();
+    let dirty = stats.removed > 0 || changed || report.ignored.is_some();
     if dirty && cache::allowed(cache_file, &store.home) {
         if let Err(e) = rc.save(cache_file) {
             report.save_error = Some(e.to_string());
