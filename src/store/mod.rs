@@ -374,6 +374,13 @@ pub fn summarise_all(
     })
 }
 
+/// Free a large structure on a thread of its own: tens of thousands of small frees are not
+/// worth waiting for on the way to the output.
+pub fn drop_later<T: Send + 'static>(value: T) {
+    // When no thread can be had, the failed spawn frees the value here.
+    let _ = std::thread::Builder::new().spawn(move || drop(value));
+}
+
 /// Threads worth using for reading: the machine's cores, at most 8.
 pub fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(2, |n| n.get().min(8))
@@ -438,6 +445,7 @@ pub fn list_cached(
             report.save_error = Some(e.to_string());
         }
     }
+    drop_later(rc);
     report.stats = stats;
     (rows, issues, report)
 }
