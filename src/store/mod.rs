@@ -425,10 +425,21 @@ pub fn list_cached(
     if let cache::LoadOutcome::Ignored(why) = outcome {
         report.ignored = Some(why);
     }
-    let (scanned, more, mut stats) = cache::refresh(&mut rc, &files, opts.until, default_threads());
+    // Unchanged files' states are moved out of the cache, not copied: they become rows, and
+    // go back into the cache only when it has to be saved.
+    let (scanned, more, mut stats) =
+        cache::refresh_lending(&mut rc, &files, opts.until, default_threads());
     issues.extend(more);
     stats.removed = rc.retain_walked(&files, opts.archived).len();
     let changed = scanned.iter().any(|s| s.changed);
+    let dirty = stats.removed > 0 || changed || report.ignored.is_some();
+    if dirty && cache::allowed(cache_file, &store.home) {
+        rc.put_back(&scanned);
+        if let Err(e) = rc.save(cache_file) {
+            report.save_error = Some(e.to_string());
+        }
+    }
+    drop_later(rc);
     let mut rows: Vec<SessionRow> = scanned
         .into_iter()
         .map(|s| row_from_state(&s.file, s.state, &names))
@@ -439,13 +450,6 @@ pub fn list_cached(
     }
     rows.sort_by(SessionRow::cmp_updated_desc);
     issues.sort_by(|a, b| a.path.cmp(&b.path));
-    let dirty = stats.removed > 0 || changed || report.ignored.is_some();
-    if dirty && cache::allowed(cache_file, &store.home) {
-        if let Err(e) = rc.save(cache_file) {
-            report.save_error = Some(e.to_string());
-        }
-    }
-    drop_later(rc);
     report.stats = stats;
     (rows, issues, report)
 }
