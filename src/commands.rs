@@ -152,6 +152,7 @@ pub fn run_list(
     } else {
         output::write_table(out, &rows, terminal_columns(), now_ms())
     };
+    store::drop_later(rows);
     finish(result.and_then(|()| out.flush()), err)
 }
 

@@ -14,6 +14,7 @@
 //! no injected context. Building and caching are in [`build`].
 
 pub mod build;
+mod search;
 
 use memchr::memmem;
 use std::collections::HashMap;
@@ -34,8 +35,7 @@ pub const HIT_CAP: usize = 100;
 /// Longest snippet, in bytes.
 pub const SNIPPET_BYTES: usize = 120;
 
-/// The last query and the sessions it matched.
-pub(crate) type LastQuery = Option<(String, Vec<u32>)>;
+pub(crate) use search::LastQuery;
 
 /// One session's part of the arena.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -109,7 +109,7 @@ pub struct ContentIndex {
     pub(crate) by_path: HashMap<PathBuf, usize>,
     /// The last query and every session it matched: a query typed on from it (it starts with
     /// the last one) can only match among those, so each keystroke narrows the scan.
-    pub(crate) last: std::sync::Arc<Mutex<LastQuery>>,
+    pub(crate) last: std::sync::Arc<Mutex<Option<LastQuery>>>,
 }
 
 impl PartialEq for ContentIndex {
@@ -236,6 +236,11 @@ impl ContentIndex {
 
     /// The original text of an arena range (case restored).
     fn original(&self, range: Range<u64>) -> String {
+        String::from_utf8_lossy(&self.original_bytes(range)).into_owned()
+    }
+
+    /// The original bytes of an arena range (case restored).
+    fn original_bytes(&self, range: Range<u64>) -> Vec<u8> {
         let (s, e) = (range.start as usize, range.end as usize);
         let mut out = self.lower[s..e].to_vec();
         for (i, b) in out.iter_mut().enumerate() {
@@ -256,7 +261,7 @@ impl ContentIndex {
                 out[at..at + enc.len()].copy_from_slice(enc);
             }
         }
-        String::from_utf8_lossy(&out).into_owned()
+        out
     }
 
     /// The messages of a session: (role, original text as indexed, possibly capped).
@@ -269,132 +274,6 @@ impl ContentIndex {
             .iter()
             .map(|m| (m.role, self.original(m.start..m.start + u64::from(m.len))))
             .collect()
-    }
-
-    /// Per term, hits in `hay` counted up to the cap, and the first hit position; `None` when a
-    /// term is missing.
-    fn score(hay: &[u8], finders: &[memmem::Finder<'_>]) -> Option<(usize, usize, usize)> {
-        let mut hits = 0;
-        let mut first = (usize::MAX, 0);
-        for f in finders {
-            let mut it = f.find_iter(hay);
-            let pos = it.next()?;
-            if pos < first.0 {
-                first = (pos, f.needle().len());
-            }
-            hits += 1 + it.take(HIT_CAP - 1).count();
-        }
-        Some((hits, first.0, first.1))
-    }
-
-    /// Sessions whose messages contain every whitespace-separated term of `query` (each a
-    /// case-insensitive substring), most hits first, then most recently updated; at most `limit`.
-    pub fn search(&self, query: &str, limit: usize) -> Vec<ContentHit> {
-        let terms = query_terms(query);
-        if terms.is_empty() || limit == 0 {
-            return Vec::new();
-        }
-        // The longest term first: it is the likeliest to rule a session out early.
-        let mut order: Vec<&Vec<u8>> = terms.iter().collect();
-        order.sort_by_key(|t| std::cmp::Reverse(t.len()));
-        let finders: Vec<memmem::Finder> = order.iter().map(memmem::Finder::new).collect();
-        let candidates: Option<Vec<u32>> = self.last.lock().ok().and_then(|last| {
-            let (q, hits) = last.as_ref()?;
-            let trimmed = q.trim_end();
-            (!trimmed.is_empty() && query.trim_start().starts_with(trimmed.trim_start()))
-                .then(|| hits.clone())
-        });
-        let all: Vec<u32>;
-        let pool: &[u32] = match &candidates {
-            Some(c) => c,
-            None => {
-                all = (0..self.sessions.len() as u32).collect();
-                &all
-            }
-        };
-        let scan = |part: &[u32]| -> Vec<(usize, usize, u64, usize)> {
-            let mut found = Vec::new();
-            for &si in part {
-                let s = &self.sessions[si as usize];
-                let hay = &self.lower[s.start as usize..s.end as usize];
-                if let Some((hits, first, len)) = Self::score(hay, &finders) {
-                    found.push((si as usize, hits, s.start + first as u64, len));
-                }
-            }
-            found
-        };
-        let bytes: u64 = if pool.len() > 2000 {
-            self.lower.len() as u64
-        } else {
-            0
-        };
-        let mut found = if bytes > (4 << 20) {
-            let (a, b) = pool.split_at(pool.len() / 2);
-            std::thread::scope(|sc| {
-                let other = sc.spawn(|| scan(b));
-                let mut x = scan(a);
-                x.extend(other.join().unwrap_or_default());
-                x
-            })
-        } else {
-            scan(pool)
-        };
-        if let Ok(mut last) = self.last.lock() {
-            let mut ids: Vec<u32> = found.iter().map(|f| f.0 as u32).collect();
-            ids.sort_unstable();
-            *last = Some((query.to_owned(), ids));
-        }
-        found.sort_by(|a, b| {
-            b.1.cmp(&a.1)
-                .then(
-                    self.sessions[b.0]
-                        .updated_ms
-                        .cmp(&self.sessions[a.0].updated_ms),
-                )
-                .then(self.sessions[b.0].id.cmp(&self.sessions[a.0].id))
-        });
-        found.truncate(limit);
-        found
-            .into_iter()
-            .map(|(si, hits, at, len)| self.hit(si, hits, at, len))
-            .collect()
-    }
-
-    fn hit(&self, si: usize, hits: usize, at: u64, len: usize) -> ContentHit {
-        let s = &self.sessions[si];
-        let msgs = &self.messages[s.first_msg as usize..(s.first_msg + s.msg_count) as usize];
-        let mi = msgs.partition_point(|m| m.start <= at).saturating_sub(1);
-        let m = msgs[mi];
-        let (ms, me) = (m.start, m.start + u64::from(m.len));
-        let end_hit = at + len as u64;
-        let mut start = at.saturating_sub(40).max(ms);
-        while start < at && !is_char_start(self.lower[start as usize]) {
-            start += 1;
-        }
-        let mut end = (start + SNIPPET_BYTES as u64).max(end_hit).min(me);
-        while end > end_hit && end < me && !is_char_start(self.lower[end as usize]) {
-            end -= 1;
-        }
-        let snippet: String = self
-            .original(start..end)
-            .chars()
-            .map(|c| match c {
-                c if c.is_ascii_control() => ' ',
-                // C1 controls are two bytes, like the middle dot: offsets stay put.
-                c if c.is_control() => '\u{b7}',
-                c => c,
-            })
-            .collect();
-        let from = (at - start) as usize;
-        ContentHit {
-            path: s.path.clone(),
-            id: s.id.clone(),
-            hits,
-            first_message: mi,
-            snippet_match: from..from + len,
-            snippet,
-            updated_ms: s.updated_ms,
-        }
     }
 
     /// Every match of every term of `query` in one session: (message index, byte range in that

@@ -192,7 +192,7 @@ fn run(store: &Store, opts: IndexOptions, setup: &CacheSetup, tx: &Sender<Event>
     let todo = Arc::new(todo);
     let stop = Arc::new(AtomicBool::new(false));
     let next = Arc::new(AtomicUsize::new(0));
-    let (wtx, wrx) = mpsc::channel::<Found>();
+    let (wtx, wrx) = mpsc::channel::<Vec<Found>>();
     let workers: Vec<_> = (0..opts.threads.max(1))
         .map(|_| {
             let (todo, stop, next, wtx, names) = (
@@ -213,23 +213,29 @@ fn run(store: &Store, opts: IndexOptions, setup: &CacheSetup, tx: &Sender<Event>
     let mut alive = true;
     loop {
         match wrx.recv_timeout(opts.flush_every) {
-            Ok(Found::Row(row, state, i)) => {
-                done += 1;
-                rc.put(&todo[i].0, *state);
-                if all.insert(row.path.clone(), (*row).clone()).is_some() {
-                    batch.updated.push(*row);
-                } else {
-                    batch.rows.push(*row);
+            Ok(found) => {
+                for found in found {
+                    match found {
+                        Found::Row(row, state, i) => {
+                            done += 1;
+                            rc.put(&todo[i].0, *state);
+                            if all.insert(row.path.clone(), (*row).clone()).is_some() {
+                                batch.updated.push(*row);
+                            } else {
+                                batch.rows.push(*row);
+                            }
+                        }
+                        Found::Issue(issue, i) => {
+                            done += 1;
+                            issue_count += 1;
+                            rc.entries.remove(&todo[i].0.path);
+                            if all.remove(&issue.path).is_some() {
+                                batch.removed.push(issue.path.clone());
+                            }
+                            alive &= tx.send(Event::Issue(issue)).is_ok();
+                        }
+                    }
                 }
-            }
-            Ok(Found::Issue(issue, i)) => {
-                done += 1;
-                issue_count += 1;
-                rc.entries.remove(&todo[i].0.path);
-                if all.remove(&issue.path).is_some() {
-                    batch.removed.push(issue.path.clone());
-                }
-                alive &= tx.send(Event::Issue(issue)).is_ok();
             }
             Err(mpsc::RecvTimeoutError::Timeout) => {}
             Err(mpsc::RecvTimeoutError::Disconnected) => break,
@@ -307,13 +313,17 @@ fn work(
     names: &HashMap<String, String>,
     stop: &AtomicBool,
     next: &AtomicUsize,
-    tx: &Sender<Found>,
+    tx: &Sender<Vec<Found>>,
 ) {
     let opts = ScanOptions::new(Until::FirstPrompt);
+    // Results go to the coordinator a few at a time: one wake-up per file costs more than a
+    // preview read on a busy machine.
+    let mut out = Vec::with_capacity(WORK_BATCH);
+    let mut since = Instant::now();
     while !stop.load(Ordering::Relaxed) {
         let i = next.fetch_add(1, Ordering::Relaxed);
         let Some((file, state)) = todo.get(i) else {
-            return;
+            break;
         };
         let mut state = state.clone();
         let found = match store::scan_file(file, &mut state, &opts) {
@@ -327,11 +337,22 @@ fn work(
             },
             Err(issue) => Found::Issue(issue, i),
         };
-        if tx.send(found).is_err() {
-            return;
+        out.push(found);
+        if out.len() >= WORK_BATCH || since.elapsed() >= WORK_FLUSH {
+            if tx.send(std::mem::take(&mut out)).is_err() {
+                return;
+            }
+            since = Instant::now();
         }
     }
+    if !out.is_empty() {
+        let _ = tx.send(out);
+    }
 }
+
+/// Most results a worker holds back, and for how long at most.
+const WORK_BATCH: usize = 32;
+const WORK_FLUSH: Duration = Duration::from_millis(5);
 
 /// Rows waiting to be sent.
 #[derive(Default)]

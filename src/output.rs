@@ -17,7 +17,7 @@ use crate::timefmt::{self, Millis};
 #[derive(Serialize)]
 struct RowJson<'a> {
     id: &'a str,
-    path: String,
+    path: &'a str,
     created_at: Option<&'a str>,
     updated_at: String,
     cwd: Option<&'a str>,
@@ -40,9 +40,18 @@ struct RowJson<'a> {
 
 /// One session as a JSON line.
 pub fn row_json(row: &SessionRow) -> String {
+    let mut buf = Vec::new();
+    push_row_json(&mut buf, row);
+    String::from_utf8(buf).unwrap_or_default()
+}
+
+/// Append one session as JSON (no newline) to `out`, dangerous characters escaped.
+fn push_row_json(out: &mut Vec<u8>, row: &SessionRow) {
+    let start = out.len();
+    let path = row.path.to_string_lossy();
     let json = RowJson {
         id: &row.id,
-        path: row.path.to_string_lossy().into_owned(),
+        path: &path,
         created_at: row.created_at.as_deref(),
         updated_at: timefmt::format_rfc3339(row.updated_ms),
         cwd: row.cwd.as_deref(),
@@ -62,14 +71,31 @@ pub fn row_json(row: &SessionRow) -> String {
         size: row.size,
         skipped_lines: row.skipped_lines,
     };
-    sanitize::escape_json_controls(&serde_json::to_string(&json).unwrap_or_default())
+    if serde_json::to_writer(&mut *out, &json).is_err() {
+        out.truncate(start);
+        return;
+    }
+    // serde_json writes valid UTF-8; only escape when a dangerous character may be present.
+    if sanitize::may_hold_dangerous(&out[start..]) {
+        let text = String::from_utf8_lossy(&out[start..]).into_owned();
+        out.truncate(start);
+        out.extend_from_slice(sanitize::escape_json_controls(&text).as_bytes());
+    }
 }
 
 pub fn write_json_rows(out: &mut dyn Write, rows: &[SessionRow]) -> io::Result<()> {
+    // One reused buffer, written in large blocks: a line-buffered stdout would otherwise make
+    // one system call per row.
+    let mut buf = Vec::with_capacity(128 << 10);
     for row in rows {
-        writeln!(out, "{}", row_json(row))?;
+        push_row_json(&mut buf, row);
+        buf.push(b'\n');
+        if buf.len() >= 64 << 10 {
+            out.write_all(&buf)?;
+            buf.clear();
+        }
     }
-    Ok(())
+    out.write_all(&buf)
 }
 
 /// The last two parts of a folder path (`work/proj`), for narrow columns.

@@ -88,11 +88,20 @@ pub fn needs_neutralising(text: &str) -> bool {
     text.chars().any(is_dangerous)
 }
 
+/// Whether UTF-8 `bytes` may hold a character [`is_dangerous`] flags: every such character is
+/// a C0 control, DEL, or starts with byte 0xC2 (C1), 0xD8 (U+061C) or 0xE2 (U+2xxx). A quick
+/// byte test that lets clean text skip the per-character check.
+pub fn may_hold_dangerous(bytes: &[u8]) -> bool {
+    bytes
+        .iter()
+        .any(|&b| b < 0x20 || b == 0x7F || b == 0xC2 || b == 0xD8 || b == 0xE2)
+}
+
 /// serde_json escapes C0 controls but writes DEL, C1 and bidi controls raw; escape those too,
 /// as `\uXXXX`, so JSON printed to a terminal carries no live control character. Only valid on
 /// serialized JSON (such characters can only occur inside JSON strings).
 pub fn escape_json_controls(json: &str) -> String {
-    if !json.chars().any(is_dangerous) {
+    if !may_hold_dangerous(json.as_bytes()) || !json.chars().any(is_dangerous) {
         return json.to_owned();
     }
     let mut out = String::with_capacity(json.len() + 16);
@@ -150,5 +159,18 @@ mod tests {
         assert!(!escaped.chars().any(is_dangerous), "{escaped}");
         let back: String = serde_json::from_str(&escaped).unwrap();
         assert_eq!(back, HOSTILE, "escaping loses nothing");
+    }
+
+    #[test]
+    fn byte_test_flags_every_dangerous_character() {
+        let mut buf = [0u8; 4];
+        for c in (0..=0x10FFFF).filter_map(char::from_u32) {
+            if is_dangerous(c) {
+                assert!(
+                    may_hold_dangerous(c.encode_utf8(&mut buf).as_bytes()),
+                    "{c:?}"
+                );
+            }
+        }
     }
 }

@@ -51,7 +51,7 @@ fn extract(file: &RolloutFile, files: &[RolloutFile]) -> FileText {
         ordinal_below: None,
     };
     let mut out = FileText::default();
-    let Ok(t) = crate::store::read_transcript(file, files, &opts) else {
+    let Ok(t) = crate::store::read_transcript_entries(file, files, &opts) else {
         return out;
     };
     let mut messages = t.entries.into_iter().filter_map(|e| match e {

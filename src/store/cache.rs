@@ -20,13 +20,16 @@ use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use super::cache_codec::{path_bytes, path_from, Dec, Enc};
-use super::summary::{ScanOptions, ScanState, Until};
+use super::summary::ScanState;
 use super::walk::RolloutFile;
-use super::{scan_file, FileIssue, Store};
+use super::Store;
 use crate::timefmt::Millis;
+
+#[path = "cache_refresh.rs"]
+mod refresh;
+pub use refresh::{refresh, refresh_lending, RefreshStats, Scanned};
 
 /// Bumped whenever the body's shape or the meaning of a [`ScanState`] changes.
 pub const ROWS_VERSION: u32 = 3;
@@ -342,6 +345,33 @@ impl RowCache {
         Plan::Rescan
     }
 
+    /// [`RowCache::plan`], moving an unchanged file's state out of the cache instead of copying
+    /// it (the entry is left with an empty state: put it back before saving).
+    fn plan_lending(&mut self, file: &RolloutFile) -> Plan {
+        let Some(e) = self.entries.get_mut(&file.path) else {
+            return Plan::Rescan;
+        };
+        if e.compressed != file.compressed {
+            return Plan::Rescan;
+        }
+        if e.size == file.size && e.mtime_ms == file.mtime_ms {
+            return Plan::Fresh(std::mem::take(&mut e.state));
+        }
+        if !file.compressed && file.size > e.size && e.state.offset <= file.size {
+            return Plan::Resume(e.state.clone());
+        }
+        Plan::Rescan
+    }
+
+    /// Give back the states [`refresh_lending`] moved out (those of unchanged files).
+    pub fn put_back(&mut self, scanned: &[Scanned]) {
+        for s in scanned.iter().filter(|s| !s.changed) {
+            if let Some(e) = self.entries.get_mut(&s.file.path) {
+                e.state = s.state.clone();
+            }
+        }
+    }
+
     /// Record the state of a file after a pass.
     pub fn put(&mut self, file: &RolloutFile, state: ScanState) {
         self.entries.insert(
@@ -391,128 +421,6 @@ fn decode(body: &[u8], home: &Path) -> Result<HashMap<PathBuf, Entry>, &'static 
         return Err("trailing bytes");
     }
     Ok(entries)
-}
-
-/// What a refresh did: the test-visible account of the work.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct RefreshStats {
-    /// Files whose cached state was used without reading.
-    pub reused: usize,
-    /// Files read on from a cached offset (grown, or incomplete when counts were needed).
-    pub resumed: usize,
-    /// Files read from the start (new or rewritten).
-    pub rescanned: usize,
-    /// Cached files that are gone.
-    pub removed: usize,
-    /// Bytes of (decompressed) text read by all passes.
-    pub bytes_read: u64,
-}
-
-/// One file after a refresh.
-#[derive(Debug, Clone)]
-pub struct Scanned {
-    pub file: RolloutFile,
-    pub state: ScanState,
-    /// The state differs from the cached one (new, grown, rewritten, or read further).
-    pub changed: bool,
-}
-
-/// Bring `files` up to date against `cache` on `threads` threads, reading each only as far as
-/// `until` needs: unchanged files are not opened, grown ones are read on from their offset.
-/// The cache is updated in memory (save it afterwards). Files that are not sessions come back
-/// as issues.
-pub fn refresh(
-    cache: &mut RowCache,
-    files: &[RolloutFile],
-    until: Until,
-    threads: usize,
-) -> (Vec<Scanned>, Vec<FileIssue>, RefreshStats) {
-    let plans: Vec<Plan> = files.iter().map(|f| cache.plan(f)).collect();
-    let next = AtomicUsize::new(0);
-    let bytes = AtomicU64::new(0);
-    let (reused, resumed, rescanned) = (
-        AtomicUsize::new(0),
-        AtomicUsize::new(0),
-        AtomicUsize::new(0),
-    );
-    let opts = ScanOptions::new(until);
-    let work = || {
-        let mut out: Vec<(usize, Result<Scanned, FileIssue>)> = Vec::new();
-        loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(file) = files.get(i) else { break };
-            let (mut state, fresh) = match &plans[i] {
-                Plan::Fresh(s) => (s.clone(), true),
-                Plan::Resume(s) => (s.clone(), false),
-                Plan::Rescan => (ScanState::default(), false),
-            };
-            let needs_read = !fresh || (until == Until::End && !state.complete);
-            let mut changed = !fresh;
-            if needs_read {
-                let from = state.offset;
-                if from == 0 {
-                    rescanned.fetch_add(1, Ordering::Relaxed);
-                } else {
-                    resumed.fetch_add(1, Ordering::Relaxed);
-                }
-                if let Err(issue) = scan_file(file, &mut state, &opts) {
-                    out.push((i, Err(issue)));
-                    continue;
-                }
-                bytes.fetch_add(state.offset.saturating_sub(from), Ordering::Relaxed);
-                changed = true;
-            } else {
-                reused.fetch_add(1, Ordering::Relaxed);
-            }
-            let result = match super::not_a_session(file, &state) {
-                Some(issue) => Err(issue),
-                None => Ok(Scanned {
-                    file: file.clone(),
-                    state,
-                    changed,
-                }),
-            };
-            out.push((i, result));
-        }
-        out
-    };
-    let threads = threads.clamp(1, 16);
-    let mut results = std::thread::scope(|scope| {
-        let handles: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
-        let mut all = work();
-        for h in handles {
-            if let Ok(more) = h.join() {
-                all.extend(more);
-            }
-        }
-        all
-    });
-    results.sort_by_key(|(i, _)| *i);
-    let mut scanned = Vec::with_capacity(results.len());
-    let mut issues = Vec::new();
-    for (i, result) in results {
-        match result {
-            Ok(s) => {
-                if s.changed {
-                    cache.put(&s.file, s.state.clone());
-                }
-                scanned.push(s);
-            }
-            Err(issue) => {
-                // Not a session (yet): forget it so a later run looks again.
-                cache.entries.remove(&files[i].path);
-                issues.push(issue);
-            }
-        }
-    }
-    let stats = RefreshStats {
-        reused: reused.into_inner(),
-        resumed: resumed.into_inner(),
-        rescanned: rescanned.into_inner(),
-        removed: 0,
-        bytes_read: bytes.into_inner(),
-    };
-    (scanned, issues, stats)
 }
 
 /// Where a store's caches live, or `None` when caching is off for it (the folder would be

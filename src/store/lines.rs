@@ -3,11 +3,20 @@
 //! Owns: splitting on `\n`, stripping `\r` and a leading byte-order mark, refusing to hold a line
 //! longer than the cap in memory (the rest of such a line is consumed and dropped), and counting
 //! consumed bytes so a grown file can be read on from where the last read stopped.
+//!
+//! Lines are handed out as slices of the reader's own buffer, which the stream is read into
+//! directly: only the head of a line that straddles two reads is moved. The first read is small
+//! (a preview usually stops within the first few KB) and each further read twice the last, up
+//! to [`CHUNK`]; the buffer grows past that only for a longer line, up to the cap.
 
-use std::io::{self, BufRead};
+use std::io::{self, Read};
 
 /// The longest line kept in memory; longer lines are skipped (their bytes are still consumed).
 pub const DEFAULT_MAX_LINE: usize = 32 << 20;
+
+/// The first read, and the largest one a line of ordinary length leads to.
+const FIRST_READ: usize = 16 << 10;
+pub const CHUNK: usize = 256 << 10;
 
 /// One step of the reader.
 #[derive(Debug, PartialEq, Eq)]
@@ -23,24 +32,66 @@ pub enum Step {
     Eof,
 }
 
+thread_local! {
+    /// A finished reader's buffer, for the next reader on the thread: files are read one after
+    /// another, and a fresh buffer would be zero-filled each time.
+    static SPARE: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The largest buffer kept for reuse.
+const SPARE_MAX: usize = 1 << 20;
+
 pub struct LineReader<R> {
     inner: R,
     buf: Vec<u8>,
+    /// Unread bytes are `buf[start..end]`.
+    start: usize,
+    end: usize,
+    /// The current line is `buf[line.0..line.1]`.
+    line: (usize, usize),
+    /// How much the next read asks for (doubling up to [`CHUNK`]).
+    read_size: usize,
     max_line: usize,
     /// Bytes consumed from the stream, counted from where the reader started.
     consumed: u64,
     at_start: bool,
+    eof: bool,
 }
 
-impl<R: BufRead> LineReader<R> {
+impl<R> Drop for LineReader<R> {
+    fn drop(&mut self) {
+        let buf = std::mem::take(&mut self.buf);
+        if buf.len() <= SPARE_MAX {
+            let _ = SPARE.try_with(|spare| {
+                if let Ok(mut spare) = spare.try_borrow_mut() {
+                    if spare.len() < buf.len() {
+                        *spare = buf;
+                    }
+                }
+            });
+        }
+    }
+}
+
+impl<R: Read> LineReader<R> {
     /// `at_file_start` enables the byte-order-mark check (only meaningful at offset 0).
     pub fn new(inner: R, max_line: usize, at_file_start: bool) -> Self {
+        Self::with_first_read(inner, max_line, at_file_start, FIRST_READ)
+    }
+
+    /// [`LineReader::new`] whose first read asks for `first` bytes (tests use tiny reads).
+    pub fn with_first_read(inner: R, max_line: usize, at_file_start: bool, first: usize) -> Self {
         LineReader {
             inner,
-            buf: Vec::new(),
+            buf: SPARE.with(|spare| std::mem::take(&mut *spare.borrow_mut())),
+            start: 0,
+            end: 0,
+            line: (0, 0),
+            read_size: first.max(1),
             max_line,
             consumed: 0,
             at_start: at_file_start,
+            eof: false,
         }
     }
 
@@ -51,96 +102,113 @@ impl<R: BufRead> LineReader<R> {
 
     /// The current line's bytes (valid after `Step::Line`).
     pub fn line(&self) -> &[u8] {
-        &self.buf
+        &self.buf[self.line.0..self.line.1]
+    }
+
+    /// Read more after the unread bytes (moved to the front first). Returns the bytes read
+    /// (0 at the end of the stream).
+    fn fill(&mut self) -> io::Result<usize> {
+        if self.eof {
+            return Ok(0);
+        }
+        if self.start > 0 {
+            self.buf.copy_within(self.start..self.end, 0);
+            self.end -= self.start;
+            self.start = 0;
+        }
+        let want = self.end + self.read_size;
+        if self.buf.len() < want {
+            self.buf.resize(want, 0);
+        }
+        self.read_size = (self.read_size * 2).min(CHUNK);
+        loop {
+            match self.inner.read(&mut self.buf[self.end..want]) {
+                Ok(0) => {
+                    self.eof = true;
+                    return Ok(0);
+                }
+                Ok(n) => {
+                    self.end += n;
+                    return Ok(n);
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// Drop the unread bytes of a line over the cap and everything up to its newline.
+    fn skip_long_line(&mut self, mut len: usize) -> io::Result<Step> {
+        loop {
+            if let Some(i) = memchr::memchr(b'\n', &self.buf[self.start..self.end]) {
+                len += i + 1;
+                self.start += i + 1;
+                self.consumed += (i + 1) as u64;
+                break;
+            }
+            len += self.end - self.start;
+            self.consumed += (self.end - self.start) as u64;
+            self.start = self.end;
+            if self.fill()? == 0 {
+                break;
+            }
+        }
+        // Do not keep a buffer the size of the cap for the lines that follow.
+        let rest = self.buf[self.start..self.end].to_vec();
+        self.buf = rest;
+        self.end -= self.start;
+        self.start = 0;
+        self.at_start = false;
+        Ok(Step::TooLong { len })
     }
 
     pub fn next_line(&mut self) -> io::Result<Step> {
-        self.buf.clear();
-        let mut len = 0usize;
-        let mut too_long = false;
+        self.line = (0, 0);
+        // Bytes of the unread part already known to hold no newline.
+        let mut scanned = 0;
         loop {
-            let chunk = match self.inner.fill_buf() {
-                Ok(chunk) => chunk,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
-            if chunk.is_empty() {
-                if len == 0 {
+            let from = self.start + scanned;
+            if let Some(i) = memchr::memchr(b'\n', &self.buf[from..self.end]) {
+                let nl = from + i;
+                if nl - self.start > self.max_line {
+                    return self.skip_long_line(0);
+                }
+                let line = (self.start, nl);
+                self.consumed += (nl + 1 - self.start) as u64;
+                self.start = nl + 1;
+                return Ok(self.finish(line, true));
+            }
+            scanned = self.end - self.start;
+            if scanned > self.max_line {
+                return self.skip_long_line(0);
+            }
+            if self.fill()? == 0 {
+                if self.start == self.end {
                     return Ok(Step::Eof);
                 }
-                return Ok(self.finish(len, too_long, false));
-            }
-            let (take, found) = match memchr::memchr(b'\n', chunk) {
-                Some(i) => (i + 1, true),
-                None => (chunk.len(), false),
-            };
-            let body = if found { &chunk[..take - 1] } else { chunk };
-            if !too_long {
-                if len + body.len() > self.max_line {
-                    too_long = true;
-                    self.buf.clear();
-                    self.buf.shrink_to(64 << 10);
-                } else {
-                    self.buf.extend_from_slice(body);
-                }
-            }
-            len += take;
-            self.inner.consume(take);
-            self.consumed += take as u64;
-            if found {
-                return Ok(self.finish(len, too_long, true));
+                let line = (self.start, self.end);
+                self.consumed += (self.end - self.start) as u64;
+                self.start = self.end;
+                return Ok(self.finish(line, false));
             }
         }
     }
 
-    fn finish(&mut self, len: usize, too_long: bool, terminated: bool) -> Step {
-        if too_long {
-            self.at_start = false;
-            return Step::TooLong { len };
-        }
+    fn finish(&mut self, (mut s, mut e): (usize, usize), terminated: bool) -> Step {
         if self.at_start {
             self.at_start = false;
-            if self.buf.starts_with(b"\xEF\xBB\xBF") {
-                self.buf.drain(..3);
+            if self.buf[s..e].starts_with(b"\xEF\xBB\xBF") {
+                s += 3;
             }
         }
-        if self.buf.last() == Some(&b'\r') {
-            self.buf.pop();
+        if e > s && self.buf[e - 1] == b'\r' {
+            e -= 1;
         }
+        self.line = (s, e);
         Step::Line { terminated }
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn collect(input: &[u8], max: usize) -> Vec<(String, Step)> {
-        let mut r = LineReader::new(io::BufReader::with_capacity(4, input), max, true);
-        let mut out = Vec::new();
-        loop {
-            let step = r.next_line().unwrap();
-            if step == Step::Eof {
-                break;
-            }
-            out.push((String::from_utf8_lossy(r.line()).into_owned(), step));
-        }
-        assert_eq!(r.consumed(), input.len() as u64);
-        out
-    }
-
-    #[test]
-    fn splits_strips_crlf_and_bom() {
-        let got = collect(b"\xEF\xBB\xBFab\r\ncd\nef", 100);
-        let texts: Vec<_> = got.iter().map(|(t, _)| t.as_str()).collect();
-        assert_eq!(texts, ["ab", "cd", "ef"]);
-        assert_eq!(got[2].1, Step::Line { terminated: false });
-    }
-
-    #[test]
-    fn long_lines_are_dropped_not_held() {
-        let got = collect(b"short\nthis line is too long\nok\n", 10);
-        assert_eq!(got[1].1, Step::TooLong { len: 22 });
-        assert_eq!(got[2].0, "ok");
-    }
-}
+#[path = "lines_tests.rs"]
+mod tests;

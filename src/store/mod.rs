@@ -7,6 +7,7 @@ pub mod cache;
 mod cache_codec;
 pub mod issues;
 pub mod lines;
+pub mod meta_line;
 pub mod names;
 pub mod open;
 pub mod skim;
@@ -146,7 +147,40 @@ pub fn row_from_scan(
     state: &ScanState,
     names: &HashMap<String, String>,
 ) -> SessionRow {
-    let meta = state.meta.clone().unwrap_or_default();
+    row_from_parts(
+        file,
+        state,
+        state.meta.clone().unwrap_or_default(),
+        state.first_prompt().map(str::to_owned),
+        state.thread_name.clone(),
+        names,
+    )
+}
+
+/// [`row_from_scan`] from a state that is no longer needed: its strings are moved, not copied.
+pub fn row_from_state(
+    file: &RolloutFile,
+    mut state: ScanState,
+    names: &HashMap<String, String>,
+) -> SessionRow {
+    let meta = state.meta.take().unwrap_or_default();
+    let first = if state.has_events() {
+        state.event_prompt.take()
+    } else {
+        state.response_prompt.take()
+    };
+    let thread_name = state.thread_name.take();
+    row_from_parts(file, &state, meta, first, thread_name, names)
+}
+
+fn row_from_parts(
+    file: &RolloutFile,
+    state: &ScanState,
+    meta: summary::Meta,
+    first: Option<String>,
+    thread_name: Option<String>,
+    names: &HashMap<String, String>,
+) -> SessionRow {
     let file_name = file
         .path
         .file_name()
@@ -157,12 +191,8 @@ pub fn row_from_scan(
         .clone()
         .or_else(|| session::uuid_from_file_name(&file_name).map(str::to_owned))
         .unwrap_or_else(|| file_name.clone());
-    let first = state.first_prompt().map(str::to_owned);
     let (user, assistant) = state.counts();
-    let name = names
-        .get(&id)
-        .cloned()
-        .or_else(|| state.thread_name.clone());
+    let name = names.get(&id).cloned().or(thread_name);
     SessionRow {
         preview: first
             .as_deref()
@@ -257,19 +287,41 @@ pub fn read_transcript(
     files: &[RolloutFile],
     opts: &TranscriptOptions,
 ) -> Result<Transcript, FileIssue> {
+    read_transcript_with(file, files, opts, transcript::read_transcript)
+}
+
+/// [`read_transcript`] for indexing: the same entries, read without parsing the rows the
+/// transcript drops ([`transcript::read_transcript_entries`]).
+pub fn read_transcript_entries(
+    file: &RolloutFile,
+    files: &[RolloutFile],
+    opts: &TranscriptOptions,
+) -> Result<Transcript, FileIssue> {
+    read_transcript_with(file, files, opts, transcript::read_transcript_entries)
+}
+
+type ReadFn =
+    fn(Box<dyn std::io::BufRead + Send>, &TranscriptOptions) -> std::io::Result<Transcript>;
+
+fn read_transcript_with(
+    file: &RolloutFile,
+    files: &[RolloutFile],
+    opts: &TranscriptOptions,
+    read: ReadFn,
+) -> Result<Transcript, FileIssue> {
     let issue = |path: &Path, e: std::io::Error| FileIssue {
         path: path.to_path_buf(),
         reason: e.to_string(),
     };
     let reader = open::open_at(&file.path, file.compressed, 0).map_err(|e| issue(&file.path, e))?;
-    let mut own = transcript::read_transcript(reader, opts).map_err(|e| issue(&file.path, e))?;
+    let mut own = read(reader, opts).map_err(|e| issue(&file.path, e))?;
     let base = own.meta.as_ref().and_then(|m| m.history_base.clone());
     if let Some(base) = base {
         if let Some(parent) = file_for_id(files, &base.thread_id).filter(|p| p.path != file.path) {
             let mut popts = *opts;
             popts.ordinal_below = base.end_ordinal_exclusive;
             if let Ok(reader) = open::open_at(&parent.path, parent.compressed, 0) {
-                if let Ok(mut inherited) = transcript::read_transcript(reader, &popts) {
+                if let Ok(mut inherited) = read(reader, &popts) {
                     inherited.entries.append(&mut own.entries);
                     own.entries = inherited.entries;
                 }
@@ -322,6 +374,13 @@ pub fn summarise_all(
     })
 }
 
+/// Free a large structure on a thread of its own: tens of thousands of small frees are not
+/// worth waiting for on the way to the output.
+pub fn drop_later<T: Send + 'static>(value: T) {
+    // When no thread can be had, the failed spawn frees the value here.
+    let _ = std::thread::Builder::new().spawn(move || drop(value));
+}
+
 /// Threads worth using for reading: the machine's cores, at most 8.
 pub fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(2, |n| n.get().min(8))
@@ -366,12 +425,24 @@ pub fn list_cached(
     if let cache::LoadOutcome::Ignored(why) = outcome {
         report.ignored = Some(why);
     }
-    let (scanned, more, mut stats) = cache::refresh(&mut rc, &files, opts.until, default_threads());
+    // Unchanged files' states are moved out of the cache, not copied: they become rows, and
+    // go back into the cache only when it has to be saved.
+    let (scanned, more, mut stats) =
+        cache::refresh_lending(&mut rc, &files, opts.until, default_threads());
     issues.extend(more);
     stats.removed = rc.retain_walked(&files, opts.archived).len();
+    let changed = scanned.iter().any(|s| s.changed);
+    let dirty = stats.removed > 0 || changed || report.ignored.is_some();
+    if dirty && cache::allowed(cache_file, &store.home) {
+        rc.put_back(&scanned);
+        if let Err(e) = rc.save(cache_file) {
+            report.save_error = Some(e.to_string());
+        }
+    }
+    drop_later(rc);
     let mut rows: Vec<SessionRow> = scanned
-        .iter()
-        .map(|s| row_from_scan(&s.file, &s.state, &names))
+        .into_iter()
+        .map(|s| row_from_state(&s.file, s.state, &names))
         .collect();
     issues.extend(issues::duplicate_ids(&rows));
     for row in &mut rows {
@@ -379,12 +450,6 @@ pub fn list_cached(
     }
     rows.sort_by(SessionRow::cmp_updated_desc);
     issues.sort_by(|a, b| a.path.cmp(&b.path));
-    let dirty = stats.removed > 0 || scanned.iter().any(|s| s.changed) || report.ignored.is_some();
-    if dirty && cache::allowed(cache_file, &store.home) {
-        if let Err(e) = rc.save(cache_file) {
-            report.save_error = Some(e.to_string());
-        }
-    }
     report.stats = stats;
     (rows, issues, report)
 }

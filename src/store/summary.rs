@@ -202,6 +202,21 @@ impl ScanState {
         if matches!(kind, Kind::Other | Kind::Tool) || (kind == Kind::Meta && self.meta.is_some()) {
             return true;
         }
+        if kind == Kind::Meta {
+            // Read directly: the row carries kilobytes of instructions a tree would copy.
+            let Some((meta, ordinal)) = super::meta_line::parse(line) else {
+                self.skipped_lines += 1;
+                return true;
+            };
+            if opts
+                .ordinal_below
+                .is_some_and(|limit| ordinal.is_some_and(|o| o >= limit))
+            {
+                return false;
+            }
+            self.meta = Some(meta);
+            return true;
+        }
         let Some(value) = parse_line(line) else {
             self.skipped_lines += 1;
             return true;

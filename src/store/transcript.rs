@@ -7,6 +7,7 @@
 //! time, so memory stays bounded whatever a rollout holds.
 
 use serde_json::Value;
+use std::cell::Cell;
 use std::io::{self, BufRead};
 
 use super::lines::{LineReader, Step, DEFAULT_MAX_LINE};
@@ -147,11 +148,17 @@ enum Found {
 /// error part-way (a cut `.zst` stream, a failing disk) ends the walk like the end of the file,
 /// counted as one unreadable line, once the metadata or a message was read: the same rule as
 /// the listing, so `show` gives what `list` counted.
+///
+/// With `events_seen` (set by the caller once the file is known to carry `event`/`item`
+/// messages, and no ordinal bound), `response` message rows are not parsed at all: the caller
+/// drops them anyway. A cut-short such row is then not counted as unreadable.
 fn walk<R: BufRead>(
     reader: R,
     opts: &TranscriptOptions,
+    events_seen: Option<&Cell<bool>>,
     on: &mut dyn FnMut(Found) -> io::Result<()>,
 ) -> io::Result<u32> {
+    let events_seen = events_seen.filter(|_| opts.ordinal_below.is_none());
     let mut skipped = 0u32;
     let mut have_meta = false;
     let mut have_message = false;
@@ -174,7 +181,10 @@ fn walk<R: BufRead>(
             Step::Line { .. } => {}
         }
         let line = lines.line();
-        let kind = skim::kind(line);
+        let (kind, response) = skim::classify_line(line);
+        if kind == Kind::Message && response && events_seen.is_some_and(Cell::get) {
+            continue;
+        }
         match kind {
             Kind::Malformed => {
                 if !line.iter().all(u8::is_ascii_whitespace) {
@@ -244,10 +254,29 @@ fn message_entry(msg: format::Message, opts: &TranscriptOptions) -> Entry {
 
 /// Read a whole transcript from a reader at the start of the file.
 pub fn read_transcript<R: BufRead>(reader: R, opts: &TranscriptOptions) -> io::Result<Transcript> {
+    read_transcript_with(reader, opts, false)
+}
+
+/// [`read_transcript`] for indexing: the same entries, but `response` message rows met after
+/// the file's first `event`/`item` message are not parsed (they are dropped anyway), so
+/// `skipped_lines` may count fewer lines.
+pub fn read_transcript_entries<R: BufRead>(
+    reader: R,
+    opts: &TranscriptOptions,
+) -> io::Result<Transcript> {
+    read_transcript_with(reader, opts, true)
+}
+
+fn read_transcript_with<R: BufRead>(
+    reader: R,
+    opts: &TranscriptOptions,
+    lean: bool,
+) -> io::Result<Transcript> {
     let mut meta = None;
     let mut entries = Vec::new();
     let mut has_events = false;
-    let skipped_lines = walk(reader, opts, &mut |found| {
+    let events_seen = Cell::new(false);
+    let skipped_lines = walk(reader, opts, lean.then_some(&events_seen), &mut |found| {
         match found {
             Found::Meta(m) => meta = Some(m),
             Found::Tool { kind, summary } => entries.push(Entry::Tool { kind, summary }),
@@ -258,6 +287,7 @@ pub fn read_transcript<R: BufRead>(reader: R, opts: &TranscriptOptions) -> io::R
                     }
                 } else if !has_events {
                     has_events = true;
+                    events_seen.set(true);
                     entries.retain(|e| {
                         !matches!(
                             e,
@@ -291,7 +321,7 @@ pub fn stream_transcript<R: BufRead>(
     sink: &mut dyn FnMut(&Entry) -> io::Result<()>,
 ) -> io::Result<Transcript> {
     let mut meta = None;
-    let skipped_lines = walk(reader, opts, &mut |found| match found {
+    let skipped_lines = walk(reader, opts, None, &mut |found| match found {
         Found::Meta(m) => {
             meta = Some(m);
             Ok(())

@@ -33,6 +33,12 @@ pub fn mtime_ms(meta: &std::fs::Metadata) -> Millis {
         .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }
 
+/// What the walk met, in walk order: a rollout file still to be looked at, or a problem.
+enum Met {
+    File { path: PathBuf, compressed: bool },
+    Issue(FileIssue),
+}
+
 /// Every rollout under `dir` (at any depth unless `flat`), with problems reported, not fatal.
 fn walk_dir(
     dir: &Path,
@@ -50,6 +56,7 @@ fn walk_dir(
     if flat {
         walker = walker.max_depth(1);
     }
+    let mut met = Vec::new();
     for entry in walker {
         let entry = match entry {
             Ok(entry) => entry,
@@ -58,7 +65,7 @@ fn walk_dir(
                 let reason = err
                     .io_error()
                     .map_or_else(|| err.to_string(), ToString::to_string);
-                issues.push(FileIssue { path, reason });
+                met.push(Met::Issue(FileIssue { path, reason }));
                 continue;
             }
         };
@@ -68,33 +75,70 @@ fn walk_dir(
         }
         let kind = entry.file_type();
         if kind.is_symlink() {
-            issues.push(FileIssue {
+            met.push(Met::Issue(FileIssue {
                 path: entry.path().to_path_buf(),
                 reason: "symbolic link, not followed".into(),
-            });
+            }));
             continue;
         }
         if !kind.is_file() {
-            issues.push(FileIssue {
+            met.push(Met::Issue(FileIssue {
                 path: entry.path().to_path_buf(),
                 reason: "not a regular file".into(),
-            });
+            }));
             continue;
         }
-        match entry.metadata() {
-            Ok(meta) => out.push(RolloutFile {
-                path: entry.path().to_path_buf(),
+        let compressed = name.ends_with(".zst");
+        met.push(Met::File {
+            path: entry.into_path(),
+            compressed,
+        });
+    }
+    let stats = stat_all(&met);
+    for (m, stat) in met.into_iter().zip(stats) {
+        match (m, stat) {
+            (Met::Issue(issue), _) => issues.push(issue),
+            (Met::File { path, compressed }, Some(Ok(meta))) => out.push(RolloutFile {
+                path,
                 archived,
-                compressed: name.ends_with(".zst"),
+                compressed,
                 size: meta.len(),
                 mtime_ms: mtime_ms(&meta),
             }),
-            Err(err) => issues.push(FileIssue {
-                path: entry.path().to_path_buf(),
-                reason: err.to_string(),
+            // Worded as walkdir words a failed metadata call.
+            (Met::File { path, .. }, Some(Err(err))) => issues.push(FileIssue {
+                reason: format!("IO error for operation on {}: {err}", path.display()),
+                path,
             }),
+            (Met::File { .. }, None) => {}
         }
     }
+}
+
+/// The metadata (links not followed) of every file met, on two threads when there are many:
+/// with a warm page cache the walk is mostly these calls.
+fn stat_all(met: &[Met]) -> Vec<Option<std::io::Result<std::fs::Metadata>>> {
+    let stat = |part: &[Met]| -> Vec<_> {
+        part.iter()
+            .map(|m| match m {
+                Met::File { path, .. } => Some(std::fs::symlink_metadata(path)),
+                Met::Issue(_) => None,
+            })
+            .collect()
+    };
+    if met.len() < 512 {
+        return stat(met);
+    }
+    let (a, b) = met.split_at(met.len() / 2);
+    std::thread::scope(|scope| {
+        let other = scope.spawn(|| stat(b));
+        let mut first = stat(a);
+        match other.join() {
+            Ok(rest) => first.extend(rest),
+            Err(_) => first.extend(stat(b)),
+        }
+        first
+    })
 }
 
 /// Drop every `.zst` file whose plain twin was also found.

@@ -507,3 +507,34 @@ fn show_accepts_a_file_path_and_shows_tools_on_request() {
     assert!(text.contains("▸ function_call: exec_command"), "{text}");
     assert!(text.contains("## Assistant (commentary)"), "{text}");
 }
+
+#[test]
+fn the_indexing_read_gives_every_real_fixture_the_same_messages() {
+    use codex_picker::store::transcript::TranscriptOptions;
+    use codex_picker::store::transcript::{read_transcript, read_transcript_entries};
+    let opts = TranscriptOptions {
+        tools: false,
+        ..TranscriptOptions::default()
+    };
+    let mut checked = 0;
+    let mut dirs = vec![real_fixtures()];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).expect("fixture folder") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                dirs.push(path);
+                continue;
+            }
+            if !path.to_string_lossy().ends_with(".jsonl") {
+                continue;
+            }
+            let data = std::fs::read(&path).expect("fixture");
+            let full = read_transcript(&data[..], &opts).expect("slice");
+            let lean = read_transcript_entries(&data[..], &opts).expect("slice");
+            assert_eq!(lean.entries, full.entries, "{}", path.display());
+            assert_eq!(lean.meta, full.meta, "{}", path.display());
+            checked += 1;
+        }
+    }
+    assert!(checked >= 30, "only {checked} fixtures found");
+}

@@ -9,10 +9,11 @@
 use std::io::BufReader;
 
 use codex_picker::format::{self, Role, Shape};
+use codex_picker::store::meta_line;
 use codex_picker::store::skim::{self, Kind};
-use codex_picker::store::summary::{parse_line, ScanOptions, ScanState, Until};
+use codex_picker::store::summary::{self, parse_line, ScanOptions, ScanState, Until};
 use codex_picker::store::transcript::{
-    read_transcript, stream_transcript, Entry, TranscriptOptions,
+    read_transcript, read_transcript_entries, stream_transcript, Entry, TranscriptOptions,
 };
 use proptest::prelude::*;
 use proptest::sample::{select, Index};
@@ -157,6 +158,31 @@ fn check_stream(data: &[u8], chunk: usize) -> Result<(), TestCaseError> {
     .expect("slice");
     prop_assert_eq!(&streamed, &t.entries);
     prop_assert_eq!(summary.skipped_lines, t.skipped_lines);
+    // The indexing read (response twins left unparsed) gives the same entries.
+    let opts = TranscriptOptions {
+        tools: false,
+        ..TranscriptOptions::default()
+    };
+    let full = read_transcript(BufReader::with_capacity(chunk, data), &opts).expect("slice");
+    let lean =
+        read_transcript_entries(BufReader::with_capacity(chunk, data), &opts).expect("slice");
+    prop_assert_eq!(&lean.entries, &full.entries);
+    prop_assert_eq!(&lean.meta, &full.meta);
+    Ok(())
+}
+
+/// The direct `session_meta` read gives what the `Value` route gives, and refuses the same lines.
+fn check_meta_line(line: &[u8]) -> Result<(), TestCaseError> {
+    let want = parse_line(line).map(|v| {
+        let ordinal = v.get("ordinal").and_then(Value::as_u64);
+        (summary::meta_from_line(&v), ordinal)
+    });
+    prop_assert_eq!(
+        meta_line::parse(line),
+        want,
+        "{}",
+        String::from_utf8_lossy(line)
+    );
     Ok(())
 }
 
@@ -173,6 +199,24 @@ proptest! {
     #[test]
     fn classifier_on_row_shaped_json(v in message_like()) {
         check_message(&v)?;
+    }
+
+    #[test]
+    fn meta_line_agrees_with_the_value_route(
+        payload in json(),
+        ordinal in json(),
+        source in json(),
+        seed in any::<u64>(),
+        damage in mutated_real_line(),
+    ) {
+        let mut row = serde_json::json!({"type": "session_meta", "ordinal": ordinal});
+        let mut payload = payload;
+        if let Value::Object(map) = &mut payload {
+            map.insert("source".into(), source);
+        }
+        row["payload"] = payload;
+        check_meta_line(render_line(&row, seed, true).as_bytes())?;
+        check_meta_line(&damage)?;
     }
 
     #[test]
