@@ -42,10 +42,10 @@ fn run(rx: &Receiver<Request>, tx: &Sender<Answer>) {
         let mut latest = None;
         for req in std::iter::once(first).chain(rx.try_iter()) {
             match req {
-                Request::AddRows(more) => hays.extend(more),
-                Request::ReplaceRow(i, hay) => {
+                Request::AddRows(more) => hays.extend(more.iter().map(Haystack::new)),
+                Request::ReplaceRow(i, row) => {
                     if let Some(slot) = hays.get_mut(i) {
-                        *slot = hay;
+                        *slot = Haystack::new(&row);
                         searcher.reset();
                     }
                 }

@@ -3,7 +3,7 @@
 //! (Ctrl+Z) and from a chained panic hook that then prints a short crash report.
 
 use std::fs::{File, OpenOptions};
-use std::io::{self, Write};
+use std::io::{self, BufWriter, Write};
 
 use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::event::{
@@ -13,7 +13,9 @@ use ratatui::crossterm::terminal::{self, EnterAlternateScreen, LeaveAlternateScr
 use ratatui::crossterm::{cursor, execute};
 use ratatui::Terminal;
 
-pub type Backend = CrosstermBackend<File>;
+/// Output is buffered: a frame is thousands of small escape sequences, and one `write` each made
+/// a full redraw cost tens of milliseconds. ratatui flushes once per frame.
+pub type Backend = CrosstermBackend<BufWriter<File>>;
 
 pub struct Tui {
     pub terminal: Terminal<Backend>,
@@ -49,7 +51,7 @@ fn leave_modes(out: &mut impl Write) {
 impl Tui {
     /// Take over the terminal.
     pub fn enter() -> io::Result<Tui> {
-        let mut tty = open_tty()?;
+        let mut tty = BufWriter::with_capacity(256 << 10, open_tty()?);
         install_panic_hook();
         enter_modes(&mut tty)?;
         let terminal = Terminal::new(CrosstermBackend::new(tty))?;

@@ -7,7 +7,6 @@ use std::sync::Arc;
 use super::{in_scope, App, Request, Scope, TRANSCRIPT_CACHE};
 use crate::content::ContentHit;
 use crate::index::Event;
-use crate::search::Haystack;
 use crate::store::transcript::Transcript;
 
 impl App {
@@ -16,23 +15,21 @@ impl App {
         match event {
             Event::Found { total } => self.indexing = Some((0, total)),
             Event::Rows(rows) => {
-                let hays: Vec<Haystack> = rows.iter().map(Haystack::new).collect();
-                for row in &rows {
+                // The search worker prepares its own haystacks, off this thread.
+                self.outbox.push(Request::AddRows(rows.clone()));
+                for row in rows {
                     self.by_path.insert(row.path.clone(), self.rows.len());
-                    self.rows.push(row.clone());
+                    self.rows.push(row);
                 }
-                self.hays.extend(hays.iter().cloned());
-                self.outbox.push(Request::AddRows(hays));
                 self.rows_changed();
             }
             Event::Updated(rows) => {
                 for row in rows {
                     if let Some(&i) = self.by_path.get(&row.path) {
-                        let hay = Haystack::new(&row);
-                        self.hays[i] = hay.clone();
+                        self.outbox
+                            .push(Request::ReplaceRow(i, Box::new(row.clone())));
                         self.rows[i] = row;
                         self.gone.remove(&i);
-                        self.outbox.push(Request::ReplaceRow(i, hay));
                     }
                 }
                 self.pane_for = None;

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::content::{ContentHit, ContentIndex};
-use crate::search::{self, Haystack, Query, Recency};
+use crate::search::{self, Query, Recency};
 use crate::session::SessionRow;
 use crate::store::transcript::Transcript;
 use crate::timefmt::Millis;
@@ -35,7 +35,6 @@ pub struct App {
     pub opts: Options,
     pub now: Millis,
     pub rows: Vec<SessionRow>,
-    pub hays: Vec<Haystack>,
     pub mode: SearchMode,
     pub query: String,
     pub parsed: Query,
@@ -106,7 +105,6 @@ impl App {
             opts,
             now,
             rows: Vec::new(),
-            hays: Vec::new(),
             mode,
             matches: None,
             search_gen: 0,

@@ -3,6 +3,7 @@
 use super::*;
 use crate::content::ContentHit;
 use crate::index::Event;
+use crate::search::Haystack;
 use crate::store::transcript::Entry;
 
 fn row(id: &str, cwd: &str, t: i64, interactive: bool, archived: bool) -> SessionRow {
@@ -47,7 +48,8 @@ fn all() -> Options {
 fn answer(app: &mut App) {
     for req in app.take_outbox() {
         if let Request::Search { gen, query, order } = req {
-            let ranked = search::Searcher::default().search(&app.hays, &query, order);
+            let hays: Vec<Haystack> = app.rows.iter().map(Haystack::new).collect();
+            let ranked = search::Searcher::default().search(&hays, &query, order);
             app.apply_search(gen, ranked);
         }
     }

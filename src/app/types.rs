@@ -5,7 +5,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::content::ContentIndex;
-use crate::search::{Haystack, Recency};
+use crate::search::Recency;
+use crate::session::SessionRow;
 
 /// How the query is matched.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -106,9 +107,9 @@ pub enum Effect {
 #[derive(Debug, Clone)]
 pub enum Request {
     /// New rows for the search worker, in row order.
-    AddRows(Vec<Haystack>),
+    AddRows(Vec<SessionRow>),
     /// A row changed in place.
-    ReplaceRow(usize, Haystack),
+    ReplaceRow(usize, Box<SessionRow>),
     Search {
         gen: u64,
         query: String,

@@ -35,7 +35,8 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
             let marks = if app.parsed.is_empty() || content.is_some() {
                 Highlights::default()
             } else {
-                search::highlights(&app.hays[i], &app.parsed)
+                // Only the rows on screen pay for a haystack and their highlights.
+                search::highlights(&search::Haystack::new(&app.rows[i]), &app.parsed)
             };
             row_line(
                 &app.rows[i],

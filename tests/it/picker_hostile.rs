@@ -112,7 +112,9 @@ fn the_picker_lists_every_hostile_session_counts_skips_and_draws_nothing_raw() {
         // Every page of the conversation, tool calls shown, is drawn with attributes only.
         tmux.keys(&["C-t", "Right"]);
         let mut saw_tool = false;
-        for _ in 0..6 {
+        let since = Instant::now();
+        // Page down until the tool call is on screen (the transcript may still be loading).
+        while !saw_tool && since.elapsed() < Duration::from_secs(10) {
             std::thread::sleep(Duration::from_millis(300));
             let styled =
                 String::from_utf8_lossy(&tmux.run(&["capture-pane", "-e", "-p", "-t", "t"]).stdout)
@@ -120,7 +122,7 @@ fn the_picker_lists_every_hostile_session_counts_skips_and_draws_nothing_raw() {
             if let Err(e) = only_sgr(&styled) {
                 panic!("{e}\n{styled}");
             }
-            saw_tool |= styled.contains("▸ function_call");
+            saw_tool = styled.contains("▸ function_call");
             tmux.keys(&["PageDown"]);
         }
         assert!(

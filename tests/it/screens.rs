@@ -91,7 +91,10 @@ fn settle(app: &mut App, demo: &Demo) {
         for req in reqs {
             match req {
                 Request::Search { gen, query, order } => {
-                    let ranked = searcher.search(&app.hays, &query, order);
+                    let hays: Vec<search::Haystack> =
+                        app.rows.iter().map(search::Haystack::new).collect();
+                    searcher.reset();
+                    let ranked = searcher.search(&hays, &query, order);
                     app.apply_search(gen, ranked);
                 }
                 Request::Transcript { gen, id, path } => {
