@@ -26,6 +26,9 @@ use crate::store::summary::{ScanOptions, ScanState, Until};
 use crate::store::walk::RolloutFile;
 use crate::store::{self, FileIssue, Store};
 
+/// Cached rows sent in the first batch: enough to fill a screen.
+const FIRST_BATCH: usize = 256;
+
 /// What the indexer tells the picker, in this order: cached `Rows` (when a cache exists),
 /// `Found`, then `Rows` / `Updated` / `Removed` / `Issue` / `Progress` in any mix, `Finished`;
 /// then the content phase: `ContentProgress`..., `ContentReady`. The channel closes after that.
@@ -138,22 +141,29 @@ fn run(store: &Store, opts: IndexOptions, setup: &CacheSetup, tx: &Sender<Event>
         None => RowCache::empty(&store.home),
     };
     let names = store.names();
-    let mut all: HashMap<PathBuf, SessionRow> = rc
+    // Cached rows go out newest first in two batches: a screenful at once, so the first frame
+    // with rows is not held up by turning every cached entry into a row, then the rest.
+    let mut cached: Vec<(&PathBuf, &cache::Entry)> = rc
         .entries
         .iter()
         .filter(|(_, e)| opts.archived || !e.archived)
         .filter(|(_, e)| e.state.meta.is_some() || e.state.saw_message)
-        .map(|(p, e)| {
-            (
-                p.clone(),
-                store::row_from_scan(&e.file(p), &e.state, &names),
-            )
-        })
         .collect();
-    if !all.is_empty() {
-        let mut first: Vec<SessionRow> = all.values().cloned().collect();
-        first.sort_by(SessionRow::cmp_updated_desc);
-        if tx.send(Event::Rows(first)).is_err() {
+    cached.sort_by_key(|(_, e)| std::cmp::Reverse(e.mtime_ms));
+    let mut all: HashMap<PathBuf, SessionRow> = HashMap::with_capacity(cached.len());
+    let split = cached.len().min(FIRST_BATCH);
+    for part in [&cached[..split], &cached[split..]] {
+        if part.is_empty() {
+            continue;
+        }
+        let rows: Vec<SessionRow> = part
+            .iter()
+            .map(|(p, e)| store::row_from_scan(&e.file(p), &e.state, &names))
+            .collect();
+        for row in &rows {
+            all.insert(row.path.clone(), row.clone());
+        }
+        if tx.send(Event::Rows(rows)).is_err() {
             return;
         }
     }

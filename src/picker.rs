@@ -126,6 +126,8 @@ fn event_loop(
     let size = tui.terminal.size()?;
     app.update(Action::Resize(size.width, size.height));
     let mut index_open = true;
+    // A batch of rows was just applied and more index events may be waiting.
+    let mut backlog = false;
     let mut dirty = true;
     loop {
         if dirty {
@@ -133,7 +135,9 @@ fn event_loop(
             tui.terminal.draw(|f| ui::draw(f, app, &theme))?;
             dirty = false;
         }
-        let wait = if index_open || app.searching() {
+        let wait = if backlog {
+            Duration::ZERO
+        } else if index_open || app.searching() {
             Duration::from_millis(30)
         } else {
             Duration::from_millis(500)
@@ -173,11 +177,19 @@ fn event_loop(
         }
         route(app, &search_tx, &job_tx);
         // Background answers; bounded so a flood of rows cannot starve the keyboard.
+        backlog = false;
         for _ in 0..64 {
             match index_rx.try_recv() {
                 Ok(ev) => {
+                    let rows = matches!(ev, Event::Rows(_));
                     app.apply_index(ev);
                     dirty = true;
+                    // Draw each batch of rows before taking the next: the first screenful
+                    // shows while the rest is still being added.
+                    if rows {
+                        backlog = true;
+                        break;
+                    }
                 }
                 Err(std::sync::mpsc::TryRecvError::Empty) => break,
                 Err(std::sync::mpsc::TryRecvError::Disconnected) => {
