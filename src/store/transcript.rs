@@ -197,6 +197,24 @@ fn walk<R: BufRead>(
             Kind::Tool if !opts.tools => continue,
             _ => {}
         }
+        if kind == Kind::Message {
+            // Read directly: a `Value` tree would allocate for every key and string.
+            let Some((msg, ordinal)) = super::message_line::parse(line) else {
+                skipped += 1;
+                continue;
+            };
+            if opts
+                .ordinal_below
+                .is_some_and(|limit| ordinal.is_some_and(|o| o >= limit))
+            {
+                break;
+            }
+            if let Some(msg) = msg {
+                have_message = true;
+                on(Found::Message(msg))?;
+            }
+            continue;
+        }
         let Some(value) = parse_line(line) else {
             skipped += 1;
             continue;
@@ -221,13 +239,7 @@ fn walk<R: BufRead>(
                     on(Found::Tool { kind, summary })?;
                 }
             }
-            Kind::Message => {
-                if let Some(msg) = format::message_from_line(&value) {
-                    have_message = true;
-                    on(Found::Message(msg))?;
-                }
-            }
-            Kind::Other | Kind::ThreadName | Kind::Malformed => {}
+            Kind::Message | Kind::Other | Kind::ThreadName | Kind::Malformed => {}
         }
     }
     Ok(skipped)
