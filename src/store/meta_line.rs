@@ -213,7 +213,11 @@ fn meta_of(mut p: Val) -> Meta {
 }
 
 fn parse_row(line: &[u8]) -> Option<Val> {
-    let mut de = serde_json::Deserializer::from_slice(line);
+    // One check of the whole line instead of one per string: serde_json reading a `str`
+    // skips its own. A line that is not UTF-8 is refused here; `from_slice` would refuse it
+    // too (an invalid byte is a syntax error outside a string and an error inside one).
+    let text = std::str::from_utf8(line).ok()?;
+    let mut de = serde_json::Deserializer::from_str(text);
     let row = de::DeserializeSeed::deserialize(Seed(Want::Row), &mut de).ok()?;
     de.end().ok()?;
     Some(row)

@@ -7,6 +7,7 @@ pub mod cache;
 mod cache_codec;
 pub mod issues;
 pub mod lines;
+pub mod message_line;
 pub mod meta_line;
 pub mod names;
 pub mod open;

@@ -29,6 +29,25 @@ pub enum Kind {
 struct Cursor<'a> {
     b: &'a [u8],
     i: usize,
+    /// The last string read holds no backslash (it needs no unescaping).
+    plain: bool,
+}
+
+/// Strings whose end is looked for eight bytes at a time before `memchr` takes over: keys and
+/// tags end within a few bytes, where a `memchr` call costs more than the search.
+const SHORT: usize = 32;
+
+/// The index of the first `"` or `\` in the eight bytes of `word` (little-endian), if any.
+#[inline]
+fn quote_or_backslash(word: u64) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let q = word ^ (ONES * u64::from(b'"'));
+    let s = word ^ (ONES * u64::from(b'\\'));
+    // A zero byte of `q` or `s` sets its high bit here; a borrow can only set bits above the
+    // first true zero byte, so the lowest bit set is exact.
+    let hits = ((q.wrapping_sub(ONES) & !q) | (s.wrapping_sub(ONES) & !s)) & HIGH;
+    (hits != 0).then(|| hits.trailing_zeros() as usize / 8)
 }
 
 type Res<T> = Result<T, ()>;
@@ -60,7 +79,24 @@ impl<'a> Cursor<'a> {
     fn string(&mut self) -> Res<&'a [u8]> {
         self.eat(b'"')?;
         let start = self.i;
-        let mut from = self.i;
+        let mut from = start;
+        let short = (start + SHORT).min(self.b.len());
+        while from + 8 <= short {
+            let word = u64::from_le_bytes(self.b[from..from + 8].try_into().map_err(drop)?);
+            match quote_or_backslash(word) {
+                Some(k) if self.b[from + k] == b'"' => {
+                    self.i = from + k + 1;
+                    self.plain = true;
+                    return Ok(&self.b[start..from + k]);
+                }
+                Some(k) => {
+                    from += k;
+                    break;
+                }
+                None => from += 8,
+            }
+        }
+        self.plain = false;
         loop {
             let q = from + memchr::memchr(b'"', &self.b[from..]).ok_or(())?;
             let mut k = q;
@@ -125,16 +161,21 @@ impl<'a> Cursor<'a> {
     }
 
     /// Walk an object's members, handing each key to `f`, which must consume the value.
-    fn object(&mut self, mut f: impl FnMut(&mut Self, &'a [u8]) -> Res<()>) -> Res<()> {
+    fn object(&mut self, mut f: impl FnMut(&mut Self, &[u8]) -> Res<()>) -> Res<()> {
         self.eat(b'{')?;
         if self.peek()? == b'}' {
             self.i += 1;
             return Ok(());
         }
         loop {
-            let key = self.string()?;
+            let raw = self.string()?;
+            let key = if self.plain {
+                Cow::Borrowed(raw)
+            } else {
+                unescape(raw)
+            };
             self.eat(b':')?;
-            f(self, key)?;
+            f(self, &key)?;
             match self.peek()? {
                 b',' => self.i += 1,
                 b'}' => {
@@ -175,7 +216,7 @@ fn payload<'a>(c: &mut Cursor<'a>) -> Res<Payload<'a>> {
         c.skip_value()?;
         return Ok(p);
     }
-    c.object(|c, key| match &*unescape(key) {
+    c.object(|c, key| match key {
         b"type" => c.string_value().map(|v| p.kind = v.map(unescape)),
         b"role" => c.string_value().map(|v| p.role = v.map(unescape)),
         b"item" => {
@@ -183,7 +224,7 @@ fn payload<'a>(c: &mut Cursor<'a>) -> Res<Payload<'a>> {
             if c.peek()? != b'{' {
                 return c.skip_value();
             }
-            c.object(|c, key| match &*unescape(key) {
+            c.object(|c, key| match key {
                 b"type" => c.string_value().map(|v| p.item_kind = v.map(unescape)),
                 _ => c.skip_value(),
             })
@@ -234,13 +275,17 @@ pub fn kind(line: &[u8]) -> Kind {
 /// [`kind`], and whether the row is a `response_item` (so a `Message` is of the `response`
 /// shape rather than an `event`/`item` one).
 pub fn classify_line(line: &[u8]) -> (Kind, bool) {
-    let mut c = Cursor { b: line, i: 0 };
+    let mut c = Cursor {
+        b: line,
+        i: 0,
+        plain: false,
+    };
     let mut top: Option<Cow<[u8]>> = None;
     let mut p = Payload::default();
     let mut seen_payload = false;
     // The answer at the decision point, for a line whose remainder does not walk.
     let mut settled: Option<Kind> = None;
-    let walked = c.object(|c, key| match &*unescape(key) {
+    let walked = c.object(|c, key| match key {
         b"type" => {
             top = c.string_value()?.map(unescape);
             if settled.is_none() && (!is_interesting(top.as_deref()) || seen_payload) {
@@ -374,6 +419,31 @@ mod tests {
         ];
         for (line, want) in cases {
             assert_eq!(kind(line.as_bytes()), *want, "{line}");
+        }
+    }
+
+    #[test]
+    fn string_ends_are_found_at_every_offset() {
+        for word in 0..=255u8 {
+            let bytes = [b'a', b'a', word, b'a', b'"', b'a', b'\\', b'a'];
+            let want = bytes.iter().position(|b| matches!(b, b'"' | b'\\'));
+            assert_eq!(quote_or_backslash(u64::from_le_bytes(bytes)), want);
+        }
+        for n in 0..40 {
+            for m in 0..12 {
+                let a = "a".repeat(n);
+                let b = "b".repeat(m);
+                for mid in [r#"\""#, r#"\\"#, r"\n", r"\u0041", ""] {
+                    let line = format!(
+                        r#"{{"x{a}":"{a}{mid}{b}","type":"event_msg","payload":{{"{a}":"{b}{mid}","type":"user_message"}}}}"#
+                    );
+                    assert_eq!(kind(line.as_bytes()), Kind::Message, "{line}");
+                    let key = format!(r#"{{"{a}{mid}":1,"typ\u0065":"x{b}{mid}"}}"#);
+                    assert_eq!(kind(key.as_bytes()), Kind::Other, "{key}");
+                }
+                let cut = format!(r#"{{"x":"{a}\"{b}"#);
+                assert_eq!(kind(cut.as_bytes()), Kind::Malformed, "{cut}");
+            }
         }
     }
 

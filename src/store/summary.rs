@@ -12,7 +12,7 @@ use std::io::{self, BufRead};
 
 use super::lines::{LineReader, Step};
 use super::skim::{self, Kind};
-use crate::format::{self, Message, Role, Shape};
+use crate::format::{Message, Role, Shape};
 use crate::session::HistoryBase;
 
 /// The first `session_meta` of a file.
@@ -217,6 +217,23 @@ impl ScanState {
             self.meta = Some(meta);
             return true;
         }
+        if kind == Kind::Message {
+            // Read directly: a `Value` tree would allocate for every key and string.
+            let Some((msg, ordinal)) = super::message_line::parse(line) else {
+                self.skipped_lines += 1;
+                return true;
+            };
+            if opts
+                .ordinal_below
+                .is_some_and(|limit| ordinal.is_some_and(|o| o >= limit))
+            {
+                return false;
+            }
+            if let Some(msg) = msg {
+                self.add_message(msg);
+            }
+            return true;
+        }
         let Some(value) = parse_line(line) else {
             self.skipped_lines += 1;
             return true;
@@ -232,11 +249,6 @@ impl ScanState {
         }
         match kind {
             Kind::Meta => self.meta = Some(meta_from_line(&value)),
-            Kind::Message => {
-                if let Some(msg) = format::message_from_line(&value) {
-                    self.add_message(msg);
-                }
-            }
             Kind::ThreadName => {
                 if let Some(name) = value
                     .get("payload")
@@ -245,7 +257,7 @@ impl ScanState {
                     self.thread_name = Some(name);
                 }
             }
-            Kind::Other | Kind::Tool | Kind::Malformed => {}
+            Kind::Message | Kind::Other | Kind::Tool | Kind::Malformed => {}
         }
         true
     }

@@ -12,7 +12,7 @@ use std::io::{self, BufRead};
 
 use super::lines::{LineReader, Step, DEFAULT_MAX_LINE};
 use super::skim::{self, Kind};
-use super::summary::{meta_from_line, parse_line, Meta};
+use super::summary::{parse_line, Meta};
 use crate::format::{self, Role, Shape};
 
 /// One entry of a transcript.
@@ -197,6 +197,40 @@ fn walk<R: BufRead>(
             Kind::Tool if !opts.tools => continue,
             _ => {}
         }
+        if kind == Kind::Meta {
+            // Read directly: the row carries kilobytes of instructions a tree would copy.
+            let Some((meta, ordinal)) = super::meta_line::parse(line) else {
+                skipped += 1;
+                continue;
+            };
+            if opts
+                .ordinal_below
+                .is_some_and(|limit| ordinal.is_some_and(|o| o >= limit))
+            {
+                break;
+            }
+            have_meta = true;
+            on(Found::Meta(meta))?;
+            continue;
+        }
+        if kind == Kind::Message {
+            // Read directly: a `Value` tree would allocate for every key and string.
+            let Some((msg, ordinal)) = super::message_line::parse(line) else {
+                skipped += 1;
+                continue;
+            };
+            if opts
+                .ordinal_below
+                .is_some_and(|limit| ordinal.is_some_and(|o| o >= limit))
+            {
+                break;
+            }
+            if let Some(msg) = msg {
+                have_message = true;
+                on(Found::Message(msg))?;
+            }
+            continue;
+        }
         let Some(value) = parse_line(line) else {
             skipped += 1;
             continue;
@@ -211,23 +245,13 @@ fn walk<R: BufRead>(
             }
         }
         match kind {
-            Kind::Meta => {
-                have_meta = true;
-                on(Found::Meta(meta_from_line(&value)))?;
-            }
             Kind::Tool => {
                 if let Some(payload) = value.get("payload") {
                     let (kind, summary) = tool_summary(payload);
                     on(Found::Tool { kind, summary })?;
                 }
             }
-            Kind::Message => {
-                if let Some(msg) = format::message_from_line(&value) {
-                    have_message = true;
-                    on(Found::Message(msg))?;
-                }
-            }
-            Kind::Other | Kind::ThreadName | Kind::Malformed => {}
+            Kind::Meta | Kind::Message | Kind::Other | Kind::ThreadName | Kind::Malformed => {}
         }
     }
     Ok(skipped)

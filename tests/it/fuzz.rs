@@ -9,12 +9,12 @@
 use std::io::BufReader;
 
 use codex_picker::format::{self, Role, Shape};
-use codex_picker::store::meta_line;
 use codex_picker::store::skim::{self, Kind};
 use codex_picker::store::summary::{self, parse_line, ScanOptions, ScanState, Until};
 use codex_picker::store::transcript::{
     read_transcript, read_transcript_entries, stream_transcript, Entry, TranscriptOptions,
 };
+use codex_picker::store::{message_line, meta_line};
 use proptest::prelude::*;
 use proptest::sample::{select, Index};
 use serde_json::Value;
@@ -186,6 +186,21 @@ fn check_meta_line(line: &[u8]) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// The direct message read gives what the `Value` route gives, and refuses the same lines.
+fn check_message_line(line: &[u8]) -> Result<(), TestCaseError> {
+    let want = parse_line(line).map(|v| {
+        let ordinal = v.get("ordinal").and_then(Value::as_u64);
+        (format::message_from_line(&v), ordinal)
+    });
+    prop_assert_eq!(
+        message_line::parse(line),
+        want,
+        "{}",
+        String::from_utf8_lossy(line)
+    );
+    Ok(())
+}
+
 // ---- properties ------------------------------------------------------------------------------
 
 proptest! {
@@ -217,6 +232,23 @@ proptest! {
         row["payload"] = payload;
         check_meta_line(render_line(&row, seed, true).as_bytes())?;
         check_meta_line(&damage)?;
+    }
+
+    #[test]
+    fn message_line_agrees_with_the_value_route(
+        v in prop_oneof![message_like(), json()],
+        ordinal in json(),
+        seed in any::<u64>(),
+        damage in mutated_real_line(),
+    ) {
+        let mut row = v;
+        if let Value::Object(map) = &mut row {
+            if seed % 3 == 0 {
+                map.insert("ordinal".into(), ordinal);
+            }
+        }
+        check_message_line(render_line(&row, seed, true).as_bytes())?;
+        check_message_line(&damage)?;
     }
 
     #[test]
