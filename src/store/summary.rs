@@ -111,6 +111,11 @@ impl ScanOptions {
     }
 }
 
+/// A record at or past `limit` (a fork's end point in its parent) is not part of the view.
+pub fn past_fork_point(limit: Option<u64>, ordinal: Option<u64>) -> bool {
+    limit.is_some_and(|limit| ordinal.is_some_and(|o| o >= limit))
+}
+
 /// Parse one line into JSON, tolerating invalid UTF-8 inside strings (it is replaced).
 pub fn parse_line(line: &[u8]) -> Option<Value> {
     match serde_json::from_slice::<Value>(line) {
@@ -208,10 +213,7 @@ impl ScanState {
                 self.skipped_lines += 1;
                 return true;
             };
-            if opts
-                .ordinal_below
-                .is_some_and(|limit| ordinal.is_some_and(|o| o >= limit))
-            {
+            if past_fork_point(opts.ordinal_below, ordinal) {
                 return false;
             }
             self.meta = Some(meta);
@@ -223,10 +225,7 @@ impl ScanState {
                 self.skipped_lines += 1;
                 return true;
             };
-            if opts
-                .ordinal_below
-                .is_some_and(|limit| ordinal.is_some_and(|o| o >= limit))
-            {
+            if past_fork_point(opts.ordinal_below, ordinal) {
                 return false;
             }
             if let Some(msg) = msg {

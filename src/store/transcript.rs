@@ -12,7 +12,7 @@ use std::io::{self, BufRead};
 
 use super::lines::{LineReader, Step, DEFAULT_MAX_LINE};
 use super::skim::{self, Kind};
-use super::summary::{parse_line, Meta};
+use super::summary::{parse_line, past_fork_point, Meta};
 use crate::format::{self, Role, Shape};
 
 /// One entry of a transcript.
@@ -203,10 +203,7 @@ fn walk<R: BufRead>(
                 skipped += 1;
                 continue;
             };
-            if opts
-                .ordinal_below
-                .is_some_and(|limit| ordinal.is_some_and(|o| o >= limit))
-            {
+            if past_fork_point(opts.ordinal_below, ordinal) {
                 break;
             }
             have_meta = true;
@@ -219,10 +216,7 @@ fn walk<R: BufRead>(
                 skipped += 1;
                 continue;
             };
-            if opts
-                .ordinal_below
-                .is_some_and(|limit| ordinal.is_some_and(|o| o >= limit))
-            {
+            if past_fork_point(opts.ordinal_below, ordinal) {
                 break;
             }
             if let Some(msg) = msg {
