@@ -82,6 +82,8 @@ pub struct App {
     hit_cursor: usize,
     /// The session and content query the pane last opened at a hit for.
     hits_for: Option<(String, String)>,
+    /// The session the pane last showed.
+    shown: Option<String>,
 }
 
 impl App {
@@ -137,6 +139,7 @@ impl App {
             pane_hits: Vec::new(),
             hit_cursor: 0,
             hits_for: None,
+            shown: None,
         };
         app.parsed = search::parse(app.search_text());
         if !app.query.is_empty() {
@@ -497,9 +500,13 @@ impl App {
         if self.pane_for.as_ref().is_some_and(|(p, _, _)| *p == id) {
             return;
         }
-        self.scroll = 0;
-        // Shown from the top again: a content search opens it at its first hit again.
-        self.hits_for = None;
+        // A different session is read from the top (a content search opens it at its first hit);
+        // the same one, redrawn after a background update, keeps its place.
+        if self.shown.as_deref() != Some(id.as_str()) {
+            self.scroll = 0;
+            self.hits_for = None;
+            self.shown = Some(id.clone());
+        }
         if !self.cache.iter().any(|(c, _)| *c == id) {
             self.transcript_gen += 1;
             self.outbox.push(Request::Transcript {

@@ -548,3 +548,40 @@ fn the_pane_opens_at_the_first_hit_and_n_jumps() {
         "and wraps around"
     );
 }
+
+#[test]
+fn a_background_update_keeps_the_reading_position() {
+    let mut app = App::new(all(), 10_000);
+    app.update(Action::Resize(120, 12));
+    app.apply_index(Event::Rows(vec![row("a", "/w/p", 50, true, false)]));
+    let entries = (0..40)
+        .map(|i| Entry::Message {
+            role: crate::format::Role::User,
+            text: format!("line {i}"),
+            shape: crate::format::Shape::Event,
+            phase: None,
+            elided: 0,
+        })
+        .collect();
+    app.apply_transcript(
+        1,
+        "a".into(),
+        Ok(Transcript {
+            entries,
+            ..Transcript::default()
+        }),
+    );
+    app.update(Action::Scroll(20));
+    assert_eq!(app.scroll, 20);
+    let mut newer = row("a", "/w/p", 60, true, false);
+    newer.preview = "grew".into();
+    app.apply_index(Event::Updated(vec![newer]));
+    assert_eq!(
+        app.scroll, 20,
+        "the same session stays where the reader was"
+    );
+    app.apply_index(Event::Rows(vec![row("b", "/w/p", 70, true, false)]));
+    app.update(Action::First);
+    assert_eq!(selected(&app), "b");
+    assert_eq!(app.scroll, 0, "another session starts at the top");
+}
