@@ -60,6 +60,21 @@ pub struct Message {
 }
 
 impl Message {
+    /// The message of one line, by the rules every reader shares: empty text carries no message,
+    /// and only a `response` user row may be injected context.
+    pub fn new(role: Role, text: String, shape: Shape, phase: Option<String>) -> Option<Message> {
+        if text.is_empty() {
+            return None;
+        }
+        Some(Message {
+            role,
+            text,
+            shape,
+            phase,
+            injection_prone: shape == Shape::Response && role == Role::User,
+        })
+    }
+
     /// Injected context: a `response` user row whose text starts with `#` or `<`.
     pub fn is_injected(&self) -> bool {
         self.injection_prone && is_injected_context(&self.text)
@@ -150,16 +165,7 @@ pub fn message_from_line(line: &Value) -> Option<Message> {
         }
         _ => return None,
     };
-    if text.is_empty() {
-        return None;
-    }
-    Some(Message {
-        role,
-        text,
-        shape,
-        phase,
-        injection_prone: shape == Shape::Response && role == Role::User,
-    })
+    Message::new(role, text, shape, phase)
 }
 
 /// What the user typed inside an IDE wrapper: the text after the marker, trimmed. Text without

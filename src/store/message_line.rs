@@ -337,16 +337,7 @@ fn message_of(row: Row) -> Option<Message> {
         }
         _ => return None,
     };
-    if text.is_empty() {
-        return None;
-    }
-    Some(Message {
-        role,
-        text,
-        shape,
-        phase,
-        injection_prone: shape == Shape::Response && role == Role::User,
-    })
+    Message::new(role, text, shape, phase)
 }
 
 /// The message and the top-level `ordinal` of a line, or `None` when `parse_line` would refuse
