@@ -217,10 +217,7 @@ fn two_processes_at_once_agree() {
     for child in [a, b] {
         let out = child.wait_with_output().unwrap();
         assert!(out.status.success());
-        let rows: Vec<serde_json::Value> = stdout(&out)
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect();
+        let rows: Vec<serde_json::Value> = crate::common::json_lines(&stdout(&out));
         assert_eq!(rows, want);
     }
     assert_eq!(list(&f.home, Some(&xdg)), want);

@@ -48,8 +48,12 @@ pub fn list_json(home: &Path, extra: &[&str]) -> Vec<serde_json::Value> {
     args.extend_from_slice(extra);
     let out = run(&args);
     assert!(out.status.success(), "list failed: {}", stderr(&out));
-    stdout(&out)
-        .lines()
+    json_lines(&stdout(&out))
+}
+
+/// One JSON value per line of `text` (a `--json` output), failing on any line that is not JSON.
+pub fn json_lines(text: &str) -> Vec<serde_json::Value> {
+    text.lines()
         .map(|l| serde_json::from_str(l).expect("json line"))
         .collect()
 }

@@ -206,10 +206,7 @@ fn list_content_prints_matching_sessions() {
         .unwrap();
     assert!(out.status.success());
     let text = crate::common::stdout(&out);
-    let rows: Vec<serde_json::Value> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let rows: Vec<serde_json::Value> = crate::common::json_lines(&text);
     assert_eq!(rows.len(), 1);
     assert_eq!(rows[0]["path"], paths[0].to_str().unwrap());
     assert_eq!(rows[0]["content"]["hits"], 1);

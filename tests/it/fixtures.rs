@@ -313,10 +313,7 @@ fn damaged_lines_and_files_never_stop_a_run() {
         tmp.path().to_str().unwrap(),
     ]);
     assert!(out.status.success());
-    let rows: Vec<Value> = stdout(&out)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let rows: Vec<Value> = crate::common::json_lines(&stdout(&out));
     assert_eq!(rows.len(), 2);
     assert_eq!(row(&rows, a)["first_user_message"], "survivor");
     assert_eq!(row(&rows, a)["skipped_lines"], 4);
@@ -368,10 +365,7 @@ fn demo_store_works_from_the_binary() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
-    let rows: Vec<Value> = stdout(&out)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let rows: Vec<Value> = crate::common::json_lines(&stdout(&out));
     assert_eq!(rows.len(), 13);
     assert!(rows.iter().all(|r| r["path"]
         .as_str()

@@ -26,10 +26,7 @@ pub fn list(home: &Path, cache: Option<&Path>) -> Vec<serde_json::Value> {
     };
     let out = cmd.output().expect("run codex-picker");
     assert!(out.status.success(), "list failed: {}", stderr(&out));
-    stdout(&out)
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("json line"))
-        .collect()
+    crate::common::json_lines(&stdout(&out))
 }
 
 #[test]

@@ -357,10 +357,7 @@ fn every_case_is_listed_or_reported() {
         }
         let out = run_in(&home, &args);
         assert!(out.status.success(), "{}", stderr(&out));
-        let rows: Vec<Value> = stdout(&out)
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect();
+        let rows: Vec<Value> = crate::common::json_lines(&stdout(&out));
         let mut want_err = Vec::new();
         let mut listed = 0;
         for case in &cases {
@@ -447,10 +444,7 @@ fn show_agrees_with_list_on_every_case() {
                 let row = rows.iter().find(|r| r["path"] == target).unwrap();
                 let json = run_in(&home, &["show", target, "--json"]);
                 assert!(json.status.success(), "{case:?}: {}", stderr(&json));
-                let messages: Vec<Value> = stdout(&json)
-                    .lines()
-                    .map(|l| serde_json::from_str(l).unwrap())
-                    .collect();
+                let messages: Vec<Value> = crate::common::json_lines(&stdout(&json));
                 let count = |role: &str| messages.iter().filter(|m| m["role"] == role).count();
                 assert_eq!(row["user_messages"], count("user") as u64, "{case:?}");
                 assert_eq!(

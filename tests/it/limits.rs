@@ -157,11 +157,8 @@ fn streamed_json_matches_every_real_fixture() {
             .output()
             .unwrap();
         assert!(out.status.success(), "{rel}");
-        let messages: Vec<Value> = String::from_utf8(out.stdout)
-            .unwrap()
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect();
+        let messages: Vec<Value> =
+            crate::common::json_lines(&String::from_utf8(out.stdout).unwrap());
         let count = |role: &str| messages.iter().filter(|m| m["role"] == role).count() as u64;
         assert_eq!(count("user"), want["user_messages"], "{rel}");
         assert_eq!(count("assistant"), want["assistant_messages"], "{rel}");

@@ -58,10 +58,7 @@ fn the_picker_lists_every_hostile_session_counts_skips_and_draws_nothing_raw() {
         .arg(&home)
         .output()
         .unwrap();
-    let rows: Vec<Value> = stdout(&probe)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let rows: Vec<Value> = crate::common::json_lines(&stdout(&probe));
     let passed_over = String::from_utf8_lossy(&probe.stderr)
         .lines()
         .filter(|l| !l.contains("both are listed"))

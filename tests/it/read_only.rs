@@ -113,10 +113,7 @@ pub fn list_and_show_everything(env: &ReadOnlyEnv) {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
-    let rows: Vec<Value> = stdout(&out)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let rows: Vec<Value> = crate::common::json_lines(&stdout(&out));
     assert!(rows.len() > 40, "the whole store is listed");
     for row in &rows {
         let path = row["path"].as_str().unwrap();

@@ -154,11 +154,7 @@ fn json_gives_back_the_exact_text() {
     let tmp = tempfile::tempdir().unwrap();
     let home = nasty_store(tmp.path());
     let out = run(&home, &["list", "--json"]);
-    let rows: Vec<Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let rows: Vec<Value> = crate::common::json_lines(&String::from_utf8(out.stdout).unwrap());
     assert_eq!(rows.len(), 2);
     let row = rows.iter().find(|r| r["id"] == ID).unwrap();
     assert_eq!(row["first_user_message"], nasty("prompt"));
@@ -175,11 +171,7 @@ fn json_gives_back_the_exact_text() {
     assert_eq!(other["id"], nasty("id"));
 
     let out = run(&home, &["show", ID, "--json"]);
-    let messages: Vec<Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let messages: Vec<Value> = crate::common::json_lines(&String::from_utf8(out.stdout).unwrap());
     assert_eq!(messages.len(), 2);
     assert_eq!(messages[0]["text"], nasty("prompt"));
     assert_eq!(messages[1]["text"], nasty("answer"));
