@@ -284,30 +284,31 @@ fn run(store: &Store, opts: IndexOptions, setup: &CacheSetup, tx: &Sender<Event>
         return;
     }
     if setup.content {
-        content_phase(store, setup, &rows, opts, tx);
+        content_phase(store, setup, &rows, &files, opts, tx);
     }
 }
 
 /// Build the content index of `rows` (from its cache where files are unchanged) and send it.
+/// `files` is the walk the rows came from; the store is not walked a second time.
 fn content_phase(
     store: &Store,
     setup: &CacheSetup,
     rows: &[SessionRow],
+    files: &[RolloutFile],
     opts: IndexOptions,
     tx: &Sender<Event>,
 ) {
-    let (files, _) = store.files(true);
     let ids: HashMap<PathBuf, String> = rows
         .iter()
         .map(|r| (r.path.clone(), r.id.clone()))
         .collect();
-    let targets = content_build::targets_for(&files, &ids);
+    let targets = content_build::targets_for(files, &ids);
     let file = rows_file(store, setup, "content");
     let previous = file.as_deref().and_then(|f| content_build::load(f).ok());
     let previous_len = previous.as_ref().map(ContentIndex::len);
     let mut report = |done, total| tx.send(Event::ContentProgress { done, total }).is_ok();
     let Some((index, stats)) =
-        content_build::build(previous, &targets, &files, opts.threads, &mut report)
+        content_build::build(previous, &targets, files, opts.threads, &mut report)
     else {
         return;
     };
