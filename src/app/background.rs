@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use super::{in_scope, App, Request, Scope, TRANSCRIPT_CACHE};
+use super::{App, Request, Scope, TRANSCRIPT_CACHE};
 use crate::content::ContentHit;
 use crate::index::Event;
 use crate::store::transcript::Transcript;
@@ -17,6 +17,7 @@ impl App {
             Event::Rows(rows) => {
                 // The search worker prepares its own haystacks, off this thread.
                 self.outbox.push(Request::AddRows(rows.clone()));
+                self.note_scope(&rows);
                 for row in rows {
                     self.by_path.insert(row.path.clone(), self.rows.len());
                     self.rows.push(row);
@@ -24,6 +25,7 @@ impl App {
                 self.rows_changed();
             }
             Event::Updated(rows) => {
+                self.note_scope(&rows);
                 for row in rows {
                     if let Some(&i) = self.by_path.get(&row.path) {
                         self.outbox
@@ -48,11 +50,7 @@ impl App {
             Event::Finished { .. } => {
                 self.indexing = None;
                 self.indexed = true;
-                let in_scope = self
-                    .rows
-                    .iter()
-                    .any(|r| in_scope(r, self.opts.scope_root.as_deref()));
-                if self.scope == Scope::Folder && !self.scope_chosen && !in_scope {
+                if self.scope_provisional() {
                     self.scope = Scope::All;
                     let root = self.opts.scope_root.as_deref().unwrap_or("");
                     self.flash = Some(format!(

@@ -68,6 +68,10 @@ pub struct App {
     pub scroll: usize,
     pub outbox: Vec<Request>,
     scope_chosen: bool,
+    /// A row of the current folder has been seen. Until one is (and unless the user chose a
+    /// scope), the folder scope shows every folder: while indexing, an empty list would hide
+    /// sessions already read for no reason.
+    folder_seen: bool,
     /// Row index by file path (rows are never moved, only replaced or marked gone).
     by_path: HashMap<PathBuf, usize>,
     /// Rows whose files vanished.
@@ -104,6 +108,7 @@ impl App {
             query: opts.query.clone(),
             parsed: search::parse(&opts.query),
             scope_chosen: opts.all,
+            folder_seen: false,
             opts,
             now,
             rows: Vec::new(),
@@ -265,11 +270,12 @@ impl App {
             }
             Action::Quit => return Effect::Quit(Outcome::Cancelled),
             Action::ToggleScope => {
+                let shown = self.effective_scope();
                 self.scope_chosen = true;
                 if self.opts.scope_root.is_none() {
                     self.flash = Some("no current folder to scope to".into());
                 } else {
-                    self.scope = match self.scope {
+                    self.scope = match shown {
                         Scope::Folder => Scope::All,
                         Scope::All => Scope::Folder,
                     };
@@ -425,6 +431,29 @@ impl App {
         });
     }
 
+    /// The scope the list shows: the folder scope shows every folder while the folder has no
+    /// session so far, unless the user chose the folder scope.
+    pub fn effective_scope(&self) -> Scope {
+        match self.scope {
+            Scope::Folder if !self.folder_seen && !self.scope_chosen => Scope::All,
+            scope => scope,
+        }
+    }
+
+    /// The folder scope is waiting for a first session of the folder (every folder shown).
+    pub fn scope_provisional(&self) -> bool {
+        self.scope == Scope::Folder && self.effective_scope() == Scope::All
+    }
+
+    /// Note rows that arrived: the first one of the current folder makes the folder scope
+    /// apply.
+    fn note_scope(&mut self, rows: &[SessionRow]) {
+        if !self.folder_seen {
+            let root = self.opts.scope_root.as_deref();
+            self.folder_seen = rows.iter().any(|r| in_scope(r, root));
+        }
+    }
+
     /// Rows of the current scope and filters, ordered; keeps the selected session when asked.
     fn refilter(&mut self, keep: bool) {
         let keep_id = if keep {
@@ -452,13 +481,14 @@ impl App {
         };
         let mut hidden = Hidden::default();
         let root = self.opts.scope_root.clone();
+        let scope = self.effective_scope();
         self.visible = base
             .into_iter()
             .filter(|&i| {
                 let row = &self.rows[i];
                 if self.gone.contains(&i) {
                     false
-                } else if self.scope == Scope::Folder && !in_scope(row, root.as_deref()) {
+                } else if scope == Scope::Folder && !in_scope(row, root.as_deref()) {
                     hidden.scope += 1;
                     false
                 } else if !row.interactive && !self.show_exec {

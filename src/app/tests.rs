@@ -242,6 +242,61 @@ fn scope_toggle_and_count() {
 }
 
 #[test]
+fn while_indexing_a_folder_without_sessions_so_far_shows_every_folder() {
+    let mut app = App::new(
+        Options {
+            scope_root: Some("/w/p".into()),
+            ..Options::default()
+        },
+        10_000,
+    );
+    app.update(Action::Resize(120, 12));
+    app.apply_index(Event::Found { total: 3 });
+    app.apply_index(Event::Rows(vec![row("c", "/w/q", 30, true, false)]));
+    assert_eq!(app.scope, Scope::Folder);
+    assert_eq!(app.effective_scope(), Scope::All);
+    assert_eq!(shown(&app), vec!["c"], "rows already read are not hidden");
+    let status = crate::ui::status::status_text(&app);
+    assert!(status.contains("none in this folder so far"), "{status}");
+    // The first session of the folder makes the folder scope apply.
+    app.apply_index(Event::Rows(vec![row("a", "/w/p", 50, true, false)]));
+    assert_eq!(app.effective_scope(), Scope::Folder);
+    assert_eq!(shown(&app), vec!["a"]);
+    assert_eq!(app.hidden.scope, 1);
+}
+
+#[test]
+fn tab_while_the_folder_scope_waits_chooses_the_folder() {
+    let mut app = App::new(
+        Options {
+            scope_root: Some("/w/p".into()),
+            ..Options::default()
+        },
+        10_000,
+    );
+    app.update(Action::Resize(120, 12));
+    app.apply_index(Event::Rows(vec![row("c", "/w/q", 30, true, false)]));
+    assert_eq!(shown(&app), vec!["c"]);
+    app.update(Action::ToggleScope);
+    assert_eq!(
+        app.effective_scope(),
+        Scope::Folder,
+        "what the list showed was all folders"
+    );
+    assert!(shown(&app).is_empty());
+    app.apply_index(Event::Finished {
+        rows: 1,
+        issues: 0,
+        elapsed: std::time::Duration::ZERO,
+    });
+    assert_eq!(
+        app.effective_scope(),
+        Scope::Folder,
+        "a chosen scope is kept"
+    );
+}
+
+#[test]
 fn folder_without_sessions_falls_back_to_all_and_says_so() {
     let mut app = app_with(Options {
         scope_root: Some("/elsewhere".into()),

@@ -45,7 +45,8 @@ pub fn status_text(app: &App) -> String {
     if app.content_mode() {
         parts.push("searching inside conversations (Ctrl+F: titles)".into());
     }
-    let scope = match app.scope {
+    let scope = match app.effective_scope() {
+        _ if app.scope_provisional() => "all folders: none in this folder so far",
         Scope::Folder => "this folder",
         Scope::All => "all folders",
     };
