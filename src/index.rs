@@ -117,9 +117,44 @@ pub fn spawn_with(store: Store, opts: IndexOptions, setup: CacheSetup) -> Receiv
     let (tx, rx) = mpsc::channel();
     thread::Builder::new()
         .name("codex-picker-index".into())
-        .spawn(move || run(&store, opts, &setup, &tx))
+        .spawn(move || {
+            background_priority();
+            run(&store, opts, &setup, &tx)
+        })
         .expect("spawn the indexer thread");
     rx
+}
+
+/// What the coordinator keeps of a row it sent: the session id (for the content phase) and,
+/// for a paginated fork still without a title, the row itself (titled from its parent at the
+/// end). Keeping whole rows would copy every first message once more.
+struct Known {
+    id: String,
+    untitled_fork: Option<SessionRow>,
+}
+
+impl Known {
+    fn of(row: &SessionRow) -> Known {
+        let untitled = row.history_base.is_some() && row.first_user_message.is_none();
+        Known {
+            id: row.id.clone(),
+            untitled_fork: untitled.then(|| row.clone()),
+        }
+    }
+}
+
+/// Lower this thread's scheduling priority (nice 10); the threads it starts inherit it. On a
+/// machine with few cores the readers would otherwise keep the event loop and the terminal
+/// itself waiting for a core, and the first rows would be drawn late. Linux only: elsewhere the
+/// call would renice the whole process, picker included.
+fn background_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: gettid has no preconditions; setpriority on our own thread id only changes its
+    // scheduling weight, and a failure (an unusual sandbox) is harmless.
+    unsafe {
+        let tid = libc::gettid();
+        let _ = libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, 10);
+    }
 }
 
 enum Found {
@@ -150,7 +185,7 @@ fn run(store: &Store, opts: IndexOptions, setup: &CacheSetup, tx: &Sender<Event>
         .filter(|(_, e)| e.state.meta.is_some() || e.state.saw_message)
         .collect();
     cached.sort_by_key(|(_, e)| std::cmp::Reverse(e.mtime_ms));
-    let mut all: HashMap<PathBuf, SessionRow> = HashMap::with_capacity(cached.len());
+    let mut all: HashMap<PathBuf, Known> = HashMap::with_capacity(cached.len());
     let split = cached.len().min(FIRST_BATCH);
     for part in [&cached[..split], &cached[split..]] {
         if part.is_empty() {
@@ -161,7 +196,7 @@ fn run(store: &Store, opts: IndexOptions, setup: &CacheSetup, tx: &Sender<Event>
             .map(|(p, e)| store::row_from_scan(&e.file(p), &e.state, &names))
             .collect();
         for row in &rows {
-            all.insert(row.path.clone(), row.clone());
+            all.insert(row.path.clone(), Known::of(row));
         }
         if tx.send(Event::Rows(rows)).is_err() {
             return;
@@ -219,7 +254,8 @@ fn run(store: &Store, opts: IndexOptions, setup: &CacheSetup, tx: &Sender<Event>
 
     let mut batch = Batch::default();
     let mut done = fresh;
-    let mut last_flush = Instant::now();
+    // The first rows go out as soon as a worker has any: they fill the first screen.
+    let mut last_flush: Option<Instant> = None;
     let mut alive = true;
     loop {
         match wrx.recv_timeout(opts.flush_every) {
@@ -228,8 +264,10 @@ fn run(store: &Store, opts: IndexOptions, setup: &CacheSetup, tx: &Sender<Event>
                     match found {
                         Found::Row(row, state, i) => {
                             done += 1;
-                            rc.put(&todo[i].0, *state);
-                            if all.insert(row.path.clone(), (*row).clone()).is_some() {
+                            if cache_file.is_some() {
+                                rc.put(&todo[i].0, *state);
+                            }
+                            if all.insert(row.path.clone(), Known::of(&row)).is_some() {
                                 batch.updated.push(*row);
                             } else {
                                 batch.rows.push(*row);
@@ -250,9 +288,13 @@ fn run(store: &Store, opts: IndexOptions, setup: &CacheSetup, tx: &Sender<Event>
             Err(mpsc::RecvTimeoutError::Timeout) => {}
             Err(mpsc::RecvTimeoutError::Disconnected) => break,
         }
-        if alive && (batch.len() >= opts.batch || last_flush.elapsed() >= opts.flush_every) {
+        let due = match last_flush {
+            None => batch.len() > 0,
+            Some(t) => t.elapsed() >= opts.flush_every,
+        };
+        if alive && (batch.len() >= opts.batch || due) {
             alive = batch.flush(tx, done, total);
-            last_flush = Instant::now();
+            last_flush = Some(Instant::now());
         }
         if !alive {
             stop.store(true, Ordering::Relaxed);
@@ -265,8 +307,16 @@ fn run(store: &Store, opts: IndexOptions, setup: &CacheSetup, tx: &Sender<Event>
     if !alive || !batch.flush(tx, done, total) {
         return;
     }
-    let mut rows: Vec<SessionRow> = all.into_values().collect();
-    let updated = title_forks(&mut rows, &files);
+    let rows = all.len();
+    let mut forks: Vec<SessionRow> = Vec::new();
+    let ids: HashMap<PathBuf, String> = all
+        .into_iter()
+        .map(|(path, known)| {
+            forks.extend(known.untitled_fork);
+            (path, known.id)
+        })
+        .collect();
+    let updated = title_forks(&mut forks, &files);
     if !updated.is_empty() && tx.send(Event::Updated(updated)).is_err() {
         return;
     }
@@ -275,7 +325,7 @@ fn run(store: &Store, opts: IndexOptions, setup: &CacheSetup, tx: &Sender<Event>
     }
     if tx
         .send(Event::Finished {
-            rows: rows.len(),
+            rows,
             issues: issue_count,
             elapsed: started.elapsed(),
         })
@@ -284,25 +334,22 @@ fn run(store: &Store, opts: IndexOptions, setup: &CacheSetup, tx: &Sender<Event>
         return;
     }
     if setup.content {
-        content_phase(store, setup, &rows, &files, opts, tx);
+        content_phase(store, setup, &ids, &files, opts, tx);
     }
 }
 
-/// Build the content index of `rows` (from its cache where files are unchanged) and send it.
-/// `files` is the walk the rows came from; the store is not walked a second time.
+/// Build the content index of the sessions `ids` (path -> session id; from its cache where
+/// files are unchanged) and send it. `files` is the walk the rows came from; the store is not
+/// walked a second time.
 fn content_phase(
     store: &Store,
     setup: &CacheSetup,
-    rows: &[SessionRow],
+    ids: &HashMap<PathBuf, String>,
     files: &[RolloutFile],
     opts: IndexOptions,
     tx: &Sender<Event>,
 ) {
-    let ids: HashMap<PathBuf, String> = rows
-        .iter()
-        .map(|r| (r.path.clone(), r.id.clone()))
-        .collect();
-    let targets = content_build::targets_for(files, &ids);
+    let targets = content_build::targets_for(files, ids);
     let file = rows_file(store, setup, "content");
     let previous = file.as_deref().and_then(|f| content_build::load(f).ok());
     let previous_len = previous.as_ref().map(ContentIndex::len);
