@@ -67,18 +67,22 @@ impl SessionRow {
         }
     }
 
-    /// Sort key: updated newest first, ties by id descending.
+    /// Sort key: updated newest first, ties by id descending, then by path (a total order).
     pub fn cmp_updated_desc(a: &Self, b: &Self) -> std::cmp::Ordering {
         b.updated_ms
             .cmp(&a.updated_ms)
             .then_with(|| b.id.cmp(&a.id))
+            .then_with(|| a.path.cmp(&b.path))
     }
 
-    /// Sort key: created newest first (falling back to updated), ties by id descending.
+    /// Sort key: created newest first (falling back to updated), ties by id descending, then by
+    /// path (a total order).
     pub fn cmp_created_desc(a: &Self, b: &Self) -> std::cmp::Ordering {
         let ka = a.created_ms.unwrap_or(a.updated_ms);
         let kb = b.created_ms.unwrap_or(b.updated_ms);
-        kb.cmp(&ka).then_with(|| b.id.cmp(&a.id))
+        kb.cmp(&ka)
+            .then_with(|| b.id.cmp(&a.id))
+            .then_with(|| a.path.cmp(&b.path))
     }
 }
 

@@ -70,7 +70,9 @@ fn refresh_with(
     let mut reused = 0;
     // Unchanged files that need no reading are settled here, their cached state moved (not
     // copied again); only the others go to the reading threads.
-    let mut ready: Vec<(usize, Result<Scanned, FileIssue>)> = Vec::new();
+    // One slot per file, filled in place: the results are large, and collecting then sorting
+    // them would move each one twice more (and touch megabytes of fresh memory).
+    let mut slots: Vec<Option<Result<Scanned, FileIssue>>> = Vec::with_capacity(files.len());
     let mut todo: Vec<(usize, ScanState)> = Vec::new();
     for (i, file) in files.iter().enumerate() {
         let plan = if lend {
@@ -81,11 +83,13 @@ fn refresh_with(
         match plan {
             Plan::Fresh(state) if until != Until::End || state.complete => {
                 reused += 1;
-                ready.push((i, settle(file, state, false)));
+                slots.push(Some(settle(file, state, false)));
+                continue;
             }
             Plan::Fresh(state) | Plan::Resume(state) => todo.push((i, state)),
             Plan::Rescan => todo.push((i, ScanState::default())),
         }
+        slots.push(None);
     }
     let next = AtomicUsize::new(0);
     let bytes = AtomicU64::new(0);
@@ -112,21 +116,24 @@ fn refresh_with(
         out
     };
     let threads = threads.clamp(1, 16).min(todo.len().max(1));
-    let mut results = std::thread::scope(|scope| {
+    std::thread::scope(|scope| {
         let handles: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
-        let mut all = work();
+        let mut place = |done: Vec<(usize, Result<Scanned, FileIssue>)>| {
+            for (i, result) in done {
+                slots[i] = Some(result);
+            }
+        };
+        place(work());
         for h in handles {
-            if let Ok(more) = h.join() {
-                all.extend(more);
+            if let Ok(done) = h.join() {
+                place(done);
             }
         }
-        all.append(&mut ready);
-        all
     });
-    results.sort_by_key(|(i, _)| *i);
-    let mut scanned = Vec::with_capacity(results.len());
+    let mut scanned = Vec::with_capacity(slots.len());
     let mut issues = Vec::new();
-    for (i, result) in results {
+    for (i, result) in slots.into_iter().enumerate() {
+        let Some(result) = result else { continue };
         match result {
             Ok(s) => {
                 if s.changed {

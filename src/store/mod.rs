@@ -397,7 +397,8 @@ pub fn list(store: &Store, opts: ListOptions) -> (Vec<SessionRow>, Vec<FileIssue
     for row in &mut rows {
         fill_from_parent(row, &files);
     }
-    rows.sort_by(SessionRow::cmp_updated_desc);
+    // A total order (path breaks the last ties), so the sort needs no stable scratch copy.
+    rows.sort_unstable_by(SessionRow::cmp_updated_desc);
     issues.sort_by(|a, b| a.path.cmp(&b.path));
     (rows, issues)
 }
@@ -449,7 +450,8 @@ pub fn list_cached(
     for row in &mut rows {
         fill_from_parent(row, &files);
     }
-    rows.sort_by(SessionRow::cmp_updated_desc);
+    // A total order (path breaks the last ties), so the sort needs no stable scratch copy.
+    rows.sort_unstable_by(SessionRow::cmp_updated_desc);
     issues.sort_by(|a, b| a.path.cmp(&b.path));
     report.stats = stats;
     (rows, issues, report)
