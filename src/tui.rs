@@ -78,7 +78,12 @@ impl Tui {
         }
         enter_modes(self.terminal.backend_mut())?;
         self.active = true;
-        self.terminal.clear()
+        // A full redraw on the next frame. Not `Terminal::clear`: it asks the terminal for the
+        // cursor position, a query written to standard output, which holds the answer (often a
+        // file or `$(...)`), so the reply never comes and the query would end up in the answer.
+        let area =
+            ratatui::layout::Rect::from((ratatui::layout::Position::ORIGIN, self.terminal.size()?));
+        self.terminal.resize(area)
     }
 
     /// Bytes straight to the terminal (an OSC 52 clipboard sequence).

@@ -238,3 +238,45 @@ fn content_search_finds_a_phrase_deep_in_an_assistant_reply_and_highlights_it() 
         std::thread::sleep(Duration::from_millis(100));
     }
 }
+
+#[test]
+fn ctrl_z_suspends_to_the_shell_and_fg_brings_the_picker_back() {
+    let Some(tmux) = Tmux::start() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let (out, cmd) = setup(dir.path());
+    // An interactive shell with job control, as a user has; the picker is a job of it.
+    start(
+        &tmux,
+        "env PS1='shell$ ' HISTFILE=/dev/null bash --norc --noprofile -i",
+    );
+    tmux.wait_for("shell$");
+    tmux.keys(&["-l", &cmd]);
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("Draft the 2.4 release notes");
+    tmux.keys(&["C-z"]);
+    let screen = tmux.wait_for("Stopped");
+    assert!(
+        !screen.contains("Draft the 2.4 release notes") && !screen.contains("type to search"),
+        "the shell's screen is back, the picker's is gone:\n{screen}"
+    );
+    tmux.keys(&["-l", "fg"]);
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("Draft the 2.4 release notes");
+    tmux.keys(&["-l", "checkout rounding"]);
+    tmux.wait_for("Find the rounding bug in cart/total.py");
+    tmux.keys(&["Enter"]);
+    let start = Instant::now();
+    loop {
+        let text = std::fs::read_to_string(&out).unwrap_or_default();
+        if !text.is_empty() {
+            assert_eq!(text, format!("{ID}\n"), "the resumed picker still picks");
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(30), "no output");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(
+        tmux.wait_for("shell$").contains("shell$"),
+        "the shell prompt is back"
+    );
+}
