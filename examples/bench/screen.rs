@@ -1,0 +1,88 @@
+//! Time from launching the picker to its first session row on screen, as a person sees it:
+//! the release binary runs in a tmux pane (a private tmux server, started beforehand like the
+//! terminal a user already has open), and the pane is read until a row with the selection
+//! marker is drawn. Skipped when tmux is not installed.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The private tmux server of this benchmark run.
+struct Server(String);
+
+impl Server {
+    fn tmux(&self) -> Command {
+        let mut cmd = Command::new("tmux");
+        cmd.args(["-L", &self.0])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        cmd
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.tmux().arg("kill-server").status();
+    }
+}
+
+/// Launch -> first row on screen, `runs` times; `None` when tmux is missing or a run never
+/// showed a row within 10 s. `cache` is the cache folder, or `None` for `--no-cache`. The
+/// pane's folder is `cwd`, outside the store (so the scope is every folder).
+pub fn first_rows(
+    bin: &Path,
+    store: &Path,
+    cache: Option<&Path>,
+    cwd: &Path,
+    runs: usize,
+) -> Option<Vec<Duration>> {
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let server = Server(format!("codex-picker-bench-{}-{call}", std::process::id()));
+    let keeper = server
+        .tmux()
+        .args(["new", "-d", "-s", "keep", "sleep 3600"])
+        .status()
+        .ok()?;
+    if !keeper.success() {
+        return None;
+    }
+    let mut times = Vec::new();
+    for _ in 0..runs {
+        let mut cmd = format!("exec {} --codex-home '{}'", bin.display(), store.display());
+        match cache {
+            Some(dir) => cmd = format!("XDG_CACHE_HOME='{}' {cmd}", dir.display()),
+            None => cmd.push_str(" --no-cache"),
+        }
+        let start = Instant::now();
+        let ok = server
+            .tmux()
+            .args(["new", "-d", "-s", "run", "-x", "120", "-y", "40", "-c"])
+            .arg(cwd)
+            .arg(&cmd)
+            .status()
+            .ok()?
+            .success();
+        if !ok {
+            return None;
+        }
+        let mut seen = None;
+        while start.elapsed() < Duration::from_secs(10) {
+            let out = server
+                .tmux()
+                .args(["capture-pane", "-p", "-t", "run"])
+                .output()
+                .ok()?;
+            if String::from_utf8_lossy(&out.stdout).contains('▶') {
+                seen = Some(start.elapsed());
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        let _ = server.tmux().args(["kill-session", "-t", "run"]).status();
+        times.push(seen?);
+        // Let the killed picker's threads go before the next launch.
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    Some(times)
+}
