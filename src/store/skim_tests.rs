@@ -1,0 +1,145 @@
+//! The skimmer against lines of every shape, escape and repetition serde_json resolves.
+
+use super::*;
+
+#[test]
+fn classifies_every_shape() {
+    let cases: &[(&str, Kind)] = &[
+        (
+            r#"{"timestamp":"t","type":"session_meta","payload":{"id":"x"}}"#,
+            Kind::Meta,
+        ),
+        (
+            r#"{"type":"event_msg","payload":{"type":"user_message","message":"hi"}}"#,
+            Kind::Message,
+        ),
+        (
+            r#"{"type":"event_msg","payload":{"type":"agent_message","message":"hi"}}"#,
+            Kind::Message,
+        ),
+        (
+            r#"{"type":"event_msg","payload":{"type":"item_completed","thread_id":"t","item":{"id":"1","type":"UserMessage","content":[]}}}"#,
+            Kind::Message,
+        ),
+        (
+            r#"{"type":"event_msg","payload":{"type":"item_completed","item":{"type":"Reasoning"}}}"#,
+            Kind::Other,
+        ),
+        (
+            r#"{"ordinal":3,"type":"response_item","metadata":{"a":[1,{"b":"}"}]},"payload":{"type":"message","role":"user","content":"x"}}"#,
+            Kind::Message,
+        ),
+        (
+            r#"{"type":"response_item","payload":{"type":"message","role":"developer"}}"#,
+            Kind::Other,
+        ),
+        (
+            r#"{"type":"response_item","payload":{"type":"function_call_output","output":"\"role\":\"user\""}}"#,
+            Kind::Tool,
+        ),
+        (
+            r#"{"type":"response_item","payload":{"type":"compaction","encrypted_content":"x"}}"#,
+            Kind::Other,
+        ),
+        (
+            r#"{"type":"event_msg","payload":{"type":"thread_name_updated","thread_name":"n"}}"#,
+            Kind::ThreadName,
+        ),
+        (
+            r#"{"type":"turn_context","payload":{"cwd":"/x"#,
+            Kind::Other,
+        ),
+        (
+            r#" { "payload" : { "role" : "assistant" } , "type" : "response_item" } "#,
+            Kind::Message,
+        ),
+        ("[1,2]", Kind::Malformed),
+        ("garbage", Kind::Malformed),
+        ("", Kind::Malformed),
+        (
+            r#"{"type":"event_msg","payload":{"type":"user_mess"#,
+            Kind::Malformed,
+        ),
+    ];
+    for (line, want) in cases {
+        assert_eq!(kind(line.as_bytes()), *want, "{line}");
+    }
+}
+
+#[test]
+fn escaped_quotes_and_backslash_runs() {
+    let line = r#"{"x":"a\\\"b\\","type":"event_msg","payload":{"type":"user_message"}}"#;
+    assert_eq!(kind(line.as_bytes()), Kind::Message);
+    let cut = r#"{"x":"a\\\"b\"#;
+    assert_eq!(kind(cut.as_bytes()), Kind::Malformed);
+    let response = r#"{"type":"response_item","payload":{"role":"user"}}"#;
+    assert_eq!(classify_line(response.as_bytes()), (Kind::Message, true));
+}
+
+#[test]
+fn escapes_and_repeated_keys_resolve_like_serde() {
+    let cases: &[(&str, Kind)] = &[
+        (
+            r#"{"type":"event\u005fmsg","payload":{"type":"user_message","message":"hi"}}"#,
+            Kind::Message,
+        ),
+        (
+            r#"{"ty\u0070e":"response_item","payload":{"r\u006fle":"user","content":"x"}}"#,
+            Kind::Message,
+        ),
+        (
+            r#"{"type":"turn_context","type":"event_msg","payload":{"type":"user_message","message":"hi"}}"#,
+            Kind::Message,
+        ),
+        (
+            r#"{"type":"event_msg","payload":{"type":"token_count"},"payload":{"type":"agent_message","message":"hi"}}"#,
+            Kind::Message,
+        ),
+        (
+            r#"{"type":"event_msg","payload":{"type":"item_completed","item":{"type":"UserMessage"},"item":{"id":"1"}}}"#,
+            Kind::Other,
+        ),
+        (
+            r#"{"type":"event_msg","payload":{"type":"user_message"},"type":"turn_context"}"#,
+            Kind::Other,
+        ),
+    ];
+    for (line, want) in cases {
+        assert_eq!(kind(line.as_bytes()), *want, "{line}");
+    }
+}
+
+#[test]
+fn string_ends_are_found_at_every_offset() {
+    for word in 0..=255u8 {
+        let bytes = [b'a', b'a', word, b'a', b'"', b'a', b'\\', b'a'];
+        let want = bytes.iter().position(|b| matches!(b, b'"' | b'\\'));
+        assert_eq!(quote_or_backslash(u64::from_le_bytes(bytes)), want);
+    }
+    for n in 0..40 {
+        for m in 0..12 {
+            let a = "a".repeat(n);
+            let b = "b".repeat(m);
+            for mid in [r#"\""#, r#"\\"#, r"\n", r"\u0041", ""] {
+                let line = format!(
+                    r#"{{"x{a}":"{a}{mid}{b}","type":"event_msg","payload":{{"{a}":"{b}{mid}","type":"user_message"}}}}"#
+                );
+                assert_eq!(kind(line.as_bytes()), Kind::Message, "{line}");
+                let key = format!(r#"{{"{a}{mid}":1,"typ\u0065":"x{b}{mid}"}}"#);
+                assert_eq!(kind(key.as_bytes()), Kind::Other, "{key}");
+            }
+            let cut = format!(r#"{{"x":"{a}\"{b}"#);
+            assert_eq!(kind(cut.as_bytes()), Kind::Malformed, "{cut}");
+        }
+    }
+}
+
+#[test]
+fn deep_nesting_does_not_overflow() {
+    let mut line = String::from(r#"{"x":"#);
+    line.push_str(&"[".repeat(100_000));
+    line.push_str(&"]".repeat(100_000));
+    line.push_str(r#","type":"event_msg","payload":{"type":"user_message"}}"#);
+    assert_eq!(kind(line.as_bytes()), Kind::Message);
+    assert_eq!(kind(&line.as_bytes()[..50_000]), Kind::Malformed);
+}
