@@ -1,5 +1,6 @@
 //! The skimmer against lines of every shape, escape and repetition serde_json resolves.
 
+use super::super::skim_scan::quote_or_backslash;
 use super::*;
 
 #[test]
@@ -142,4 +143,54 @@ fn deep_nesting_does_not_overflow() {
     line.push_str(r#","type":"event_msg","payload":{"type":"user_message"}}"#);
     assert_eq!(kind(line.as_bytes()), Kind::Message);
     assert_eq!(kind(&line.as_bytes()[..50_000]), Kind::Malformed);
+}
+
+/// What serde_json makes of a line, as `kind` must answer it (`None`: not valid JSON).
+fn oracle(line: &str) -> Option<Kind> {
+    let v: serde_json::Value = serde_json::from_str(line).ok()?;
+    let Some(obj) = v.as_object() else {
+        return Some(Kind::Malformed);
+    };
+    let payload = obj.get("payload").and_then(|p| p.as_object());
+    let field = |k: &str| payload.and_then(|p| p.get(k)).and_then(|v| v.as_str());
+    let item = payload
+        .and_then(|p| p.get("item"))
+        .and_then(|i| i.get("type"));
+    Some(match obj.get("type").and_then(|t| t.as_str()) {
+        Some("session_meta") => Kind::Meta,
+        Some("event_msg") => match field("type") {
+            Some("user_message" | "agent_message") => Kind::Message,
+            Some("item_completed") => match item.and_then(|t| t.as_str()) {
+                Some("UserMessage" | "AgentMessage") => Kind::Message,
+                _ => Kind::Other,
+            },
+            Some("thread_name_updated") => Kind::ThreadName,
+            _ => Kind::Other,
+        },
+        Some("response_item") => match (field("role"), field("type")) {
+            (Some("user" | "assistant"), _) => Kind::Message,
+            (_, Some(k)) if is_tool_kind(k.as_bytes()) => Kind::Tool,
+            _ => Kind::Other,
+        },
+        _ => Kind::Other,
+    })
+}
+
+fn agrees(line: &str) {
+    let want = oracle(line).unwrap_or_else(|| panic!("not valid JSON: {line}"));
+    assert_eq!(kind(line.as_bytes()), want, "{line}");
+}
+
+#[test]
+fn repeated_keys_late_in_the_line_still_win() {
+    for line in [
+        r#"{"type":"event_msg","payload":{"type":"user_message"},"ty\u0070e":"turn_context"}"#,
+        r#"{"type":"response_item","payload":{"role":"user"},"p\u0061yload":{"role":"developer"}}"#,
+        r#"{"type":"response_item","payload":{"role":"user","content":[{"type":"input_text"}],"r\u006fle":"developer"}}"#,
+        r#"{"type":"event_msg","payload":{"type":"item_completed","item":{"type":"UserMessage"},"it\u0065m":{}}}"#,
+        r#"{"type":"event_msg","payload":{"type":"token_count","info":{"type":"user_message"},"type":"agent_message"}}"#,
+        r#"{"payload":{"type":"user_message"},"type":"event_msg","x":{"type":"session_meta"}}"#,
+    ] {
+        agrees(line);
+    }
 }
