@@ -182,6 +182,69 @@ fn agrees(line: &str) {
 }
 
 #[test]
+fn strings_ending_around_every_block_edge() {
+    // Key and value lengths across the 16-byte blocks and the hand-over to `memchr` (64).
+    for n in 0..150 {
+        let a = "a".repeat(n);
+        for mid in ["", r#"\""#, r"\\", r"\n", r"\u0041", r#"\\\""#] {
+            agrees(&format!(
+                r#"{{"t{a}":"{a}{mid}","type":"event_msg","payload":{{"m":"{mid}{a}","type":"user_message"}}}}"#
+            ));
+            agrees(&format!(
+                r#"{{"type":"response_item","payload":{{"x":["{a}{mid}",{{"{mid}":"{a}"}}],"role":"user"}},"{a}{mid}":0}}"#
+            ));
+            // The line ends inside the string: at every byte of it, nothing is settled.
+            let cut = format!(r#"{{"x{a}{mid}":"{a}{mid}{a}","type":"session_meta"}}"#);
+            for k in 1..cut.len() - 30 {
+                assert_eq!(kind(&cut.as_bytes()[..k]), Kind::Malformed, "{}", &cut[..k]);
+            }
+        }
+    }
+}
+
+#[test]
+fn escapes_straddling_block_edges_in_a_line() {
+    for n in 0..80 {
+        let a = "a".repeat(n);
+        for esc in [r#"\""#, r"\\", r#"\\\""#, r"\\\\", r"\n"] {
+            // An escaped quote that must not end the string, at every offset of a block.
+            agrees(&format!(
+                r#"{{"x":"{a}{esc}\",\"type\":\"event_msg","type":"response_item","payload":{{"type":"x_call"}}}}"#
+            ));
+            agrees(&format!(
+                r#"{{"type":"event_msg","payload":{{"message":"{a}{esc}","type":"agent_message"}}}}"#
+            ));
+        }
+    }
+}
+
+#[test]
+fn lines_shorter_than_a_block() {
+    for line in [
+        r#"{}"#,
+        r#"{"type":1}"#,
+        r#"{"type":"x"}"#,
+        r#"{"a":"\""}"#,
+        r#"{"a":"\\"}"#,
+        r#"{"payload":{}}"#,
+        r#" {"type" :""} "#,
+    ] {
+        assert!(line.len() < 16);
+        agrees(line);
+        for k in 0..line.len() - 1 {
+            let got = kind(&line.as_bytes()[..k]);
+            assert!(
+                matches!(got, Kind::Malformed | Kind::Other),
+                "{}",
+                &line[..k]
+            );
+        }
+    }
+    assert_eq!(kind(br#"{"type":"x"#), Kind::Malformed);
+    assert_eq!(kind(br#"{"type":"x","#), Kind::Other);
+}
+
+#[test]
 fn repeated_keys_late_in_the_line_still_win() {
     for line in [
         r#"{"type":"event_msg","payload":{"type":"user_message"},"ty\u0070e":"turn_context"}"#,
