@@ -165,13 +165,54 @@ impl<'a> Cursor<'a> {
     /// A member's key and its `:`.
     #[inline(always)]
     fn key(&mut self) -> Option<Key> {
-        let (raw, plain) = self.string()?;
-        let key = if plain {
-            Key::of(raw)
-        } else {
-            escaped(raw, Key::of)
+        let key = match self.known_key() {
+            Some(key) => key,
+            None => {
+                let (raw, plain) = self.string()?;
+                if plain {
+                    Key::of(raw)
+                } else {
+                    escaped(raw, Key::of)
+                }
+            }
         };
         self.eat(b':')?;
+        Some(key)
+    }
+
+    /// `"type"`, `"role"`, `"item"` or `"payload"` written plainly at the cursor (no white space
+    /// before it), known by comparing words: a quote after four or seven letters is the first
+    /// quote of the string, so it closes it and the key is those letters.
+    #[inline(always)]
+    fn known_key(&mut self) -> Option<Key> {
+        const fn le(bytes: &[u8]) -> u64 {
+            let mut word = 0;
+            let mut k = bytes.len();
+            while k > 0 {
+                k -= 1;
+                word = word << 8 | bytes[k] as u64;
+            }
+            word
+        }
+        const TYPE: u64 = le(b"\"type\"");
+        const ROLE: u64 = le(b"\"role\"");
+        const ITEM: u64 = le(b"\"item\"");
+        const PAYLOAD: u64 = le(b"\"payload");
+        let head = self.b.get(self.i..self.i + 8)?;
+        let word = u64::from_le_bytes(head.try_into().ok()?);
+        let six = word & ((1 << 48) - 1);
+        let (key, len) = if six == TYPE {
+            (Key::Type, 6)
+        } else if six == ROLE {
+            (Key::Role, 6)
+        } else if six == ITEM {
+            (Key::Item, 6)
+        } else if word == PAYLOAD && self.b.get(self.i + 8) == Some(&b'"') {
+            (Key::Payload, 9)
+        } else {
+            return None;
+        };
+        self.i += len;
         Some(key)
     }
 

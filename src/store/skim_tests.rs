@@ -245,6 +245,62 @@ fn lines_shorter_than_a_block() {
 }
 
 #[test]
+fn keys_read_by_their_bytes_agree_with_keys_read_as_strings() {
+    let keys = [
+        "type",
+        "role",
+        "item",
+        "payload",
+        "typ",
+        "types",
+        "ty\\u0070e",
+        "rol",
+        "roles",
+        "r\\u006fle",
+        "ite",
+        "items",
+        "it\\u0065m",
+        "payloa",
+        "payloads",
+        "p\\u0061yload",
+        "type\\\"",
+        "payload\\\\",
+        "type ",
+        " type",
+    ];
+    let values = [
+        r#""user""#,
+        r#""event_msg""#,
+        r#""response_item""#,
+        r#""user_message""#,
+        r#""item_completed""#,
+        r#"{"type":"UserMessage"}"#,
+        r#"{"role":"user","type":"user_message"}"#,
+        r#"{"item":{"type":"AgentMessage"},"type":"item_completed"}"#,
+        r#"1"#,
+    ];
+    for key in keys {
+        for value in values {
+            for (top, payload) in [
+                ("event_msg", "{}"),
+                ("response_item", r#"{"type":"f_call"}"#),
+            ] {
+                let pre = format!(r#""type":"{top}","payload":{payload}"#);
+                agrees(&format!(r#"{{{pre},"{key}":{value}}}"#));
+                agrees(&format!(r#"{{"{key}":{value},{pre}}}"#));
+                agrees(&format!(r#"{{ "{key}" : {value} , {pre} }}"#));
+                agrees(&format!(
+                    r#"{{"type":"{top}","payload":{{"{key}":{value}}}}}"#
+                ));
+                // The key as the very last bytes of a line cut short.
+                let cut = format!(r#"{{"type":"{top}","payload":{{"{key}""#);
+                assert_eq!(kind(cut.as_bytes()), Kind::Malformed, "{cut}");
+            }
+        }
+    }
+}
+
+#[test]
 fn repeated_keys_late_in_the_line_still_win() {
     for line in [
         r#"{"type":"event_msg","payload":{"type":"user_message"},"ty\u0070e":"turn_context"}"#,
