@@ -12,6 +12,7 @@ pub mod meta_line;
 pub mod names;
 pub mod open;
 pub mod skim;
+mod skim_scan;
 pub mod summary;
 pub mod transcript;
 pub mod walk;

@@ -1,13 +1,16 @@
 //! A cheap look at one rollout line: which kind of row it is, without building it.
 //!
 //! Most bytes of a rollout are tool output, reasoning and instructions that the picker never
-//! shows. This scanner walks the top-level object and its `payload` keys only, skipping string
-//! values with `memchr`, so such lines are rejected at memory speed; only the rows that can carry
-//! a message, the session metadata or a name are then parsed in full. It agrees with serde_json
+//! shows. This scanner walks the top-level object and its `payload` keys only, skipping every
+//! other value by its bytes (`skim_scan` finds where each ends; long strings go by `memchr`), so
+//! such lines are rejected at memory speed; only the rows that can carry a message, the session
+//! metadata or a name are then parsed in full. It agrees with serde_json
 //! on every valid line whatever the key order, white space, string escapes or repeated keys; it
 //! is iterative (no recursion, so deep nesting cannot overflow the stack) and never panics.
 
 use std::borrow::Cow;
+
+use super::skim_scan::{skip_ws, string_end_plain, value_end};
 
 /// What a line is, as far as the reader cares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,166 +29,211 @@ pub enum Kind {
     Malformed,
 }
 
+/// The keys the walk looks at, at whichever level it meets them.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Key {
+    Type,
+    Payload,
+    Role,
+    Item,
+    Other,
+}
+
+impl Key {
+    #[inline]
+    fn of(name: &[u8]) -> Key {
+        match name {
+            b"type" => Key::Type,
+            b"payload" => Key::Payload,
+            b"role" => Key::Role,
+            b"item" => Key::Item,
+            _ => Key::Other,
+        }
+    }
+}
+
+/// The line's `type`, once read (any value that is not one of these strings is `Other`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Top {
+    Meta,
+    Event,
+    Response,
+    Other,
+}
+
+impl Top {
+    fn of(tag: &[u8]) -> Top {
+        match tag {
+            b"session_meta" => Top::Meta,
+            b"event_msg" => Top::Event,
+            b"response_item" => Top::Response,
+            _ => Top::Other,
+        }
+    }
+}
+
+/// The payload's `type`, sorted into what [`classify`] tells apart (the sets are disjoint).
+#[derive(Clone, Copy, PartialEq, Eq, Default)]
+enum Tag {
+    Message,
+    ItemCompleted,
+    ThreadName,
+    Tool,
+    #[default]
+    Other,
+}
+
+impl Tag {
+    fn of(tag: &[u8]) -> Tag {
+        match tag {
+            b"user_message" | b"agent_message" => Tag::Message,
+            b"item_completed" => Tag::ItemCompleted,
+            b"thread_name_updated" => Tag::ThreadName,
+            _ if is_tool_kind(tag) => Tag::Tool,
+            _ => Tag::Other,
+        }
+    }
+}
+
+fn is_message_role(role: &[u8]) -> bool {
+    matches!(role, b"user" | b"assistant")
+}
+
+fn is_message_item(kind: &[u8]) -> bool {
+    matches!(kind, b"UserMessage" | b"AgentMessage")
+}
+
 struct Cursor<'a> {
     b: &'a [u8],
     i: usize,
-    /// The last string read holds no backslash (it needs no unescaping).
-    plain: bool,
 }
 
-/// Strings whose end is looked for eight bytes at a time before `memchr` takes over: keys and
-/// tags end within a few bytes, where a `memchr` call costs more than the search.
-const SHORT: usize = 32;
-
-/// The index of the first `"` or `\` in the eight bytes of `word` (little-endian), if any.
-#[inline]
-fn quote_or_backslash(word: u64) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let q = word ^ (ONES * u64::from(b'"'));
-    let s = word ^ (ONES * u64::from(b'\\'));
-    // A zero byte of `q` or `s` sets its high bit here; a borrow can only set bits above the
-    // first true zero byte, so the lowest bit set is exact.
-    let hits = ((q.wrapping_sub(ONES) & !q) | (s.wrapping_sub(ONES) & !s)) & HIGH;
-    (hits != 0).then(|| hits.trailing_zeros() as usize / 8)
-}
-
-type Res<T> = Result<T, ()>;
-
+/// The walk's steps answer `None` where the line stops being one it can walk.
 impl<'a> Cursor<'a> {
-    fn ws(&mut self) {
-        while self.i < self.b.len() && matches!(self.b[self.i], b' ' | b'\t' | b'\n' | b'\r') {
-            self.i += 1;
-        }
+    /// The next byte that is not white space, left unconsumed.
+    #[inline(always)]
+    fn peek(&mut self) -> Option<u8> {
+        self.i = skip_ws(self.b, self.i);
+        self.b.get(self.i).copied()
     }
 
-    fn peek(&mut self) -> Res<u8> {
-        self.ws();
-        self.b.get(self.i).copied().ok_or(())
+    #[inline(always)]
+    fn eat(&mut self, c: u8) -> Option<()> {
+        (self.peek()? == c).then(|| self.i += 1)
     }
 
-    fn eat(&mut self, c: u8) -> Res<()> {
-        if self.peek()? == c {
-            self.i += 1;
-            Ok(())
-        } else {
-            Err(())
-        }
-    }
-
-    /// A string starting at the current `"`; returns its raw bytes (escapes left as written).
-    /// Jumps from quote to quote (a quote preceded by an odd run of backslashes is escaped), so
-    /// the many `\n` escapes of tool output cost nothing.
-    fn string(&mut self) -> Res<&'a [u8]> {
+    /// A string's raw bytes (escapes left as written), and whether it surely holds no escape.
+    #[inline(always)]
+    fn string(&mut self) -> Option<(&'a [u8], bool)> {
         self.eat(b'"')?;
         let start = self.i;
-        let mut from = start;
-        let short = (start + SHORT).min(self.b.len());
-        while from + 8 <= short {
-            let word = u64::from_le_bytes(self.b[from..from + 8].try_into().map_err(drop)?);
-            match quote_or_backslash(word) {
-                Some(k) if self.b[from + k] == b'"' => {
-                    self.i = from + k + 1;
-                    self.plain = true;
-                    return Ok(&self.b[start..from + k]);
-                }
-                Some(k) => {
-                    from += k;
-                    break;
-                }
-                None => from += 8,
-            }
-        }
-        self.plain = false;
-        loop {
-            let q = from + memchr::memchr(b'"', &self.b[from..]).ok_or(())?;
-            let mut k = q;
-            while k > start && self.b[k - 1] == b'\\' {
-                k -= 1;
-            }
-            if (q - k).is_multiple_of(2) {
-                self.i = q + 1;
-                return Ok(&self.b[start..q]);
-            }
-            from = q + 1;
-        }
+        let (end, plain) = string_end_plain(self.b, start)?;
+        self.i = end + 1;
+        Some((&self.b[start..end], plain))
     }
 
-    fn skip_value(&mut self) -> Res<()> {
-        match self.peek()? {
-            b'"' => self.string().map(drop),
-            b'{' | b'[' => {
-                self.i += 1;
-                let mut depth = 1usize;
-                while depth > 0 {
-                    let c = *self.b.get(self.i).ok_or(())?;
-                    match c {
-                        b'"' => {
-                            self.string()?;
-                            continue;
-                        }
-                        b'{' | b'[' => depth += 1,
-                        b'}' | b']' => depth -= 1,
-                        _ => {}
-                    }
-                    self.i += 1;
-                }
-                Ok(())
-            }
-            _ => {
-                let start = self.i;
-                while self.i < self.b.len()
-                    && !matches!(
-                        self.b[self.i],
-                        b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r'
-                    )
-                {
-                    self.i += 1;
-                }
-                if self.i == start {
-                    Err(())
-                } else {
-                    Ok(())
-                }
-            }
-        }
+    #[inline(always)]
+    fn skip_value(&mut self) -> Option<()> {
+        self.peek()?;
+        self.i = value_end(self.b, self.i)?;
+        Some(())
     }
 
-    /// A string value, or `None` (and the value skipped) when it is not a string.
-    fn string_value(&mut self) -> Res<Option<&'a [u8]>> {
-        if self.peek()? == b'"' {
-            self.string().map(Some)
-        } else {
-            self.skip_value().map(|()| None)
+    /// A string value seen through `of` (escapes resolved first), or `none` (and the value
+    /// skipped) when it is not a string.
+    #[inline]
+    fn tag<T>(&mut self, of: fn(&[u8]) -> T, none: T) -> Option<T> {
+        if self.peek()? != b'"' {
+            self.skip_value()?;
+            return Some(none);
         }
+        let (raw, plain) = self.string()?;
+        Some(if plain { of(raw) } else { escaped(raw, of) })
     }
 
-    /// Walk an object's members, handing each key to `f`, which must consume the value.
-    fn object(&mut self, mut f: impl FnMut(&mut Self, &[u8]) -> Res<()>) -> Res<()> {
+    /// An object's `{`, and whether a member follows (else the empty object is consumed).
+    #[inline]
+    fn open(&mut self) -> Option<bool> {
         self.eat(b'{')?;
         if self.peek()? == b'}' {
             self.i += 1;
-            return Ok(());
+            return Some(false);
         }
-        loop {
-            let raw = self.string()?;
-            let key = if self.plain {
-                Cow::Borrowed(raw)
-            } else {
-                unescape(raw)
-            };
-            self.eat(b':')?;
-            f(self, &key)?;
-            match self.peek()? {
-                b',' => self.i += 1,
-                b'}' => {
-                    self.i += 1;
-                    return Ok(());
-                }
-                _ => return Err(()),
-            }
-        }
+        Some(true)
     }
+
+    /// A member's key and its `:`.
+    #[inline(always)]
+    fn key(&mut self) -> Option<Key> {
+        let key = match self.known_key() {
+            Some(key) => key,
+            None => {
+                let (raw, plain) = self.string()?;
+                if plain {
+                    Key::of(raw)
+                } else {
+                    escaped(raw, Key::of)
+                }
+            }
+        };
+        self.eat(b':')?;
+        Some(key)
+    }
+
+    /// `"type"`, `"role"`, `"item"` or `"payload"` written plainly at the cursor (no white space
+    /// before it), known by comparing words: a quote after four or seven letters is the first
+    /// quote of the string, so it closes it and the key is those letters.
+    #[inline(always)]
+    fn known_key(&mut self) -> Option<Key> {
+        const fn le(bytes: &[u8]) -> u64 {
+            let mut word = 0;
+            let mut k = bytes.len();
+            while k > 0 {
+                k -= 1;
+                word = word << 8 | bytes[k] as u64;
+            }
+            word
+        }
+        const TYPE: u64 = le(b"\"type\"");
+        const ROLE: u64 = le(b"\"role\"");
+        const ITEM: u64 = le(b"\"item\"");
+        const PAYLOAD: u64 = le(b"\"payload");
+        let head = self.b.get(self.i..self.i + 8)?;
+        let word = u64::from_le_bytes(head.try_into().ok()?);
+        let six = word & ((1 << 48) - 1);
+        let (key, len) = if six == TYPE {
+            (Key::Type, 6)
+        } else if six == ROLE {
+            (Key::Role, 6)
+        } else if six == ITEM {
+            (Key::Item, 6)
+        } else if word == PAYLOAD && self.b.get(self.i + 8) == Some(&b'"') {
+            (Key::Payload, 9)
+        } else {
+            return None;
+        };
+        self.i += len;
+        Some(key)
+    }
+
+    /// After a member: whether another follows (`,`) or the object ends here (`}`).
+    #[inline]
+    fn more(&mut self) -> Option<bool> {
+        let more = match self.peek()? {
+            b',' => true,
+            b'}' => false,
+            _ => return None,
+        };
+        self.i += 1;
+        Some(more)
+    }
+}
+
+/// `of` applied to a string that may hold escapes, once they are resolved.
+#[cold]
+#[inline(never)]
+fn escaped<T>(raw: &[u8], of: fn(&[u8]) -> T) -> T {
+    of(&unescape(raw))
 }
 
 /// A JSON string's bytes with escapes resolved. Codex never escapes plain ASCII, so the decode
@@ -202,55 +250,63 @@ fn unescape(raw: &[u8]) -> Cow<'_, [u8]> {
     }
 }
 
-#[derive(Default, Clone)]
-struct Payload<'a> {
-    kind: Option<Cow<'a, [u8]>>,
-    role: Option<Cow<'a, [u8]>>,
-    item_kind: Option<Cow<'a, [u8]>>,
+#[derive(Default, Clone, Copy)]
+struct Payload {
+    kind: Tag,
+    /// `role` is `user` or `assistant`.
+    message_role: bool,
+    /// `item.type` is `UserMessage` or `AgentMessage`.
+    message_item: bool,
 }
 
-/// Read a `payload` value. Repeated keys behave as in serde_json: the last one wins.
-fn payload<'a>(c: &mut Cursor<'a>) -> Res<Payload<'a>> {
-    let mut p = Payload::default();
+/// Read a `payload` value into `p`. Repeated keys behave as in serde_json: the last one wins.
+fn payload(c: &mut Cursor, p: &mut Payload) -> Option<()> {
+    *p = Payload::default();
+    if c.peek()? != b'{' {
+        return c.skip_value();
+    }
+    let mut more = c.open()?;
+    while more {
+        match c.key()? {
+            Key::Type => p.kind = c.tag(Tag::of, Tag::Other)?,
+            Key::Role => p.message_role = c.tag(is_message_role, false)?,
+            Key::Item => p.message_item = item(c)?,
+            _ => c.skip_value()?,
+        }
+        more = c.more()?;
+    }
+    Some(())
+}
+
+/// Whether a payload's `item` value is a message item.
+fn item(c: &mut Cursor) -> Option<bool> {
     if c.peek()? != b'{' {
         c.skip_value()?;
-        return Ok(p);
+        return Some(false);
     }
-    c.object(|c, key| match key {
-        b"type" => c.string_value().map(|v| p.kind = v.map(unescape)),
-        b"role" => c.string_value().map(|v| p.role = v.map(unescape)),
-        b"item" => {
-            p.item_kind = None;
-            if c.peek()? != b'{' {
-                return c.skip_value();
-            }
-            c.object(|c, key| match key {
-                b"type" => c.string_value().map(|v| p.item_kind = v.map(unescape)),
-                _ => c.skip_value(),
-            })
+    let mut message = false;
+    let mut more = c.open()?;
+    while more {
+        match c.key()? {
+            Key::Type => message = c.tag(is_message_item, false)?,
+            _ => c.skip_value()?,
         }
-        _ => c.skip_value(),
-    })?;
-    Ok(p)
+        more = c.more()?;
+    }
+    Some(message)
 }
 
-fn classify(top: Option<&[u8]>, p: &Payload) -> Kind {
+fn classify(top: Option<Top>, p: &Payload) -> Kind {
     match top {
-        Some(b"session_meta") => Kind::Meta,
-        Some(b"event_msg") => match p.kind.as_deref() {
-            Some(b"user_message" | b"agent_message") => Kind::Message,
-            Some(b"item_completed") => match p.item_kind.as_deref() {
-                Some(b"UserMessage" | b"AgentMessage") => Kind::Message,
-                _ => Kind::Other,
-            },
-            Some(b"thread_name_updated") => Kind::ThreadName,
+        Some(Top::Meta) => Kind::Meta,
+        Some(Top::Event) => match p.kind {
+            Tag::Message => Kind::Message,
+            Tag::ItemCompleted if p.message_item => Kind::Message,
+            Tag::ThreadName => Kind::ThreadName,
             _ => Kind::Other,
         },
-        Some(b"response_item") => match (p.role.as_deref(), p.kind.as_deref()) {
-            (Some(b"user" | b"assistant"), _) => Kind::Message,
-            (_, Some(kind)) if is_tool_kind(kind) => Kind::Tool,
-            _ => Kind::Other,
-        },
+        Some(Top::Response) if p.message_role => Kind::Message,
+        Some(Top::Response) if p.kind == Tag::Tool => Kind::Tool,
         _ => Kind::Other,
     }
 }
@@ -260,8 +316,42 @@ pub fn is_tool_kind(kind: &[u8]) -> bool {
     kind == b"reasoning" || kind.ends_with(b"_call") || kind.ends_with(b"_call_output")
 }
 
-fn is_interesting(top: Option<&[u8]>) -> bool {
-    matches!(top, Some(b"session_meta" | b"event_msg" | b"response_item"))
+/// What the walk of the top-level object has read so far.
+#[derive(Default)]
+struct Walk {
+    /// The last `type` read (`Other` for a value that is not a string).
+    top: Option<Top>,
+    p: Payload,
+    seen_payload: bool,
+    /// The answer at the decision point, for a line whose remainder does not walk.
+    settled: Option<Kind>,
+}
+
+impl Walk {
+    fn top_level(&mut self, c: &mut Cursor) -> Option<()> {
+        let mut more = c.open()?;
+        while more {
+            match c.key()? {
+                Key::Type => {
+                    let top = c.tag(Top::of, Top::Other)?;
+                    self.top = Some(top);
+                    if self.settled.is_none() && (top == Top::Other || self.seen_payload) {
+                        self.settled = Some(classify(self.top, &self.p));
+                    }
+                }
+                Key::Payload => {
+                    payload(c, &mut self.p)?;
+                    self.seen_payload = true;
+                    if self.settled.is_none() && self.top.is_some() {
+                        self.settled = Some(classify(self.top, &self.p));
+                    }
+                }
+                _ => c.skip_value()?,
+            }
+            more = c.more()?;
+        }
+        Some(())
+    }
 }
 
 /// Classify one line. The whole top-level object is walked so that repeated keys resolve as in
@@ -275,185 +365,17 @@ pub fn kind(line: &[u8]) -> Kind {
 /// [`kind`], and whether the row is a `response_item` (so a `Message` is of the `response`
 /// shape rather than an `event`/`item` one).
 pub fn classify_line(line: &[u8]) -> (Kind, bool) {
-    let mut c = Cursor {
-        b: line,
-        i: 0,
-        plain: false,
-    };
-    let mut top: Option<Cow<[u8]>> = None;
-    let mut p = Payload::default();
-    let mut seen_payload = false;
-    // The answer at the decision point, for a line whose remainder does not walk.
-    let mut settled: Option<Kind> = None;
-    let walked = c.object(|c, key| match key {
-        b"type" => {
-            top = c.string_value()?.map(unescape);
-            if settled.is_none() && (!is_interesting(top.as_deref()) || seen_payload) {
-                settled = Some(classify(top.as_deref(), &p));
-            }
-            Ok(())
-        }
-        b"payload" => {
-            p = payload(c)?;
-            seen_payload = true;
-            if settled.is_none() && top.is_some() {
-                settled = Some(classify(top.as_deref(), &p));
-            }
-            Ok(())
-        }
-        _ => c.skip_value(),
-    });
-    let response = top.as_deref() == Some(b"response_item");
-    match (walked, settled) {
-        (Ok(()), _) => (classify(top.as_deref(), &p), response),
-        (Err(()), Some(kind)) => (kind, response),
-        (Err(()), None) => (Kind::Malformed, false),
+    let mut c = Cursor { b: line, i: 0 };
+    let mut w = Walk::default();
+    let walked = w.top_level(&mut c);
+    let response = w.top == Some(Top::Response);
+    match (walked, w.settled) {
+        (Some(()), _) => (classify(w.top, &w.p), response),
+        (None, Some(kind)) => (kind, response),
+        (None, None) => (Kind::Malformed, false),
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn classifies_every_shape() {
-        let cases: &[(&str, Kind)] = &[
-            (
-                r#"{"timestamp":"t","type":"session_meta","payload":{"id":"x"}}"#,
-                Kind::Meta,
-            ),
-            (
-                r#"{"type":"event_msg","payload":{"type":"user_message","message":"hi"}}"#,
-                Kind::Message,
-            ),
-            (
-                r#"{"type":"event_msg","payload":{"type":"agent_message","message":"hi"}}"#,
-                Kind::Message,
-            ),
-            (
-                r#"{"type":"event_msg","payload":{"type":"item_completed","thread_id":"t","item":{"id":"1","type":"UserMessage","content":[]}}}"#,
-                Kind::Message,
-            ),
-            (
-                r#"{"type":"event_msg","payload":{"type":"item_completed","item":{"type":"Reasoning"}}}"#,
-                Kind::Other,
-            ),
-            (
-                r#"{"ordinal":3,"type":"response_item","metadata":{"a":[1,{"b":"}"}]},"payload":{"type":"message","role":"user","content":"x"}}"#,
-                Kind::Message,
-            ),
-            (
-                r#"{"type":"response_item","payload":{"type":"message","role":"developer"}}"#,
-                Kind::Other,
-            ),
-            (
-                r#"{"type":"response_item","payload":{"type":"function_call_output","output":"\"role\":\"user\""}}"#,
-                Kind::Tool,
-            ),
-            (
-                r#"{"type":"response_item","payload":{"type":"compaction","encrypted_content":"x"}}"#,
-                Kind::Other,
-            ),
-            (
-                r#"{"type":"event_msg","payload":{"type":"thread_name_updated","thread_name":"n"}}"#,
-                Kind::ThreadName,
-            ),
-            (
-                r#"{"type":"turn_context","payload":{"cwd":"/x"#,
-                Kind::Other,
-            ),
-            (
-                r#" { "payload" : { "role" : "assistant" } , "type" : "response_item" } "#,
-                Kind::Message,
-            ),
-            ("[1,2]", Kind::Malformed),
-            ("garbage", Kind::Malformed),
-            ("", Kind::Malformed),
-            (
-                r#"{"type":"event_msg","payload":{"type":"user_mess"#,
-                Kind::Malformed,
-            ),
-        ];
-        for (line, want) in cases {
-            assert_eq!(kind(line.as_bytes()), *want, "{line}");
-        }
-    }
-
-    #[test]
-    fn escaped_quotes_and_backslash_runs() {
-        let line = r#"{"x":"a\\\"b\\","type":"event_msg","payload":{"type":"user_message"}}"#;
-        assert_eq!(kind(line.as_bytes()), Kind::Message);
-        let cut = r#"{"x":"a\\\"b\"#;
-        assert_eq!(kind(cut.as_bytes()), Kind::Malformed);
-        let response = r#"{"type":"response_item","payload":{"role":"user"}}"#;
-        assert_eq!(classify_line(response.as_bytes()), (Kind::Message, true));
-    }
-
-    #[test]
-    fn escapes_and_repeated_keys_resolve_like_serde() {
-        let cases: &[(&str, Kind)] = &[
-            (
-                r#"{"type":"event\u005fmsg","payload":{"type":"user_message","message":"hi"}}"#,
-                Kind::Message,
-            ),
-            (
-                r#"{"ty\u0070e":"response_item","payload":{"r\u006fle":"user","content":"x"}}"#,
-                Kind::Message,
-            ),
-            (
-                r#"{"type":"turn_context","type":"event_msg","payload":{"type":"user_message","message":"hi"}}"#,
-                Kind::Message,
-            ),
-            (
-                r#"{"type":"event_msg","payload":{"type":"token_count"},"payload":{"type":"agent_message","message":"hi"}}"#,
-                Kind::Message,
-            ),
-            (
-                r#"{"type":"event_msg","payload":{"type":"item_completed","item":{"type":"UserMessage"},"item":{"id":"1"}}}"#,
-                Kind::Other,
-            ),
-            (
-                r#"{"type":"event_msg","payload":{"type":"user_message"},"type":"turn_context"}"#,
-                Kind::Other,
-            ),
-        ];
-        for (line, want) in cases {
-            assert_eq!(kind(line.as_bytes()), *want, "{line}");
-        }
-    }
-
-    #[test]
-    fn string_ends_are_found_at_every_offset() {
-        for word in 0..=255u8 {
-            let bytes = [b'a', b'a', word, b'a', b'"', b'a', b'\\', b'a'];
-            let want = bytes.iter().position(|b| matches!(b, b'"' | b'\\'));
-            assert_eq!(quote_or_backslash(u64::from_le_bytes(bytes)), want);
-        }
-        for n in 0..40 {
-            for m in 0..12 {
-                let a = "a".repeat(n);
-                let b = "b".repeat(m);
-                for mid in [r#"\""#, r#"\\"#, r"\n", r"\u0041", ""] {
-                    let line = format!(
-                        r#"{{"x{a}":"{a}{mid}{b}","type":"event_msg","payload":{{"{a}":"{b}{mid}","type":"user_message"}}}}"#
-                    );
-                    assert_eq!(kind(line.as_bytes()), Kind::Message, "{line}");
-                    let key = format!(r#"{{"{a}{mid}":1,"typ\u0065":"x{b}{mid}"}}"#);
-                    assert_eq!(kind(key.as_bytes()), Kind::Other, "{key}");
-                }
-                let cut = format!(r#"{{"x":"{a}\"{b}"#);
-                assert_eq!(kind(cut.as_bytes()), Kind::Malformed, "{cut}");
-            }
-        }
-    }
-
-    #[test]
-    fn deep_nesting_does_not_overflow() {
-        let mut line = String::from(r#"{"x":"#);
-        line.push_str(&"[".repeat(100_000));
-        line.push_str(&"]".repeat(100_000));
-        line.push_str(r#","type":"event_msg","payload":{"type":"user_message"}}"#);
-        assert_eq!(kind(line.as_bytes()), Kind::Message);
-        assert_eq!(kind(&line.as_bytes()[..50_000]), Kind::Malformed);
-    }
-}
+#[path = "skim_tests.rs"]
+mod tests;
