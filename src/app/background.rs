@@ -76,7 +76,10 @@ impl App {
 
     fn rows_changed(&mut self) {
         if self.parsed.is_empty() {
-            self.refilter(true);
+            // While the first index streams in, a selection still on the top row follows the
+            // top (rows do not arrive in order); afterwards, or once the user has moved, the
+            // selected session is kept wherever it goes.
+            self.refilter(self.indexed || self.selected > 0);
         } else {
             self.request_search();
         }

@@ -266,6 +266,36 @@ fn while_indexing_a_folder_without_sessions_so_far_shows_every_folder() {
 }
 
 #[test]
+fn while_indexing_the_selection_follows_the_top_until_the_user_moves() {
+    let mut app = App::new(all(), 10_000);
+    app.update(Action::Resize(120, 12));
+    app.apply_index(Event::Rows(vec![row("b", "/w/p", 40, true, false)]));
+    app.apply_index(Event::Rows(vec![row("a", "/w/p", 50, true, false)]));
+    assert_eq!(shown(&app), vec!["a", "b"]);
+    assert_eq!(
+        app.selected_row().unwrap().id,
+        "a",
+        "the newest session, not the first read"
+    );
+    app.update(Action::MoveDown);
+    app.apply_index(Event::Rows(vec![row("z", "/w/p", 60, true, false)]));
+    assert_eq!(
+        app.selected_row().unwrap().id,
+        "b",
+        "a chosen row stays chosen"
+    );
+    app.update(Action::First);
+    app.apply_index(Event::Finished {
+        rows: 3,
+        issues: 0,
+        elapsed: std::time::Duration::ZERO,
+    });
+    // A session that appears later (codex running beside the picker) does not move the reader.
+    app.apply_index(Event::Rows(vec![row("new", "/w/p", 70, true, false)]));
+    assert_eq!(app.selected_row().unwrap().id, "z");
+}
+
+#[test]
 fn tab_while_the_folder_scope_waits_chooses_the_folder() {
     let mut app = App::new(
         Options {
