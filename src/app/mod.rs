@@ -10,13 +10,14 @@ pub mod conversation;
 pub mod geometry;
 mod hits;
 mod resume;
+mod scope;
 mod types;
 
 pub use resume::{resume_command, shell_quote};
 pub use types::*;
 
 use std::collections::{HashMap, HashSet, VecDeque};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::content::{ContentHit, ContentIndex};
@@ -26,6 +27,7 @@ use crate::store::transcript::Transcript;
 use crate::timefmt::Millis;
 use conversation::PaneLine;
 use geometry::Geometry;
+pub use scope::in_scope;
 
 /// Transcripts kept for instant switching back.
 const TRANSCRIPT_CACHE: usize = 8;
@@ -431,29 +433,6 @@ impl App {
         });
     }
 
-    /// The scope the list shows: the folder scope shows every folder while the folder has no
-    /// session so far, unless the user chose the folder scope.
-    pub fn effective_scope(&self) -> Scope {
-        match self.scope {
-            Scope::Folder if !self.folder_seen && !self.scope_chosen => Scope::All,
-            scope => scope,
-        }
-    }
-
-    /// The folder scope is waiting for a first session of the folder (every folder shown).
-    pub fn scope_provisional(&self) -> bool {
-        self.scope == Scope::Folder && self.effective_scope() == Scope::All
-    }
-
-    /// Note rows that arrived: the first one of the current folder makes the folder scope
-    /// apply.
-    fn note_scope(&mut self, rows: &[SessionRow]) {
-        if !self.folder_seen {
-            let root = self.opts.scope_root.as_deref();
-            self.folder_seen = rows.iter().any(|r| in_scope(r, root));
-        }
-    }
-
     /// Rows of the current scope and filters, ordered; keeps the selected session when asked.
     fn refilter(&mut self, keep: bool) {
         let keep_id = if keep {
@@ -600,15 +579,6 @@ impl App {
     /// Show a short message in the status line until the next key.
     pub fn notify(&mut self, text: impl Into<String>) {
         self.flash = Some(text.into());
-    }
-}
-
-/// A row belongs to the folder scope when its cwd is `root` or below it.
-pub fn in_scope(row: &SessionRow, root: Option<&str>) -> bool {
-    match (root, row.cwd.as_deref()) {
-        (Some(root), Some(cwd)) => crate::commands::cwd_within(cwd, Path::new(root)),
-        (None, _) => true,
-        _ => false,
     }
 }
 
