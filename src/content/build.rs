@@ -25,6 +25,10 @@ use crate::timefmt::Millis;
 /// Bumped whenever the binary layout or the extraction rule changes.
 pub const CONTENT_VERSION: u32 = 1;
 
+/// A reading thread hands its files' texts over when it holds this many, or this many bytes.
+const HANDOVER_FILES: usize = 16;
+const HANDOVER_BYTES: usize = 1 << 20;
+
 /// One session to index: its file and id (the row's id).
 #[derive(Debug, Clone)]
 pub struct Target {
@@ -254,33 +258,52 @@ pub fn build(
     }
     let stop = AtomicBool::new(false);
     let next = AtomicUsize::new(0);
-    let (tx, rx) = mpsc::sync_channel::<(usize, FileText)>(threads.max(1) * 4);
+    // Texts go to the assembling thread a few files at a time: a hand-over per file woke that
+    // thread ten thousand times. The channel is bounded, so memory holds a few batches at most.
+    let (tx, rx) = mpsc::sync_channel::<Vec<(usize, FileText)>>(threads.max(1) * 2);
     let finished = std::thread::scope(|scope| {
         for _ in 0..threads.max(1) {
             let tx = tx.clone();
             let (todo, stop, next) = (&todo, &stop, &next);
             scope.spawn(move || {
+                let mut batch = Vec::new();
+                let mut bytes = 0;
                 while !stop.load(Ordering::Relaxed) {
                     let k = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&i) = todo.get(k) else { return };
-                    if tx.send((i, extract(&targets[i].file, files))).is_err() {
-                        return;
+                    let Some(&i) = todo.get(k) else { break };
+                    let text = extract(&targets[i].file, files);
+                    bytes += text.lower.len();
+                    batch.push((i, text));
+                    if batch.len() >= HANDOVER_FILES || bytes >= HANDOVER_BYTES {
+                        if tx.send(std::mem::take(&mut batch)).is_err() {
+                            return;
+                        }
+                        bytes = 0;
                     }
+                }
+                if !batch.is_empty() {
+                    let _ = tx.send(batch);
                 }
             });
         }
         drop(tx);
         let mut done = stats.reused;
-        for (i, text) in rx.iter() {
+        let mut cancelled = false;
+        for (i, text) in rx.iter().flatten() {
+            // Once cancelled, what is still sent is drained (not kept), so no reading thread
+            // ever waits on a full channel that nobody reads.
+            if cancelled {
+                continue;
+            }
             index.append_file(&targets[i], text);
             stats.read += 1;
             done += 1;
             if done % 64 == 0 && !progress(done, total) {
                 stop.store(true, Ordering::Relaxed);
-                return false;
+                cancelled = true;
             }
         }
-        true
+        !cancelled
     });
     if !finished {
         return None;

@@ -212,3 +212,41 @@ fn list_content_prints_matching_sessions() {
     assert_eq!(rows[0]["content"]["hits"], 1);
     assert_eq!(rows[0]["content"]["first_message"], 61);
 }
+
+#[test]
+fn a_cancelled_build_stops_and_never_hangs() {
+    // Enough files that every reading thread still holds texts when the build is cancelled.
+    let dir = tempfile::tempdir().unwrap();
+    for n in 0..400 {
+        session(
+            dir.path(),
+            n,
+            u64::from(n),
+            &[user(&format!("note {n}")), agent("ok")],
+        );
+    }
+    let (files, _) = Store {
+        home: dir.path().to_path_buf(),
+    }
+    .files(true);
+    let targets: Vec<Target> = files
+        .iter()
+        .map(|f| Target {
+            file: f.clone(),
+            id: f.path.file_name().unwrap().to_string_lossy()[28..64].to_owned(),
+        })
+        .collect();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut calls = 0;
+        let built = build::build(None, &targets, &files, 2, &mut |_, _| {
+            calls += 1;
+            calls < 2
+        });
+        let _ = tx.send(built.is_none());
+    });
+    let cancelled = rx
+        .recv_timeout(Duration::from_secs(30))
+        .expect("the cancelled build returns");
+    assert!(cancelled, "a cancelled build gives no index");
+}
