@@ -1,7 +1,7 @@
 //! The transcript thread: reads the selected session's conversation (newest request wins; older
 //! queued ones are skipped) with giant messages elided, so a large rollout never freezes the list.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread;
 
@@ -34,13 +34,11 @@ pub fn spawn(store: Store) -> (Sender<Job>, Receiver<Loaded>) {
     (tx, lrx)
 }
 
-fn file_of(path: &PathBuf, files: &[RolloutFile]) -> RolloutFile {
-    if let Some(f) = files.iter().find(|f| f.path == *path) {
-        return f.clone();
-    }
-    let meta = std::fs::metadata(path).ok();
+/// The file of a selected session, as the walk would describe it.
+fn file_of(path: &Path) -> RolloutFile {
+    let meta = std::fs::symlink_metadata(path).ok();
     RolloutFile {
-        path: path.clone(),
+        path: path.to_path_buf(),
         archived: false,
         compressed: path.extension().is_some_and(|e| e == "zst"),
         size: meta.as_ref().map_or(0, std::fs::Metadata::len),
@@ -49,7 +47,9 @@ fn file_of(path: &PathBuf, files: &[RolloutFile]) -> RolloutFile {
 }
 
 fn run(store: &Store, rx: &Receiver<Job>, tx: &Sender<Loaded>) {
-    // The file list is only needed for forks (their parent's history); walk it once, lazily.
+    // The store's file list is needed only for a paginated fork (to find its parent): walked the
+    // first time one is shown, and again when a fork's parent is not in it (a session created
+    // since). Other sessions are read straight away, with no walk before the first one.
     let mut files: Option<Vec<RolloutFile>> = None;
     let opts = TranscriptOptions {
         max_message_bytes: Some(MAX_MESSAGE_BYTES),
@@ -60,16 +60,120 @@ fn run(store: &Store, rx: &Receiver<Job>, tx: &Sender<Loaded>) {
         let Some(job) = std::iter::once(first).chain(rx.try_iter()).last() else {
             continue;
         };
-        let files = files.get_or_insert_with(|| store.files(true).0);
-        let file = file_of(&job.path, files);
-        let result = store::read_transcript(&file, files, &opts).map_err(|i| i.reason);
+        let file = file_of(&job.path);
+        let mut result = store::read_transcript(&file, &[], &opts);
+        let parent = result
+            .as_ref()
+            .ok()
+            .and_then(|t| t.meta.as_ref()?.history_base.as_ref())
+            .map(|base| base.thread_id.clone());
+        if let Some(parent) = parent {
+            let known = |files: &Option<Vec<RolloutFile>>| {
+                files
+                    .as_deref()
+                    .is_some_and(|f| store::file_for_id(f, &parent).is_some())
+            };
+            if !known(&files) {
+                files = Some(store.files(true).0);
+            }
+            result = store::read_transcript(&file, files.as_deref().unwrap_or(&[]), &opts);
+        }
         let loaded = Loaded {
             gen: job.gen,
             id: job.id,
-            result,
+            result: result.map_err(|i| i.reason),
         };
         if tx.send(loaded).is_err() {
             return;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::transcript::Entry;
+    use std::time::Duration;
+
+    fn write(home: &Path, id: &str, lines: &[serde_json::Value]) -> PathBuf {
+        let dir = home.join("sessions/2026/01/01");
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(format!("rollout-2026-01-01T00-00-00-{id}.jsonl"));
+        let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    fn item(n: u64, kind: &str, text: &str) -> serde_json::Value {
+        serde_json::json!({"ordinal":n,"type":"event_msg","payload":{"type":"item_completed",
+            "item":{"type":kind,"content":[{"type":"text","text":text}]}}})
+    }
+
+    fn texts(tx: &Sender<Job>, rx: &Receiver<Loaded>, gen: u64, path: &Path) -> Vec<String> {
+        tx.send(Job {
+            gen,
+            id: String::new(),
+            path: path.to_path_buf(),
+        })
+        .unwrap();
+        let loaded = rx.recv_timeout(Duration::from_secs(30)).unwrap();
+        assert_eq!(loaded.gen, gen);
+        loaded
+            .result
+            .unwrap()
+            .entries
+            .into_iter()
+            .filter_map(|e| match e {
+                Entry::Message { text, .. } => Some(text),
+                Entry::Tool { .. } => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_fork_created_while_the_picker_runs_shows_its_parents_history() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path();
+        let a = "00000000-0000-7000-8000-00000000000a";
+        let a_path = write(
+            home,
+            a,
+            &[
+                serde_json::json!({"type":"session_meta","payload":{"id":a,"cwd":"/w"}}),
+                item(1, "UserMessage", "plain session"),
+            ],
+        );
+        let (tx, rx) = spawn(Store {
+            home: home.to_path_buf(),
+        });
+        assert_eq!(texts(&tx, &rx, 1, &a_path), vec!["plain session"]);
+        // Parent and fork appear after the worker has already shown a session.
+        let (parent, fork) = (
+            "00000000-0000-7000-8000-0000000000b1",
+            "00000000-0000-7000-8000-0000000000b2",
+        );
+        write(
+            home,
+            parent,
+            &[
+                serde_json::json!({"ordinal":0,"type":"session_meta","payload":{"id":parent,"cwd":"/w"}}),
+                item(1, "UserMessage", "parent prompt"),
+                item(2, "AgentMessage", "parent reply"),
+                item(3, "UserMessage", "after the fork point"),
+            ],
+        );
+        let fork_path = write(
+            home,
+            fork,
+            &[
+                serde_json::json!({"ordinal":3,"type":"session_meta","payload":{"id":fork,"cwd":"/w",
+                    "history_base":{"thread_id":parent,"end_ordinal_exclusive":3}}}),
+                item(4, "UserMessage", "fork prompt"),
+            ],
+        );
+        assert_eq!(
+            texts(&tx, &rx, 2, &fork_path),
+            vec!["parent prompt", "parent reply", "fork prompt"]
+        );
     }
 }
