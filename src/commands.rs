@@ -324,14 +324,7 @@ pub fn find_target(
 ) -> Result<RolloutFile, String> {
     let as_path = Path::new(target);
     if as_path.is_file() {
-        let meta = std::fs::metadata(as_path).map_err(|e| format!("{target}: {e}"))?;
-        return Ok(RolloutFile {
-            path: as_path.to_path_buf(),
-            archived: false,
-            compressed: target.ends_with(".zst"),
-            size: meta.len(),
-            mtime_ms: store::walk::mtime_ms(&meta),
-        });
+        return RolloutFile::at(as_path).map_err(|e| format!("{target}: {e}"));
     }
     let needle = target.trim().to_ascii_lowercase();
     if needle.is_empty() {

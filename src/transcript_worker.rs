@@ -1,7 +1,7 @@
 //! The transcript thread: reads the selected session's conversation (newest request wins; older
 //! queued ones are skipped) with giant messages elided, so a large rollout never freezes the list.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread;
 
@@ -34,18 +34,6 @@ pub fn spawn(store: Store) -> (Sender<Job>, Receiver<Loaded>) {
     (tx, lrx)
 }
 
-/// The file of a selected session, as the walk would describe it.
-fn file_of(path: &Path) -> RolloutFile {
-    let meta = std::fs::symlink_metadata(path).ok();
-    RolloutFile {
-        path: path.to_path_buf(),
-        archived: false,
-        compressed: path.extension().is_some_and(|e| e == "zst"),
-        size: meta.as_ref().map_or(0, std::fs::Metadata::len),
-        mtime_ms: meta.as_ref().map_or(0, store::walk::mtime_ms),
-    }
-}
-
 fn run(store: &Store, rx: &Receiver<Job>, tx: &Sender<Loaded>) {
     // The store's file list is needed only for a paginated fork (to find its parent): walked the
     // first time one is shown, and again when a fork's parent is not in it (a session created
@@ -60,28 +48,13 @@ fn run(store: &Store, rx: &Receiver<Job>, tx: &Sender<Loaded>) {
         let Some(job) = std::iter::once(first).chain(rx.try_iter()).last() else {
             continue;
         };
-        let file = file_of(&job.path);
-        let mut result = store::read_transcript(&file, &[], &opts);
-        let parent = result
-            .as_ref()
-            .ok()
-            .and_then(|t| t.meta.as_ref()?.history_base.as_ref())
-            .map(|base| base.thread_id.clone());
-        if let Some(parent) = parent {
-            let known = |files: &Option<Vec<RolloutFile>>| {
-                files
-                    .as_deref()
-                    .is_some_and(|f| store::file_for_id(f, &parent).is_some())
-            };
-            if !known(&files) {
-                files = Some(store.files(true).0);
-            }
-            result = store::read_transcript(&file, files.as_deref().unwrap_or(&[]), &opts);
-        }
+        let result = RolloutFile::at(&job.path)
+            .map_err(|e| e.to_string())
+            .and_then(|file| read(store, &file, &mut files, &opts));
         let loaded = Loaded {
             gen: job.gen,
             id: job.id,
-            result: result.map_err(|i| i.reason),
+            result,
         };
         if tx.send(loaded).is_err() {
             return;
@@ -89,10 +62,30 @@ fn run(store: &Store, rx: &Receiver<Job>, tx: &Sender<Loaded>) {
     }
 }
 
+/// The transcript of `file`; a paginated fork's starts with its parent's history, found in
+/// `files` (walked now when that is missing or does not hold the parent).
+fn read(
+    store: &Store,
+    file: &RolloutFile,
+    files: &mut Option<Vec<RolloutFile>>,
+    opts: &TranscriptOptions,
+) -> Result<Transcript, String> {
+    let own = store::read_transcript(file, &[], opts).map_err(|i| i.reason)?;
+    let Some(base) = own.meta.as_ref().and_then(|m| m.history_base.as_ref()) else {
+        return Ok(own);
+    };
+    let has_parent = |files: &[RolloutFile]| store::file_for_id(files, &base.thread_id).is_some();
+    if !files.as_deref().is_some_and(has_parent) {
+        *files = Some(store.files(true).0);
+    }
+    store::read_transcript(file, files.as_deref().unwrap_or(&[]), opts).map_err(|i| i.reason)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::store::transcript::Entry;
+    use std::path::Path;
     use std::time::Duration;
 
     fn write(home: &Path, id: &str, lines: &[serde_json::Value]) -> PathBuf {

@@ -21,6 +21,21 @@ pub struct RolloutFile {
     pub mtime_ms: Millis,
 }
 
+impl RolloutFile {
+    /// A rollout named directly (a path given on the command line, a row's path), described as
+    /// the walk describes the files it finds.
+    pub fn at(path: &Path) -> std::io::Result<RolloutFile> {
+        let meta = std::fs::metadata(path)?;
+        Ok(RolloutFile {
+            path: path.to_path_buf(),
+            archived: false,
+            compressed: path.extension().is_some_and(|e| e == "zst"),
+            size: meta.len(),
+            mtime_ms: mtime_ms(&meta),
+        })
+    }
+}
+
 /// A rollout file name: `rollout-` prefix, `.jsonl` or `.jsonl.zst` suffix.
 pub fn is_rollout_name(name: &str) -> bool {
     name.starts_with("rollout-") && (name.ends_with(".jsonl") || name.ends_with(".jsonl.zst"))
