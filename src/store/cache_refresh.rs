@@ -80,16 +80,21 @@ fn refresh_with(
         } else {
             cache.plan(file)
         };
-        match plan {
+        let slot = match plan {
             Plan::Fresh(state) if until != Until::End || state.complete => {
                 reused += 1;
-                slots.push(Some(settle(file, state, false)));
-                continue;
+                Some(settle(file, state, false))
             }
-            Plan::Fresh(state) | Plan::Resume(state) => todo.push((i, state)),
-            Plan::Rescan => todo.push((i, ScanState::default())),
-        }
-        slots.push(None);
+            Plan::Fresh(state) | Plan::Resume(state) => {
+                todo.push((i, state));
+                None
+            }
+            Plan::Rescan => {
+                todo.push((i, ScanState::default()));
+                None
+            }
+        };
+        slots.push(slot);
     }
     let next = AtomicUsize::new(0);
     let bytes = AtomicU64::new(0);
