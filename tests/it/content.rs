@@ -3,6 +3,7 @@
 
 use codex_picker::content::build::{self, Target};
 use codex_picker::content::ContentIndex;
+use codex_picker::store::walk::RolloutFile;
 use codex_picker::store::Store;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, UNIX_EPOCH};
@@ -57,7 +58,8 @@ fn session(home: &Path, n: u32, age: u64, body: &[String]) -> PathBuf {
     path
 }
 
-fn index_of(home: &Path, previous: Option<ContentIndex>) -> (ContentIndex, build::BuildStats) {
+/// Every rollout of the store at `home`, and each as a content target (its id from its name).
+fn targets_of(home: &Path) -> (Vec<RolloutFile>, Vec<Target>) {
     let (files, _) = Store {
         home: home.to_path_buf(),
     }
@@ -69,6 +71,11 @@ fn index_of(home: &Path, previous: Option<ContentIndex>) -> (ContentIndex, build
             id: f.path.file_name().unwrap().to_string_lossy()[28..64].to_owned(),
         })
         .collect();
+    (files, targets)
+}
+
+fn index_of(home: &Path, previous: Option<ContentIndex>) -> (ContentIndex, build::BuildStats) {
+    let (files, targets) = targets_of(home);
     build::build(previous, &targets, &files, 2, &mut |_, _| true).unwrap()
 }
 
@@ -225,17 +232,7 @@ fn a_cancelled_build_stops_and_never_hangs() {
             &[user(&format!("note {n}")), agent("ok")],
         );
     }
-    let (files, _) = Store {
-        home: dir.path().to_path_buf(),
-    }
-    .files(true);
-    let targets: Vec<Target> = files
-        .iter()
-        .map(|f| Target {
-            file: f.clone(),
-            id: f.path.file_name().unwrap().to_string_lossy()[28..64].to_owned(),
-        })
-        .collect();
+    let (files, targets) = targets_of(dir.path());
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let mut calls = 0;

@@ -98,6 +98,19 @@ fn setup(dir: &Path) -> (PathBuf, String) {
     (out, cmd)
 }
 
+/// What the picker printed to `out` once it has printed anything (at most 30 s).
+fn output_of(out: &Path) -> String {
+    let start = Instant::now();
+    loop {
+        let text = std::fs::read_to_string(out).unwrap_or_default();
+        if !text.is_empty() {
+            return text;
+        }
+        assert!(start.elapsed() < Duration::from_secs(30), "no output");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
 pub fn start(tmux: &Tmux, cmd: &str) {
     let out = tmux.run(&["new-session", "-d", "-s", "t", "-x", "120", "-y", "40", cmd]);
     assert!(
@@ -119,16 +132,11 @@ fn pick_a_session_by_typing_and_enter_prints_its_id() {
     assert!(screen.contains("▶"), "a selected row:\n{screen}");
     assert!(screen.contains("ASSISTANT · final answer"), "{screen}");
     tmux.keys(&["Enter"]);
-    let start = Instant::now();
-    loop {
-        let text = std::fs::read_to_string(&out).unwrap_or_default();
-        if !text.is_empty() {
-            assert_eq!(text, format!("{ID}\n"), "stdout carries only the id");
-            break;
-        }
-        assert!(start.elapsed() < Duration::from_secs(30), "no output");
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    assert_eq!(
+        output_of(&out),
+        format!("{ID}\n"),
+        "stdout carries only the id"
+    );
 }
 
 #[test]
@@ -227,16 +235,7 @@ fn content_search_finds_a_phrase_deep_in_an_assistant_reply_and_highlights_it() 
         "the hit is in reverse video: {line:?}"
     );
     tmux.keys(&["Enter"]);
-    let start = Instant::now();
-    loop {
-        let text = std::fs::read_to_string(&out).unwrap_or_default();
-        if !text.is_empty() {
-            assert_eq!(text, format!("{id}\n"));
-            break;
-        }
-        assert!(start.elapsed() < Duration::from_secs(30), "no output");
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    assert_eq!(output_of(&out), format!("{id}\n"));
 }
 
 #[test]
@@ -265,16 +264,11 @@ fn ctrl_z_suspends_to_the_shell_and_fg_brings_the_picker_back() {
     tmux.keys(&["-l", "checkout rounding"]);
     tmux.wait_for("Find the rounding bug in cart/total.py");
     tmux.keys(&["Enter"]);
-    let start = Instant::now();
-    loop {
-        let text = std::fs::read_to_string(&out).unwrap_or_default();
-        if !text.is_empty() {
-            assert_eq!(text, format!("{ID}\n"), "the resumed picker still picks");
-            break;
-        }
-        assert!(start.elapsed() < Duration::from_secs(30), "no output");
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    assert_eq!(
+        output_of(&out),
+        format!("{ID}\n"),
+        "the resumed picker still picks"
+    );
     assert!(
         tmux.wait_for("shell$").contains("shell$"),
         "the shell prompt is back"
