@@ -23,7 +23,7 @@ use crate::content::{build as content_build, ContentIndex};
 use crate::session::SessionRow;
 use crate::store::cache::{self, Plan, RowCache};
 use crate::store::summary::{ScanOptions, ScanState, Until};
-use crate::store::walk::RolloutFile;
+use crate::store::walk::{Listed, RolloutFile};
 use crate::store::{self, FileIssue, Store};
 
 /// Cached rows sent in the first batch: enough to fill a screen.
@@ -157,9 +157,19 @@ fn background_priority() {
     }
 }
 
+/// A file for a worker to read.
+enum Todo {
+    /// Looked at by the walk: read on from this state.
+    Known(RolloutFile, Box<ScanState>),
+    /// Listed by name only (a start with nothing cached): the worker reads its metadata first,
+    /// so reading starts as soon as the names are listed.
+    Listed(Listed),
+}
+
+/// A worker's result, with the file as it was looked at (`None` when it could not be).
 enum Found {
-    Row(Box<SessionRow>, Box<ScanState>, usize),
-    Issue(FileIssue, usize),
+    Row(Box<SessionRow>, Box<ScanState>, RolloutFile),
+    Issue(FileIssue, Option<RolloutFile>),
 }
 
 /// The rows cache file for this store, if caching is on and allowed.
@@ -202,10 +212,30 @@ fn run(store: &Store, opts: IndexOptions, setup: &CacheSetup, tx: &Sender<Event>
             return;
         }
     }
-    let (mut files, issues) = store.files(opts.archived);
-    // Newest first, so the rows a user most likely wants arrive first.
-    files.sort_by_key(|f| std::cmp::Reverse(f.mtime_ms));
-    let total = files.len();
+    // With nothing cached every file is read whole, so the walk only lists names (newest name
+    // first) and the workers read each file's metadata as they go; otherwise the walk looks at
+    // every file and only the new or changed ones are read, newest first.
+    let cold = rc.entries.is_empty();
+    let (mut files, todo, issues) = if cold {
+        let (listed, issues) = store.listing(opts.archived);
+        let todo: Vec<Todo> = listed.into_iter().map(Todo::Listed).collect();
+        (Vec::with_capacity(todo.len()), todo, issues)
+    } else {
+        let (mut files, issues) = store.files(opts.archived);
+        files.sort_unstable_by(newest_first);
+        let mut todo = Vec::new();
+        for f in &files {
+            match rc.plan(f) {
+                Plan::Fresh(_) if all.contains_key(&f.path) => {}
+                Plan::Fresh(state) | Plan::Resume(state) => {
+                    todo.push(Todo::Known(f.clone(), Box::new(state)))
+                }
+                Plan::Rescan => todo.push(Todo::Known(f.clone(), Box::default())),
+            }
+        }
+        (files, todo, issues)
+    };
+    let total = if cold { todo.len() } else { files.len() };
     if tx.send(Event::Found { total }).is_err() {
         return;
     }
@@ -213,14 +243,6 @@ fn run(store: &Store, opts: IndexOptions, setup: &CacheSetup, tx: &Sender<Event>
     for issue in issues {
         if tx.send(Event::Issue(issue)).is_err() {
             return;
-        }
-    }
-    let mut todo: Vec<(RolloutFile, ScanState)> = Vec::new();
-    for f in &files {
-        match rc.plan(f) {
-            Plan::Fresh(_) if all.contains_key(&f.path) => {}
-            Plan::Fresh(state) | Plan::Resume(state) => todo.push((f.clone(), state)),
-            Plan::Rescan => todo.push((f.clone(), ScanState::default())),
         }
     }
     let mut dirty = !todo.is_empty();
@@ -262,10 +284,13 @@ fn run(store: &Store, opts: IndexOptions, setup: &CacheSetup, tx: &Sender<Event>
             Ok(found) => {
                 for found in found {
                     match found {
-                        Found::Row(row, state, i) => {
+                        Found::Row(row, state, file) => {
                             done += 1;
                             if cache_file.is_some() {
-                                rc.put(&todo[i].0, *state);
+                                rc.put(&file, *state);
+                            }
+                            if cold {
+                                files.push(file);
                             }
                             if all.insert(row.path.clone(), Known::of(&row)).is_some() {
                                 batch.updated.push(*row);
@@ -273,10 +298,13 @@ fn run(store: &Store, opts: IndexOptions, setup: &CacheSetup, tx: &Sender<Event>
                                 batch.rows.push(*row);
                             }
                         }
-                        Found::Issue(issue, i) => {
+                        Found::Issue(issue, file) => {
                             done += 1;
                             issue_count += 1;
-                            rc.entries.remove(&todo[i].0.path);
+                            rc.entries.remove(&issue.path);
+                            if let (true, Some(file)) = (cold, file) {
+                                files.push(file);
+                            }
                             if all.remove(&issue.path).is_some() {
                                 batch.removed.push(issue.path.clone());
                             }
@@ -303,6 +331,9 @@ fn run(store: &Store, opts: IndexOptions, setup: &CacheSetup, tx: &Sender<Event>
     }
     for worker in workers {
         let _ = worker.join();
+    }
+    if cold {
+        files.sort_unstable_by(newest_first);
     }
     if !alive || !batch.flush(tx, done, total) {
         return;
@@ -366,8 +397,15 @@ fn content_phase(
     let _ = tx.send(Event::ContentReady(Arc::new(index)));
 }
 
+/// Most recently modified first; ties in path order, so the order is the same from run to run.
+fn newest_first(a: &RolloutFile, b: &RolloutFile) -> std::cmp::Ordering {
+    b.mtime_ms
+        .cmp(&a.mtime_ms)
+        .then_with(|| a.path.cmp(&b.path))
+}
+
 fn work(
-    todo: &[(RolloutFile, ScanState)],
+    todo: &[Todo],
     names: &HashMap<String, String>,
     stop: &AtomicBool,
     next: &AtomicUsize,
@@ -380,20 +418,27 @@ fn work(
     let mut since = Instant::now();
     while !stop.load(Ordering::Relaxed) {
         let i = next.fetch_add(1, Ordering::Relaxed);
-        let Some((file, state)) = todo.get(i) else {
-            break;
+        let (file, mut state) = match todo.get(i) {
+            None => break,
+            Some(Todo::Known(file, state)) => (file.clone(), ScanState::clone(state)),
+            Some(Todo::Listed(listed)) => match listed.clone().stat() {
+                Ok(file) => (file, ScanState::default()),
+                Err(issue) => {
+                    out.push(Found::Issue(issue, None));
+                    continue;
+                }
+            },
         };
-        let mut state = state.clone();
-        let found = match store::scan_file(file, &mut state, &opts) {
-            Ok(()) => match store::not_a_session(file, &state) {
-                Some(issue) => Found::Issue(issue, i),
+        let found = match store::scan_file(&file, &mut state, &opts) {
+            Ok(()) => match store::not_a_session(&file, &state) {
+                Some(issue) => Found::Issue(issue, Some(file)),
                 None => Found::Row(
-                    Box::new(store::row_from_scan(file, &state, names)),
+                    Box::new(store::row_from_scan(&file, &state, names)),
                     Box::new(state),
-                    i,
+                    file,
                 ),
             },
-            Err(issue) => Found::Issue(issue, i),
+            Err(issue) => Found::Issue(issue, Some(file)),
         };
         out.push(found);
         if out.len() >= WORK_BATCH || since.elapsed() >= WORK_FLUSH {

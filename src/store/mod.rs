@@ -91,6 +91,15 @@ impl Store {
         )
     }
 
+    /// Every rollout by name only, newest name first (see [`walk::list_rollouts`]).
+    pub fn listing(&self, archived: bool) -> (Vec<walk::Listed>, Vec<FileIssue>) {
+        let archived_dir = self.archived_dir();
+        walk::list_rollouts(
+            &self.sessions_dir(),
+            archived.then_some(archived_dir.as_path()),
+        )
+    }
+
     /// Names from `session_index.jsonl`.
     pub fn names(&self) -> HashMap<String, String> {
         names::read_session_index(&self.home.join("session_index.jsonl"))

@@ -48,18 +48,41 @@ pub fn mtime_ms(meta: &std::fs::Metadata) -> Millis {
         .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }
 
-/// What the walk met, in walk order: a rollout file still to be looked at, or a problem.
-enum Met {
-    File { path: PathBuf, compressed: bool },
-    Issue(FileIssue),
+/// A rollout file the walk listed, before its metadata is read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Listed {
+    pub path: PathBuf,
+    pub archived: bool,
+    pub compressed: bool,
+}
+
+impl Listed {
+    /// Read the file's size and modification time (links not followed).
+    pub fn stat(self) -> Result<RolloutFile, FileIssue> {
+        match std::fs::symlink_metadata(&self.path) {
+            Ok(meta) => Ok(RolloutFile {
+                size: meta.len(),
+                mtime_ms: mtime_ms(&meta),
+                path: self.path,
+                archived: self.archived,
+                compressed: self.compressed,
+            }),
+            // Worded as walkdir words a failed metadata call.
+            Err(err) => Err(FileIssue {
+                reason: format!("IO error for operation on {}: {err}", self.path.display()),
+                path: self.path,
+            }),
+        }
+    }
 }
 
 /// Every rollout under `dir` (at any depth unless `flat`), with problems reported, not fatal.
-fn walk_dir(
+/// Only names and types are read: no file's metadata.
+fn list_dir(
     dir: &Path,
     archived: bool,
     flat: bool,
-    out: &mut Vec<RolloutFile>,
+    out: &mut Vec<Listed>,
     issues: &mut Vec<FileIssue>,
 ) {
     if !dir.is_dir() {
@@ -71,7 +94,6 @@ fn walk_dir(
     if flat {
         walker = walker.max_depth(1);
     }
-    let mut met = Vec::new();
     for entry in walker {
         let entry = match entry {
             Ok(entry) => entry,
@@ -80,7 +102,7 @@ fn walk_dir(
                 let reason = err
                     .io_error()
                     .map_or_else(|| err.to_string(), ToString::to_string);
-                met.push(Met::Issue(FileIssue { path, reason }));
+                issues.push(FileIssue { path, reason });
                 continue;
             }
         };
@@ -90,93 +112,148 @@ fn walk_dir(
         }
         let kind = entry.file_type();
         if kind.is_symlink() {
-            met.push(Met::Issue(FileIssue {
+            issues.push(FileIssue {
                 path: entry.path().to_path_buf(),
                 reason: "symbolic link, not followed".into(),
-            }));
+            });
             continue;
         }
         if !kind.is_file() {
-            met.push(Met::Issue(FileIssue {
+            issues.push(FileIssue {
                 path: entry.path().to_path_buf(),
                 reason: "not a regular file".into(),
-            }));
+            });
             continue;
         }
         let compressed = name.ends_with(".zst");
-        met.push(Met::File {
+        out.push(Listed {
             path: entry.into_path(),
+            archived,
             compressed,
         });
     }
-    let stats = stat_all(&met);
-    for (m, stat) in met.into_iter().zip(stats) {
-        match (m, stat) {
-            (Met::Issue(issue), _) => issues.push(issue),
-            (Met::File { path, compressed }, Some(Ok(meta))) => out.push(RolloutFile {
-                path,
-                archived,
-                compressed,
-                size: meta.len(),
-                mtime_ms: mtime_ms(&meta),
-            }),
-            // Worded as walkdir words a failed metadata call.
-            (Met::File { path, .. }, Some(Err(err))) => issues.push(FileIssue {
-                reason: format!("IO error for operation on {}: {err}", path.display()),
-                path,
-            }),
-            (Met::File { .. }, None) => {}
-        }
-    }
 }
 
-/// The metadata (links not followed) of every file met, on two threads when there are many:
-/// with a warm page cache the walk is mostly these calls.
-fn stat_all(met: &[Met]) -> Vec<Option<std::io::Result<std::fs::Metadata>>> {
-    let stat = |part: &[Met]| -> Vec<_> {
-        part.iter()
-            .map(|m| match m {
-                Met::File { path, .. } => Some(std::fs::symlink_metadata(path)),
-                Met::Issue(_) => None,
-            })
-            .collect()
-    };
-    if met.len() < 512 {
-        return stat(met);
+/// The metadata of every file listed, on two threads when there are many: with a warm page
+/// cache a walk is mostly these calls.
+fn stat_all(listed: Vec<Listed>) -> Vec<Result<RolloutFile, FileIssue>> {
+    let stat = |part: Vec<Listed>| -> Vec<_> { part.into_iter().map(Listed::stat).collect() };
+    if listed.len() < 512 {
+        return stat(listed);
     }
-    let (a, b) = met.split_at(met.len() / 2);
+    let mut first = listed;
+    let second = first.split_off(first.len() / 2);
     std::thread::scope(|scope| {
-        let other = scope.spawn(|| stat(b));
-        let mut first = stat(a);
+        let other = scope.spawn(|| stat(second));
+        let mut done = stat(first);
         match other.join() {
-            Ok(rest) => first.extend(rest),
-            Err(_) => first.extend(stat(b)),
+            Ok(rest) => done.extend(rest),
+            Err(payload) => std::panic::resume_unwind(payload),
         }
-        first
+        done
     })
 }
 
-/// Drop every `.zst` file whose plain twin was also found.
-fn plain_wins(files: &mut Vec<RolloutFile>) {
-    let plain: HashSet<PathBuf> = files
-        .iter()
-        .filter(|f| !f.compressed)
-        .map(|f| f.path.clone())
-        .collect();
-    files.retain(|f| !f.compressed || !plain.contains(&f.path.with_extension("")));
+fn path_bytes(path: &Path) -> &[u8] {
+    path.as_os_str().as_encoded_bytes()
 }
 
-/// All rollouts of a store: active ones, and archived ones when asked.
+/// Drop every `.zst` file whose plain twin was also listed. Paths are compared as bytes:
+/// hashing a `Path` parses it into components, which costs more than the walk itself.
+fn plain_wins(files: &mut Vec<Listed>) {
+    let plain: HashSet<&[u8]> = files
+        .iter()
+        .filter(|f| !f.compressed)
+        .map(|f| path_bytes(&f.path))
+        .collect();
+    let keep: Vec<bool> = files
+        .iter()
+        .map(|f| {
+            let bytes = path_bytes(&f.path);
+            !f.compressed || !plain.contains(&bytes[..bytes.len().saturating_sub(4)])
+        })
+        .collect();
+    let mut keep = keep.into_iter();
+    files.retain(|_| keep.next().unwrap_or(true));
+}
+
+/// Every rollout of a store by name (active ones, and archived ones when asked), in descending
+/// path order: rollouts are filed by creation date and named by creation time, so this is
+/// close to newest first before any file is looked at (active ones before archived ones).
+pub fn list_rollouts(sessions: &Path, archived: Option<&Path>) -> (Vec<Listed>, Vec<FileIssue>) {
+    let mut files = Vec::new();
+    let mut issues = Vec::new();
+    list_dir(sessions, false, false, &mut files, &mut issues);
+    if let Some(dir) = archived {
+        list_dir(dir, true, true, &mut files, &mut issues);
+    }
+    plain_wins(&mut files);
+    // As bytes: comparing `Path`s parses them into components.
+    files.sort_unstable_by(|a, b| path_bytes(&b.path).cmp(path_bytes(&a.path)));
+    (files, issues)
+}
+
+/// All rollouts of a store (active ones, and archived ones when asked), with their metadata.
 pub fn find_rollouts(
     sessions: &Path,
     archived: Option<&Path>,
 ) -> (Vec<RolloutFile>, Vec<FileIssue>) {
-    let mut files = Vec::new();
-    let mut issues = Vec::new();
-    walk_dir(sessions, false, false, &mut files, &mut issues);
-    if let Some(dir) = archived {
-        walk_dir(dir, true, true, &mut files, &mut issues);
+    let (listed, mut issues) = list_rollouts(sessions, archived);
+    let mut files = Vec::with_capacity(listed.len());
+    for found in stat_all(listed) {
+        match found {
+            Ok(file) => files.push(file),
+            Err(issue) => issues.push(issue),
+        }
     }
-    plain_wins(&mut files);
     (files, issues)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_gone_after_the_listing_is_an_issue_with_its_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("rollout-2025-01-01T00-00-00-x.jsonl");
+        let listed = Listed {
+            path: path.clone(),
+            archived: false,
+            compressed: false,
+        };
+        let issue = listed.stat().unwrap_err();
+        assert_eq!(issue.path, path);
+        assert!(
+            issue.reason.starts_with("IO error for operation on"),
+            "{}",
+            issue.reason
+        );
+    }
+
+    #[test]
+    fn listing_is_newest_name_first_with_plain_twins_winning() {
+        let dir = tempfile::tempdir().unwrap();
+        let sessions = dir.path().join("sessions");
+        let names = [
+            "2025/01/02/rollout-2025-01-02T09-00-00-b.jsonl",
+            "2025/01/02/rollout-2025-01-02T09-00-00-b.jsonl.zst",
+            "2025/01/01/rollout-2025-01-01T10-00-00-a.jsonl.zst",
+            "2025/02/01/rollout-2025-02-01T08-00-00-c.jsonl",
+            "2025/02/01/notes.txt",
+        ];
+        for name in names {
+            let path = sessions.join(name);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, b"{}\n").unwrap();
+        }
+        let (listed, issues) = list_rollouts(&sessions, None);
+        assert!(issues.is_empty(), "{issues:?}");
+        let got: Vec<String> = listed
+            .iter()
+            .map(|l| l.path.strip_prefix(&sessions).unwrap().display().to_string())
+            .collect();
+        assert_eq!(got, [names[3], names[0], names[2]]);
+        assert!(listed[2].compressed && !listed[1].compressed);
+    }
 }

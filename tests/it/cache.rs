@@ -290,7 +290,10 @@ fn indexer_starts_from_the_cache_and_reports_removals() {
     };
     let cold_run = events(&setup);
     assert!(matches!(cold_run[0], Event::Found { total: 12 }));
-    assert!(matches!(cold_run.last(), Some(Event::ContentReady(_))));
+    let Some(Event::ContentReady(content)) = cold_run.last() else {
+        panic!("no content index on a cold start");
+    };
+    assert_eq!(content.len(), 12, "every session searchable on a cold start");
     let warm = events(&setup);
     let Event::Rows(first) = &warm[0] else {
         panic!("the first event is not the cached rows: {:?}", warm[0]);
@@ -315,4 +318,52 @@ fn indexer_starts_from_the_cache_and_reports_removals() {
         panic!("no content index");
     };
     assert_eq!(content.len(), 11);
+}
+
+/// Rows of one indexer run, by path, fork titles and removals applied.
+fn indexer_rows(f: &Fixture, dir: Option<PathBuf>) -> Vec<SessionRow> {
+    use codex_picker::index::{self, CacheSetup, Event, IndexOptions};
+    let mut rows = std::collections::BTreeMap::new();
+    let rx = index::spawn_with(
+        Store {
+            home: f.home.clone(),
+        },
+        IndexOptions::default(),
+        CacheSetup {
+            dir,
+            content: false,
+        },
+    );
+    for event in rx {
+        match event {
+            Event::Rows(r) | Event::Updated(r) => {
+                rows.extend(r.into_iter().map(|r| (r.path.clone(), r)));
+            }
+            Event::Removed(paths) => paths.iter().for_each(|p| drop(rows.remove(p))),
+            _ => {}
+        }
+    }
+    rows.into_values().collect()
+}
+
+#[test]
+fn indexer_gives_the_same_rows_cold_cached_and_warm() {
+    let f = fixture(30);
+    let dir = f.cache.parent().unwrap().join("index");
+    let no_cache = indexer_rows(&f, None);
+    assert_eq!(no_cache.len(), 30);
+    let mut preview = store::list(
+        &Store {
+            home: f.home.clone(),
+        },
+        ListOptions {
+            archived: true,
+            until: Until::FirstPrompt,
+        },
+    )
+    .0;
+    preview.sort_by(|a, b| a.path.cmp(&b.path));
+    assert_eq!(no_cache, preview, "a cold index reads as list does");
+    assert_eq!(indexer_rows(&f, Some(dir.clone())), no_cache, "cold, cache written");
+    assert_eq!(indexer_rows(&f, Some(dir)), no_cache, "warm, from the cache");
 }
