@@ -166,9 +166,12 @@ enum Todo {
     Listed(Listed),
 }
 
-/// A worker's result, with the file as it was looked at (`None` when it could not be).
+/// A worker's result, with the file as it was looked at (`None` when it could not be). The row
+/// is not boxed: its box would be freed on the coordinator's thread (see [`work`]).
+#[allow(clippy::large_enum_variant)]
 enum Found {
-    Row(Box<SessionRow>, Box<ScanState>, RolloutFile),
+    /// The state is sent only when the cache keeps it.
+    Row(SessionRow, Option<Box<ScanState>>, RolloutFile),
     Issue(FileIssue, Option<RolloutFile>),
 }
 
@@ -260,6 +263,7 @@ fn run(store: &Store, opts: IndexOptions, setup: &CacheSetup, tx: &Sender<Event>
     let stop = Arc::new(AtomicBool::new(false));
     let next = Arc::new(AtomicUsize::new(0));
     let (wtx, wrx) = mpsc::channel::<Vec<Found>>();
+    let keep_states = cache_file.is_some();
     let workers: Vec<_> = (0..opts.threads.max(1))
         .map(|_| {
             let (todo, stop, next, wtx, names) = (
@@ -269,7 +273,7 @@ fn run(store: &Store, opts: IndexOptions, setup: &CacheSetup, tx: &Sender<Event>
                 wtx.clone(),
                 names.clone(),
             );
-            thread::spawn(move || work(&todo, &names, &stop, &next, &wtx))
+            thread::spawn(move || work(&todo, &names, keep_states, &stop, &next, &wtx))
         })
         .collect();
     drop(wtx);
@@ -286,16 +290,16 @@ fn run(store: &Store, opts: IndexOptions, setup: &CacheSetup, tx: &Sender<Event>
                     match found {
                         Found::Row(row, state, file) => {
                             done += 1;
-                            if cache_file.is_some() {
+                            if let Some(state) = state {
                                 rc.put(&file, *state);
                             }
                             if cold {
                                 files.push(file);
                             }
                             if all.insert(row.path.clone(), Known::of(&row)).is_some() {
-                                batch.updated.push(*row);
+                                batch.updated.push(row);
                             } else {
-                                batch.rows.push(*row);
+                                batch.rows.push(row);
                             }
                         }
                         Found::Issue(issue, file) => {
@@ -404,9 +408,13 @@ fn newest_first(a: &RolloutFile, b: &RolloutFile) -> std::cmp::Ordering {
         .then_with(|| a.path.cmp(&b.path))
 }
 
+/// Read the files of `todo` the shared counter `next` hands out. A state is sent back only when
+/// `keep_states` (the cache keeps it); otherwise it is dropped here: memory freed on another
+/// thread than the one that allocated it waits on the allocator's locks.
 fn work(
     todo: &[Todo],
     names: &HashMap<String, String>,
+    keep_states: bool,
     stop: &AtomicBool,
     next: &AtomicUsize,
     tx: &Sender<Vec<Found>>,
@@ -433,8 +441,8 @@ fn work(
             Ok(()) => match store::not_a_session(&file, &state) {
                 Some(issue) => Found::Issue(issue, Some(file)),
                 None => Found::Row(
-                    Box::new(store::row_from_scan(&file, &state, names)),
-                    Box::new(state),
+                    store::row_from_scan(&file, &state, names),
+                    keep_states.then(|| Box::new(state)),
                     file,
                 ),
             },
