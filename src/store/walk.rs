@@ -251,7 +251,13 @@ mod tests {
         assert!(issues.is_empty(), "{issues:?}");
         let got: Vec<String> = listed
             .iter()
-            .map(|l| l.path.strip_prefix(&sessions).unwrap().display().to_string())
+            .map(|l| {
+                l.path
+                    .strip_prefix(&sessions)
+                    .unwrap()
+                    .display()
+                    .to_string()
+            })
             .collect();
         assert_eq!(got, [names[3], names[0], names[2]]);
         assert!(listed[2].compressed && !listed[1].compressed);

@@ -293,7 +293,11 @@ fn indexer_starts_from_the_cache_and_reports_removals() {
     let Some(Event::ContentReady(content)) = cold_run.last() else {
         panic!("no content index on a cold start");
     };
-    assert_eq!(content.len(), 12, "every session searchable on a cold start");
+    assert_eq!(
+        content.len(),
+        12,
+        "every session searchable on a cold start"
+    );
     let warm = events(&setup);
     let Event::Rows(first) = &warm[0] else {
         panic!("the first event is not the cached rows: {:?}", warm[0]);
@@ -364,6 +368,14 @@ fn indexer_gives_the_same_rows_cold_cached_and_warm() {
     .0;
     preview.sort_by(|a, b| a.path.cmp(&b.path));
     assert_eq!(no_cache, preview, "a cold index reads as list does");
-    assert_eq!(indexer_rows(&f, Some(dir.clone())), no_cache, "cold, cache written");
-    assert_eq!(indexer_rows(&f, Some(dir)), no_cache, "warm, from the cache");
+    assert_eq!(
+        indexer_rows(&f, Some(dir.clone())),
+        no_cache,
+        "cold, cache written"
+    );
+    assert_eq!(
+        indexer_rows(&f, Some(dir)),
+        no_cache,
+        "warm, from the cache"
+    );
 }
