@@ -12,6 +12,7 @@
 //! problem with one file is an [`Event::Issue`], never the end of the run.
 
 use std::collections::HashMap;
+use std::ffi::OsString;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
@@ -198,7 +199,8 @@ fn run(store: &Store, opts: IndexOptions, setup: &CacheSetup, tx: &Sender<Event>
         .filter(|(_, e)| e.state.meta.is_some() || e.state.saw_message)
         .collect();
     cached.sort_by_key(|(_, e)| std::cmp::Reverse(e.mtime_ms));
-    let mut all: HashMap<PathBuf, Known> = HashMap::with_capacity(cached.len());
+    // Keyed by the path's bytes: hashing a `Path` parses it into components first.
+    let mut all: HashMap<OsString, Known> = HashMap::with_capacity(cached.len());
     let split = cached.len().min(FIRST_BATCH);
     for part in [&cached[..split], &cached[split..]] {
         if part.is_empty() {
@@ -209,7 +211,7 @@ fn run(store: &Store, opts: IndexOptions, setup: &CacheSetup, tx: &Sender<Event>
             .map(|(p, e)| store::row_from_scan(&e.file(p), &e.state, &names))
             .collect();
         for row in &rows {
-            all.insert(row.path.clone(), Known::of(row));
+            all.insert(row.path.clone().into_os_string(), Known::of(row));
         }
         if tx.send(Event::Rows(rows)).is_err() {
             return;
@@ -229,7 +231,7 @@ fn run(store: &Store, opts: IndexOptions, setup: &CacheSetup, tx: &Sender<Event>
         let mut todo = Vec::new();
         for f in &files {
             match rc.plan(f) {
-                Plan::Fresh(_) if all.contains_key(&f.path) => {}
+                Plan::Fresh(_) if all.contains_key(f.path.as_os_str()) => {}
                 Plan::Fresh(state) | Plan::Resume(state) => {
                     todo.push(Todo::Known(f.clone(), Box::new(state)))
                 }
@@ -239,6 +241,7 @@ fn run(store: &Store, opts: IndexOptions, setup: &CacheSetup, tx: &Sender<Event>
         (files, todo, issues)
     };
     let total = if cold { todo.len() } else { files.len() };
+    all.reserve(total.saturating_sub(all.len()));
     if tx.send(Event::Found { total }).is_err() {
         return;
     }
@@ -252,7 +255,7 @@ fn run(store: &Store, opts: IndexOptions, setup: &CacheSetup, tx: &Sender<Event>
     let gone: Vec<PathBuf> = rc
         .retain_walked(&files, opts.archived)
         .into_iter()
-        .filter(|p| all.remove(p).is_some())
+        .filter(|p| all.remove(p.as_os_str()).is_some())
         .collect();
     dirty |= !gone.is_empty();
     if !gone.is_empty() && tx.send(Event::Removed(gone)).is_err() {
@@ -296,7 +299,8 @@ fn run(store: &Store, opts: IndexOptions, setup: &CacheSetup, tx: &Sender<Event>
                             if cold {
                                 files.push(file);
                             }
-                            if all.insert(row.path.clone(), Known::of(&row)).is_some() {
+                            let key = row.path.clone().into_os_string();
+                            if all.insert(key, Known::of(&row)).is_some() {
                                 batch.updated.push(row);
                             } else {
                                 batch.rows.push(row);
@@ -309,7 +313,7 @@ fn run(store: &Store, opts: IndexOptions, setup: &CacheSetup, tx: &Sender<Event>
                             if let (true, Some(file)) = (cold, file) {
                                 files.push(file);
                             }
-                            if all.remove(&issue.path).is_some() {
+                            if all.remove(issue.path.as_os_str()).is_some() {
                                 batch.removed.push(issue.path.clone());
                             }
                             alive &= tx.send(Event::Issue(issue)).is_ok();
@@ -348,7 +352,7 @@ fn run(store: &Store, opts: IndexOptions, setup: &CacheSetup, tx: &Sender<Event>
         .into_iter()
         .map(|(path, known)| {
             forks.extend(known.untitled_fork);
-            (path, known.id)
+            (PathBuf::from(path), known.id)
         })
         .collect();
     let updated = title_forks(&mut forks, &files);

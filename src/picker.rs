@@ -5,7 +5,7 @@
 use std::io::{self, Write};
 use std::path::Path;
 use std::sync::mpsc::Receiver;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use ratatui::crossterm::event::{self, Event as TermEvent, MouseEventKind};
 
@@ -13,6 +13,7 @@ use crate::app::{Action, App, Effect, Options, Outcome, Request};
 use crate::cli::Cli;
 use crate::commands::{self, EXIT_CANCELLED, EXIT_ERROR, EXIT_OK};
 use crate::index::{self, CacheSetup, Event, IndexOptions};
+use crate::session::SessionRow;
 use crate::search_worker::{self, Answer};
 use crate::transcript_worker::{self, Job, Loaded};
 use crate::tui::Tui;
@@ -129,6 +130,7 @@ fn event_loop(
     // A batch of rows was just applied and more index events may be waiting.
     let mut backlog = false;
     let mut dirty = true;
+    let mut held: Option<(Job, Instant)> = None;
     loop {
         if dirty {
             app.now = commands::now_ms();
@@ -175,29 +177,11 @@ fn event_loop(
                 }
             }
         }
-        route(app, &search_tx, &job_tx);
-        // Background answers; bounded so a flood of rows cannot starve the keyboard.
-        backlog = false;
-        for _ in 0..64 {
-            match index_rx.try_recv() {
-                Ok(ev) => {
-                    let rows = matches!(ev, Event::Rows(_));
-                    app.apply_index(ev);
-                    dirty = true;
-                    // Draw each batch of rows before taking the next: the first screenful
-                    // shows while the rest is still being added.
-                    if rows {
-                        backlog = true;
-                        break;
-                    }
-                }
-                Err(std::sync::mpsc::TryRecvError::Empty) => break,
-                Err(std::sync::mpsc::TryRecvError::Disconnected) => {
-                    index_open = false;
-                    break;
-                }
-            }
-        }
+        route(app, &search_tx, &job_tx, &mut held);
+        let drained = drain_index(app, index_rx);
+        backlog = drained.backlog;
+        dirty |= drained.applied;
+        index_open &= drained.open;
         for answer in search_rx.try_iter() {
             match answer {
                 Answer::Ranked { gen, ranked } => app.apply_search(gen, ranked),
@@ -209,23 +193,107 @@ fn event_loop(
             app.apply_transcript(gen, id, result);
             dirty = true;
         }
-        route(app, &search_tx, &job_tx);
+        route(app, &search_tx, &job_tx, &mut held);
     }
 }
 
+/// The longest the event loop spends taking in indexer events before it looks at the keyboard
+/// and the screen again.
+const DRAIN_BUDGET: Duration = Duration::from_millis(8);
+
+/// What [`drain_index`] did.
+struct Drained {
+    /// Something was applied: draw.
+    applied: bool,
+    /// More may be waiting: come back without sleeping.
+    backlog: bool,
+    /// The indexer is still sending.
+    open: bool,
+}
+
+/// Apply what the indexer has sent. Batches of new rows that come back to back are applied as
+/// one, so a large store costs one sort of the list and one frame per turn of the loop instead
+/// of one per batch (a frame per batch fell behind the indexer, and the last rows showed long
+/// after they were read). The very first batch is applied alone, so the first screenful is
+/// drawn at once.
+fn drain_index(app: &mut App, rx: &Receiver<Event>) -> Drained {
+    let start = Instant::now();
+    let mut rows: Vec<SessionRow> = Vec::new();
+    let mut out = Drained {
+        applied: false,
+        backlog: false,
+        open: true,
+    };
+    loop {
+        if start.elapsed() >= DRAIN_BUDGET {
+            out.backlog = true;
+            break;
+        }
+        match rx.try_recv() {
+            Ok(Event::Rows(batch)) => {
+                let first = app.rows.is_empty() && rows.is_empty();
+                rows.extend(batch);
+                if first {
+                    out.backlog = true;
+                    break;
+                }
+            }
+            // Progress only moves a counter: it need not wait for the rows before it.
+            Ok(ev @ Event::Progress { .. }) => {
+                app.apply_index(ev);
+                out.applied = true;
+            }
+            Ok(ev) => {
+                if !rows.is_empty() {
+                    app.apply_index(Event::Rows(std::mem::take(&mut rows)));
+                }
+                app.apply_index(ev);
+                out.applied = true;
+            }
+            Err(std::sync::mpsc::TryRecvError::Empty) => break,
+            Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+                out.open = false;
+                break;
+            }
+        }
+    }
+    if !rows.is_empty() {
+        app.apply_index(Event::Rows(rows));
+        out.applied = true;
+    }
+    out
+}
+
+/// How long the top row must stay the same, while the first index streams in, before its
+/// conversation is read.
+const TOP_SETTLE: Duration = Duration::from_millis(120);
+
+/// Send the app's requests to the workers. While the first index streams in and the selection
+/// follows the top row, a conversation is `held` until the top has settled (or the user
+/// moves, or the index is complete): reading every session that passes through the top would
+/// take cores from the indexer for conversations nobody sees.
 fn route(
     app: &mut App,
     search_tx: &std::sync::mpsc::Sender<Request>,
     job_tx: &std::sync::mpsc::Sender<Job>,
+    held: &mut Option<(Job, Instant)>,
 ) {
     for req in app.take_outbox() {
         match req {
             Request::Transcript { gen, id, path } => {
-                let _ = job_tx.send(Job { gen, id, path });
+                *held = Some((Job { gen, id, path }, Instant::now()));
             }
             other => {
                 let _ = search_tx.send(other);
             }
+        }
+    }
+    let settled = held
+        .as_ref()
+        .is_some_and(|(_, since)| !app.follows_top() || since.elapsed() >= TOP_SETTLE);
+    if settled {
+        if let Some((job, _)) = held.take() {
+            let _ = job_tx.send(job);
         }
     }
 }

@@ -74,12 +74,16 @@ impl App {
         }
     }
 
+    /// While the first index streams in, a selection still on the top row (with no query)
+    /// follows the top, as rows do not arrive in order; afterwards, or once the user has moved,
+    /// the selected session is kept wherever it goes.
+    pub fn follows_top(&self) -> bool {
+        !self.indexed && self.selected == 0 && self.parsed.is_empty()
+    }
+
     fn rows_changed(&mut self) {
         if self.parsed.is_empty() {
-            // While the first index streams in, a selection still on the top row follows the
-            // top (rows do not arrive in order); afterwards, or once the user has moved, the
-            // selected session is kept wherever it goes.
-            self.refilter(self.indexed || self.selected > 0);
+            self.refilter(!self.follows_top());
         } else {
             self.request_search();
         }
