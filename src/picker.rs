@@ -13,8 +13,8 @@ use crate::app::{Action, App, Effect, Options, Outcome, Request};
 use crate::cli::Cli;
 use crate::commands::{self, EXIT_CANCELLED, EXIT_ERROR, EXIT_OK};
 use crate::index::{self, CacheSetup, Event, IndexOptions};
-use crate::session::SessionRow;
 use crate::search_worker::{self, Answer};
+use crate::session::SessionRow;
 use crate::transcript_worker::{self, Job, Loaded};
 use crate::tui::Tui;
 use crate::{clipboard, keys, launch, ui};
@@ -139,7 +139,7 @@ fn event_loop(
         }
         let wait = if backlog {
             Duration::ZERO
-        } else if index_open || app.searching() {
+        } else if index_open || app.searching() || held.is_some() {
             Duration::from_millis(30)
         } else {
             Duration::from_millis(500)
@@ -326,3 +326,7 @@ fn to_action(ev: TermEvent, app: &App) -> Option<Action> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+#[path = "picker_tests.rs"]
+mod tests;

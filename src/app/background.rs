@@ -19,7 +19,8 @@ impl App {
                 self.outbox.push(Request::AddRows(rows.clone()));
                 self.note_scope(&rows);
                 for row in rows {
-                    self.by_path.insert(row.path.clone(), self.rows.len());
+                    self.by_path
+                        .insert(row.path.clone().into_os_string(), self.rows.len());
                     self.rows.push(row);
                 }
                 self.rows_changed();
@@ -27,7 +28,7 @@ impl App {
             Event::Updated(rows) => {
                 self.note_scope(&rows);
                 for row in rows {
-                    if let Some(&i) = self.by_path.get(&row.path) {
+                    if let Some(&i) = self.by_path.get(row.path.as_os_str()) {
                         self.outbox
                             .push(Request::ReplaceRow(i, Box::new(row.clone())));
                         self.rows[i] = row;
@@ -39,7 +40,7 @@ impl App {
             }
             Event::Removed(paths) => {
                 for path in paths {
-                    if let Some(&i) = self.by_path.get(&path) {
+                    if let Some(&i) = self.by_path.get(path.as_os_str()) {
                         self.gone.insert(i);
                     }
                 }
@@ -123,7 +124,7 @@ impl App {
         self.content_hits.clear();
         let mut ranked = Vec::with_capacity(hits.len());
         for hit in hits {
-            if let Some(&i) = self.by_path.get(&hit.path) {
+            if let Some(&i) = self.by_path.get(hit.path.as_os_str()) {
                 ranked.push(i);
                 self.content_hits.insert(i, hit);
             }

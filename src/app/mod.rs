@@ -17,7 +17,7 @@ pub use resume::{resume_command, shell_quote};
 pub use types::*;
 
 use std::collections::{HashMap, HashSet, VecDeque};
-use std::path::PathBuf;
+use std::ffi::OsString;
 use std::sync::Arc;
 
 use crate::content::{ContentHit, ContentIndex};
@@ -75,7 +75,8 @@ pub struct App {
     /// sessions already read for no reason.
     folder_seen: bool,
     /// Row index by file path (rows are never moved, only replaced or marked gone).
-    by_path: HashMap<PathBuf, usize>,
+    /// Row index by path, keyed by the path's bytes (hashing a `Path` parses it).
+    by_path: HashMap<OsString, usize>,
     /// Rows whose files vanished.
     gone: HashSet<usize>,
     /// The content index, once built.

@@ -5,6 +5,7 @@ use crate::content::ContentHit;
 use crate::index::Event;
 use crate::search::Haystack;
 use crate::store::transcript::Entry;
+use std::path::PathBuf;
 
 #[path = "scope_tests.rs"]
 mod scope;
