@@ -1,7 +1,7 @@
-//! Time from launching the picker to its first session row on screen, as a person sees it:
-//! the release binary runs in a tmux pane (a private tmux server, started beforehand like the
-//! terminal a user already has open), and the pane is read until a row with the selection
-//! marker is drawn. Skipped when tmux is not installed.
+//! Time from launching the picker to what a person sees: its first session row, or its status
+//! line counting every session. The release binary runs in a tmux pane (a private tmux server,
+//! started beforehand like the terminal a user already has open), and the pane is read until the
+//! text looked for is drawn. Skipped when tmux is not installed.
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -26,15 +26,25 @@ impl Drop for Server {
     }
 }
 
-/// Launch -> first row on screen, `runs` times; `None` when tmux is missing or a run never
-/// showed a row within 10 s. `cache` is the cache folder, or `None` for `--no-cache`. The
-/// pane's folder is `cwd`, outside the store (so the scope is every folder).
-pub fn first_rows(
+/// What to wait for on screen.
+#[derive(Clone, Copy)]
+pub enum Until<'a> {
+    /// A row with the selection marker.
+    FirstRow,
+    /// This text (the status line's count of every session, say).
+    Text(&'a str),
+}
+
+/// Launch -> `until` on screen, `runs` times; `None` when tmux is missing or a run never
+/// showed it within 10 s. `cache` is the cache folder, or `None` for `--no-cache`. The pane's
+/// folder is `cwd`, outside the store (so the scope is every folder).
+pub fn shown(
     bin: &Path,
     store: &Path,
     cache: Option<&Path>,
     cwd: &Path,
     runs: usize,
+    until: Until,
 ) -> Option<Vec<Duration>> {
     static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -73,7 +83,12 @@ pub fn first_rows(
                 .args(["capture-pane", "-p", "-t", "run"])
                 .output()
                 .ok()?;
-            if String::from_utf8_lossy(&out.stdout).contains('▶') {
+            let screen = String::from_utf8_lossy(&out.stdout);
+            let drawn = match until {
+                Until::FirstRow => screen.contains('▶'),
+                Until::Text(text) => screen.contains(text),
+            };
+            if drawn {
                 seen = Some(start.elapsed());
                 break;
             }
