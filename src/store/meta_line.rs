@@ -224,8 +224,11 @@ fn parse_row(line: &[u8]) -> Option<Val> {
 }
 
 /// The metadata and the top-level `ordinal` of a `session_meta` line, or `None` when
-/// `parse_line` would refuse it.
+/// `parse_line` would refuse it. Long values it ignores are checked and dropped first (see
+/// `meta_strip`).
 pub fn parse(line: &[u8]) -> Option<(Meta, Option<u64>)> {
+    let stripped = super::meta_strip::strip(line);
+    let line = stripped.as_deref().unwrap_or(line);
     let row = match parse_row(line) {
         Some(row) => row,
         None if std::str::from_utf8(line).is_err() => {
@@ -240,4 +243,4 @@ pub fn parse(line: &[u8]) -> Option<(Meta, Option<u64>)> {
 
 #[cfg(test)]
 #[path = "meta_line_tests.rs"]
-mod tests;
+pub(super) mod tests;

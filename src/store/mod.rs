@@ -9,6 +9,7 @@ pub mod issues;
 pub mod lines;
 pub mod message_line;
 pub mod meta_line;
+mod meta_strip;
 pub mod names;
 pub mod open;
 pub mod skim;

@@ -201,6 +201,30 @@ fn check_message_line(line: &[u8]) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// Pieces of long string bodies: text, every escape, surrogates alone and paired, raw control
+/// characters, bytes that are not UTF-8, stray quotes and backslashes.
+const LONG_PIECES: &[&[u8]] = &[
+    b"plain words ",
+    b"\\n",
+    b"\\\"",
+    b"\\\\",
+    b"\\/\\b\\f\\r\\t",
+    b"\\u0041",
+    b"\\u00e9",
+    b"\\ud800",
+    b"\\udfff",
+    b"\\ud83d\\ude00",
+    b"\\u12",
+    b"\\x",
+    b"\x01",
+    b"\t",
+    b"\xc3\xa9",
+    b"\xff",
+    b"\"",
+    b"\\",
+    b"\x7f",
+];
+
 // ---- properties ------------------------------------------------------------------------------
 
 proptest! {
@@ -232,6 +256,36 @@ proptest! {
         row["payload"] = payload;
         check_meta_line(render_line(&row, seed, true).as_bytes())?;
         check_meta_line(&damage)?;
+    }
+
+    #[test]
+    fn meta_line_with_long_hostile_values_agrees_with_the_value_route(
+        pieces in prop::collection::vec(select(LONG_PIECES), 1..12),
+        repeat in 1usize..200,
+        key in select(&["base_instructions", "cwd", "c\\u0077d", "x", "git", "source"][..]),
+        shape in 0u8..6,
+        damage in prop::collection::vec((any::<u8>(), any::<usize>(), any::<u8>()), 0..3),
+    ) {
+        let text: Vec<u8> = pieces.concat().repeat(repeat);
+        let value: Vec<u8> = match shape {
+            0 => [b"\"".as_slice(), &text, b"\""].concat(),
+            1 => [b"{\"text\":\"".as_slice(), &text, b"\"}"].concat(),
+            2 => [b"{ \"a\" : \"".as_slice(), &text, b"\" , \"b\":\"", &text, b"\" }"].concat(),
+            3 => [b"[\"".as_slice(), &text, b"\", true, null, {\"k\":[\"", &text, b"\"]}, false]"].concat(),
+            4 => [b"{\"text\":\"".as_slice(), &text, b"\",\"n\":-1.5e3}"].concat(),
+            _ => [b"{\"text\":\"".as_slice(), &text, b"\",\"p\":{\"t\":\"m\",\"ok\":tru}}"].concat(),
+        };
+        let mut line = [
+            b"{\"type\":\"session_meta\",\"payload\":{\"id\":\"a\",\"".as_slice(),
+            key.as_bytes(),
+            b"\":",
+            &value,
+            b",\"cwd\":\"/w\"}}",
+        ]
+        .concat();
+        check_meta_line(&line)?;
+        crate::fuzz_gen::mutate(&mut line, &damage);
+        check_meta_line(&line)?;
     }
 
     #[test]
