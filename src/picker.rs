@@ -130,24 +130,33 @@ fn event_loop(
     // A batch of rows was just applied and more index events may be waiting.
     let mut backlog = false;
     let mut dirty = true;
+    // What the user is waiting for (a key's effect, an answer, the first rows, the end of the
+    // index) is drawn at once; rows streaming in at most once a frame.
+    let mut urgent = true;
+    let mut drawn = Instant::now();
+    let mut drained_at = Instant::now();
     let mut held: Option<(Job, Instant)> = None;
     loop {
-        if dirty {
+        if dirty && (urgent || drawn.elapsed() >= FRAME) {
             app.now = commands::now_ms();
             tui.terminal.draw(|f| ui::draw(f, app, &theme))?;
-            dirty = false;
+            (dirty, urgent, drawn) = (false, false, Instant::now());
         }
-        let wait = if backlog {
+        let mut wait = if backlog {
             Duration::ZERO
         } else if index_open || app.searching() || held.is_some() {
-            Duration::from_millis(30)
+            // The workers cannot wake the terminal poll: look for their answers this often.
+            TICK
         } else {
             Duration::from_millis(500)
         };
+        if dirty {
+            wait = wait.min(FRAME.saturating_sub(drawn.elapsed()));
+        }
         if event::poll(wait)? {
             loop {
                 if let Some(action) = to_action(event::read()?, app) {
-                    dirty = true;
+                    (dirty, urgent) = (true, true);
                     match app.update(action) {
                         Effect::None => {}
                         Effect::Quit(Outcome::Exec { id, cwd }) => {
@@ -178,20 +187,27 @@ fn event_loop(
             }
         }
         route(app, &search_tx, &job_tx, &mut held);
-        let drained = drain_index(app, index_rx);
-        backlog = drained.backlog;
-        dirty |= drained.applied;
-        index_open &= drained.open;
+        // Rows are taken in once a frame (each time the list is sorted again); at every turn
+        // until the first ones are in, and while a backlog is being worked through.
+        let due = backlog || app.rows.is_empty() || drained_at.elapsed() >= FRAME;
+        if index_open && due {
+            let drained = drain_index(app, index_rx);
+            drained_at = Instant::now();
+            backlog = drained.backlog;
+            dirty |= drained.applied;
+            urgent |= drained.urgent;
+            index_open &= drained.open;
+        }
         for answer in search_rx.try_iter() {
             match answer {
                 Answer::Ranked { gen, ranked } => app.apply_search(gen, ranked),
                 Answer::Content { gen, hits } => app.apply_content(gen, hits),
             }
-            dirty = true;
+            (dirty, urgent) = (true, true);
         }
         for Loaded { gen, id, result } in loaded_rx.try_iter() {
             app.apply_transcript(gen, id, result);
-            dirty = true;
+            (dirty, urgent) = (true, true);
         }
         route(app, &search_tx, &job_tx, &mut held);
     }
@@ -201,10 +217,18 @@ fn event_loop(
 /// and the screen again.
 const DRAIN_BUDGET: Duration = Duration::from_millis(8);
 
+/// How often the loop looks for the workers' answers while they are busy.
+const TICK: Duration = Duration::from_millis(10);
+
+/// The shortest time between two frames drawn for rows streaming in.
+const FRAME: Duration = Duration::from_millis(30);
+
 /// What [`drain_index`] did.
 struct Drained {
     /// Something was applied: draw.
     applied: bool,
+    /// The first rows or the end of the rows phase: draw without waiting for the next frame.
+    urgent: bool,
     /// More may be waiting: come back without sleeping.
     backlog: bool,
     /// The indexer is still sending.
@@ -221,6 +245,7 @@ fn drain_index(app: &mut App, rx: &Receiver<Event>) -> Drained {
     let mut rows: Vec<SessionRow> = Vec::new();
     let mut out = Drained {
         applied: false,
+        urgent: false,
         backlog: false,
         open: true,
     };
@@ -235,6 +260,7 @@ fn drain_index(app: &mut App, rx: &Receiver<Event>) -> Drained {
                 rows.extend(batch);
                 if first {
                     out.backlog = true;
+                    out.urgent = true;
                     break;
                 }
             }
@@ -247,6 +273,7 @@ fn drain_index(app: &mut App, rx: &Receiver<Event>) -> Drained {
                 if !rows.is_empty() {
                     app.apply_index(Event::Rows(std::mem::take(&mut rows)));
                 }
+                out.urgent |= matches!(ev, Event::Finished { .. });
                 app.apply_index(ev);
                 out.applied = true;
             }
