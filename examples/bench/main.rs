@@ -450,7 +450,10 @@ fn main() {
             None,
         ),
     ] {
-        match screen::shown(&bin, &store_dir, cache, &scratch, 7, until) {
+        // `--all`: the status line then has room for its count of every session beside the
+        // content progress (started outside any session's folder, it first says so at length).
+        let args = if target.is_none() { "--all" } else { "" };
+        match screen::shown(&bin, &store_dir, cache, &scratch, 7, until, args) {
             Some(times) => {
                 let shown = median(times);
                 match target {

@@ -7,6 +7,9 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// How often the pane is read.
+const POLL: Duration = Duration::from_millis(5);
+
 /// The private tmux server of this benchmark run.
 struct Server(String);
 
@@ -36,8 +39,9 @@ pub enum Until<'a> {
 }
 
 /// Launch -> `until` on screen, `runs` times; `None` when tmux is missing or a run never
-/// showed it within 10 s. `cache` is the cache folder, or `None` for `--no-cache`. The pane's
-/// folder is `cwd`, outside the store (so the scope is every folder).
+/// showed it within 10 s. `cache` is the cache folder, or `None` for `--no-cache`; `args` are
+/// more command-line arguments. The pane's folder is `cwd`, outside the store (so the scope is
+/// every folder).
 pub fn shown(
     bin: &Path,
     store: &Path,
@@ -45,6 +49,7 @@ pub fn shown(
     cwd: &Path,
     runs: usize,
     until: Until,
+    args: &str,
 ) -> Option<Vec<Duration>> {
     static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -59,7 +64,11 @@ pub fn shown(
     }
     let mut times = Vec::new();
     for _ in 0..runs {
-        let mut cmd = format!("exec {} --codex-home '{}'", bin.display(), store.display());
+        let mut cmd = format!(
+            "exec {} --codex-home '{}' {args}",
+            bin.display(),
+            store.display()
+        );
         match cache {
             Some(dir) => cmd = format!("XDG_CACHE_HOME='{}' {cmd}", dir.display()),
             None => cmd.push_str(" --no-cache"),
@@ -92,7 +101,10 @@ pub fn shown(
                 seen = Some(start.elapsed());
                 break;
             }
-            std::thread::sleep(Duration::from_millis(1));
+            // Each look starts a tmux client, which takes a core from the picker for a moment:
+            // looked for every millisecond, a cold picker took visibly longer to list every row.
+            // Every 5 ms costs little, and makes the figure late by 2.5 ms on average.
+            std::thread::sleep(POLL);
         }
         let _ = server.tmux().args(["kill-session", "-t", "run"]).status();
         times.push(seen?);
