@@ -23,6 +23,7 @@ use codex_picker::index::{self, CacheSetup, Event, IndexOptions};
 use codex_picker::session::SessionRow;
 use codex_picker::store::walk::RolloutFile;
 use codex_picker::store::Store;
+use codex_picker::ui::status;
 use common::gen;
 
 const THREADS: usize = 2;
@@ -429,7 +430,7 @@ fn main() {
 
     // The picker itself in tmux: launch to the first row on screen, cold and warm (the rows
     // cache the list runs wrote), and, cold, to the status line counting every session.
-    let every_row = format!(" of {} sessions", thousands(row_count));
+    let every_row = format!(" of {} sessions", status::thousands(row_count));
     for (label, cache, until, target) in [
         (
             "first rows on screen (tmux), cold, --no-cache",
@@ -591,19 +592,6 @@ fn main() {
     if !bad.is_empty() {
         std::process::exit(1);
     }
-}
-
-/// `10000` as the picker's status line writes it: `10,000`.
-fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 fn tempfile_dir() -> PathBuf {
