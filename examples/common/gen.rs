@@ -235,10 +235,27 @@ fn make_pools(seed: u64) -> Pools {
             filler.push(b' ');
         }
     }
-    let mut base = String::from("You are Codex, a coding agent based on GPT-5. ");
-    while base.len() < 9_000 {
-        base.push_str(WORDS[rng.below(WORDS.len() as u64) as usize]);
-        base.push(' ');
+    // Shaped like codex's own (14 to 22 KB): markdown lines, headings, a few quoted words and
+    // non-ASCII punctuation, so each `session_meta` row costs a reader what a real one does.
+    let mut base = String::from("You are Codex, a coding agent based on GPT-5.\n\n# Personality\n\n");
+    let mut col = 0;
+    while base.len() < 16_000 {
+        let w = WORDS[rng.below(WORDS.len() as u64) as usize];
+        match rng.below(60) {
+            0 => base.push_str(&format!("\"{w}\"")),
+            1 => base.push_str(&format!("{w} —")),
+            _ => base.push_str(w),
+        }
+        col += w.len() + 1;
+        if rng.below(400) == 0 {
+            base.push_str("\n\n## Section\n\n- ");
+            col = 0;
+        } else if col > 70 {
+            base.push_str("\n- ");
+            col = 0;
+        } else {
+            base.push(' ');
+        }
     }
     Pools {
         filler,
