@@ -172,71 +172,80 @@ fn checked_value_at(line: &[u8], i: usize, depth: usize) -> Option<usize> {
 
 /// One past the string opening at `i` when serde_json would read it into a `String`: every byte
 /// below 0x20 refused, every escape one of JSON's, no `\u` escape in the surrogate range (a
-/// valid pair is rare; it is left to serde_json), and the body valid UTF-8.
+/// valid pair is rare; it is left to serde_json), and the body valid UTF-8. Sixteen bytes at a
+/// time: the escapes met in a block are checked from its mask, without starting over.
 fn checked_string(line: &[u8], i: usize) -> Option<usize> {
     if line.get(i) != Some(&b'"') {
         return None;
     }
     let start = i + 1;
-    let mut at = start;
+    // Bytes before `skip` are taken (the tail of an escape may reach into the next block).
+    let mut skip = start;
+    let mut block = start;
     let mut ascii = true;
     loop {
-        let (k, plain) = special(line.get(at..)?)?;
-        at += k;
-        ascii &= plain;
-        match line[at] {
-            b'"' => {
-                if !ascii {
-                    std::str::from_utf8(&line[start..at]).ok()?;
-                }
-                return Some(at + 1);
+        let (mut mask, high) = masks(line, block)?;
+        while mask != 0 {
+            let k = mask.trailing_zeros();
+            mask &= mask - 1;
+            let at = block + k as usize;
+            if at < skip {
+                continue;
             }
-            b'\\' => match *line.get(at + 1)? {
-                b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => at += 2,
-                b'u' => {
-                    let hex = line.get(at + 2..at + 6)?;
-                    let surrogate = matches!(hex[0], b'd' | b'D')
-                        && matches!(hex[1], b'8'..=b'9' | b'a'..=b'f' | b'A'..=b'F');
-                    if surrogate || !hex.iter().all(u8::is_ascii_hexdigit) {
-                        return None;
+            match line[at] {
+                b'"' => {
+                    let before = (1u32 << k) - 1;
+                    if !(ascii && high & before == 0) {
+                        std::str::from_utf8(&line[start..at]).ok()?;
                     }
-                    at += 6;
+                    return Some(at + 1);
                 }
+                b'\\' => skip = at + escape_len(line, at)?,
+                // A raw control character.
                 _ => return None,
-            },
-            // A raw control character.
-            _ => return None,
+            }
         }
+        ascii &= high == 0;
+        block += 16;
     }
 }
 
-/// The offset of the first quote, backslash or byte below 0x20 in `b`, and whether every byte
-/// before it is ASCII (`false` may also mean "not known").
+/// The length of the escape at `at` (a backslash), if it is one serde_json reads into a
+/// `String` without a surrogate.
 #[inline]
-fn special(b: &[u8]) -> Option<(usize, bool)> {
-    let is_special = |c: u8| c == b'"' || c == b'\\' || c < 0x20;
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    {
-        let mut i = 0;
-        let mut high = 0;
-        while let Some(block) = b.get(i..i + 16) {
-            let (mask, top) = sse2_masks(block.try_into().ok()?);
-            if mask != 0 {
-                let k = mask.trailing_zeros();
-                high |= top & ((1 << k) - 1);
-                return Some((i + k as usize, high == 0));
-            }
-            high |= top;
-            i += 16;
+fn escape_len(line: &[u8], at: usize) -> Option<usize> {
+    match *line.get(at + 1)? {
+        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => Some(2),
+        b'u' => {
+            let hex = line.get(at + 2..at + 6)?;
+            let surrogate = matches!(hex[0], b'd' | b'D')
+                && matches!(hex[1], b'8'..=b'9' | b'a'..=b'f' | b'A'..=b'F');
+            (!surrogate && hex.iter().all(u8::is_ascii_hexdigit)).then_some(6)
         }
-        let k = b[i..].iter().position(|&c| is_special(c))?;
-        Some((i + k, high == 0 && b[i..i + k].is_ascii()))
+        _ => None,
     }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-    {
-        let k = b.iter().position(|&c| is_special(c))?;
-        Some((k, b[..k].is_ascii()))
+}
+
+/// For the (up to) sixteen bytes of `line` from `at`: bit `k` of the first mask set where byte
+/// `k` is a quote, a backslash or below 0x20; of the second, where it is not ASCII. `None` past
+/// the end of the line.
+#[inline(always)]
+fn masks(line: &[u8], at: usize) -> Option<(u32, u32)> {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    if let Some(block) = line.get(at..at + 16) {
+        return Some(sse2_masks(block.try_into().ok()?));
     }
+    let rest = line.get(at..).filter(|r| !r.is_empty())?;
+    let (mut special, mut high) = (0u32, 0u32);
+    for (k, &c) in rest.iter().take(16).enumerate() {
+        if c == b'"' || c == b'\\' || c < 0x20 {
+            special |= 1 << k;
+        }
+        if c >= 0x80 {
+            high |= 1 << k;
+        }
+    }
+    Some((special, high))
 }
 
 /// Bit `k` of the first mask set where byte `k` of `block` is a quote, a backslash or below
