@@ -237,7 +237,8 @@ fn make_pools(seed: u64) -> Pools {
     }
     // Shaped like codex's own (14 to 22 KB): markdown lines, headings, a few quoted words and
     // non-ASCII punctuation, so each `session_meta` row costs a reader what a real one does.
-    let mut base = String::from("You are Codex, a coding agent based on GPT-5.\n\n# Personality\n\n");
+    let mut base =
+        String::from("You are Codex, a coding agent based on GPT-5.\n\n# Personality\n\n");
     let mut col = 0;
     while base.len() < 16_000 {
         let w = WORDS[rng.below(WORDS.len() as u64) as usize];
