@@ -9,6 +9,7 @@ mod check;
 #[path = "../common/mod.rs"]
 mod common;
 mod keystrokes;
+mod rss;
 mod screen;
 
 use std::collections::HashMap;
@@ -159,17 +160,6 @@ fn run_list(bin: &Path, store: &Path, cache: Option<&Path>) -> (Duration, String
     (took, String::from_utf8(out.stdout).expect("utf-8"))
 }
 
-fn vm_hwm_kb() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmHWM:"))
-                .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
-        })
-        .unwrap_or(0)
-}
-
 struct Table(Vec<[String; 6]>);
 
 impl Table {
@@ -210,45 +200,10 @@ impl Table {
     }
 }
 
-/// The picker's work in a process of its own: the indexer with the content phase (no cache),
-/// keeping every row and the content index as the picker would, then a few searches. Prints
-/// the peak resident set (VmHWM, KB).
-fn rss_probe(store: &Path) {
-    let rx = index::spawn_with(
-        Store {
-            home: store.to_path_buf(),
-        },
-        IndexOptions {
-            threads: THREADS,
-            ..IndexOptions::default()
-        },
-        CacheSetup {
-            dir: None,
-            content: true,
-        },
-    );
-    let mut rows: HashMap<PathBuf, SessionRow> = HashMap::new();
-    let mut content = None;
-    for ev in rx {
-        match ev {
-            Event::Rows(r) | Event::Updated(r) => {
-                rows.extend(r.into_iter().map(|r| (r.path.clone(), r)));
-            }
-            Event::ContentReady(c) => content = Some(c),
-            _ => {}
-        }
-    }
-    let content = content.expect("content index");
-    for q in ["retry", "the culprit", "quokka12zeta"] {
-        content.search(q, 200);
-    }
-    println!("{} {}", vm_hwm_kb(), rows.len());
-}
-
 fn main() {
     if let Some(pos) = std::env::args().position(|a| a == "--rss-probe") {
         let dir = std::env::args().nth(pos + 1).expect("--rss-probe DIR");
-        rss_probe(Path::new(&dir));
+        rss::probe(Path::new(&dir), THREADS);
         return;
     }
     let args = parse_args();

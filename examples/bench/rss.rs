@@ -1,0 +1,56 @@
+//! The memory probe: a picker-like process (the indexer with its content phase, every row and the
+//! content index held, a few searches) run as a child of the benchmark, reporting its peak
+//! resident set.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use codex_picker::index::{self, CacheSetup, Event, IndexOptions};
+use codex_picker::session::SessionRow;
+use codex_picker::store::Store;
+
+/// The picker's work in a process of its own: the indexer with the content phase (no cache),
+/// keeping every row and the content index as the picker would, then a few searches. Prints
+/// the peak resident set (VmHWM, KB).
+pub fn probe(store: &Path, threads: usize) {
+    let rx = index::spawn_with(
+        Store {
+            home: store.to_path_buf(),
+        },
+        IndexOptions {
+            threads,
+            ..IndexOptions::default()
+        },
+        CacheSetup {
+            dir: None,
+            content: true,
+        },
+    );
+    let mut rows: HashMap<PathBuf, SessionRow> = HashMap::new();
+    let mut content = None;
+    for ev in rx {
+        match ev {
+            Event::Rows(r) | Event::Updated(r) => {
+                rows.extend(r.into_iter().map(|r| (r.path.clone(), r)));
+            }
+            Event::ContentReady(c) => content = Some(c),
+            _ => {}
+        }
+    }
+    let content = content.expect("content index");
+    for q in ["retry", "the culprit", "quokka12zeta"] {
+        content.search(q, 200);
+    }
+    println!("{} {}", vm_hwm_kb(), rows.len());
+}
+
+fn vm_hwm_kb() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
+        })
+        .unwrap_or(0)
+}
