@@ -82,6 +82,11 @@ impl ValVisitor {
     }
 }
 
+/// Whether the metadata reads the payload field named `key` (the rest is checked and dropped).
+pub(super) fn reads_payload_field(key: &str) -> bool {
+    !matches!(ValVisitor(Want::Payload).child(key), Want::Nothing)
+}
+
 impl<'de> Visitor<'de> for ValVisitor {
     type Value = Val;
 

@@ -15,20 +15,6 @@ use super::skim_scan::{skip_ws, string_end, value_end};
 /// Values shorter than this are left in place: replacing them saves less than it costs.
 const LONG: usize = 512;
 
-/// The payload fields the metadata reads (see `meta_line`): never replaced.
-const WANTED: &[&[u8]] = &[
-    b"id",
-    b"timestamp",
-    b"cwd",
-    b"originator",
-    b"cli_version",
-    b"model_provider",
-    b"forked_from_id",
-    b"git",
-    b"history_base",
-    b"source",
-];
-
 /// `line` with its long ignored payload values replaced by `null`, or `None` when there is
 /// nothing to replace (or the row is not of the expected shape): parse `line` itself then.
 pub fn strip(line: &[u8]) -> Option<Vec<u8>> {
@@ -92,8 +78,11 @@ fn payload(line: &[u8], i: usize, spans: &mut Vec<(usize, usize)>) -> Option<usi
     }
     loop {
         let (key, at) = member_key(line, i)?;
-        // A key written with escapes may still name a wanted field: never replace its value.
-        let ignored = !key.contains(&b'\\') && !WANTED.contains(&key);
+        // A key written with escapes may still name a field that is read: never replace its
+        // value. Which fields are read is `meta_line`'s to say.
+        let ignored = !key.contains(&b'\\')
+            && std::str::from_utf8(key)
+                .is_ok_and(|key| !super::meta_line::reads_payload_field(key));
         let end = match ignored.then(|| checked_value(line, at)).flatten() {
             Some(end) => {
                 if end - at >= LONG {
