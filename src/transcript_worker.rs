@@ -70,15 +70,22 @@ fn read(
     files: &mut Option<Vec<RolloutFile>>,
     opts: &TranscriptOptions,
 ) -> Result<Transcript, String> {
-    let own = store::read_transcript(file, &[], opts).map_err(|i| i.reason)?;
-    let Some(base) = own.meta.as_ref().and_then(|m| m.history_base.as_ref()) else {
+    let mut own = store::read_transcript(file, &[], opts).map_err(|i| i.reason)?;
+    let Some(parent) = own
+        .meta
+        .as_ref()
+        .and_then(|m| m.history_base.as_ref())
+        .map(|base| base.thread_id.clone())
+    else {
         return Ok(own);
     };
-    let has_parent = |files: &[RolloutFile]| store::file_for_id(files, &base.thread_id).is_some();
+    let has_parent = |files: &[RolloutFile]| store::file_for_id(files, &parent).is_some();
     if !files.as_deref().is_some_and(has_parent) {
         *files = Some(store.files(true).0);
     }
-    store::read_transcript(file, files.as_deref().unwrap_or(&[]), opts).map_err(|i| i.reason)
+    // The fork's own records are read already: only its parent's history is read now.
+    store::inherit_history(&mut own, file, files.as_deref().unwrap_or(&[]), opts);
+    Ok(own)
 }
 
 #[cfg(test)]

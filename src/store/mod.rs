@@ -327,20 +327,43 @@ fn read_transcript_with(
     };
     let reader = open::open_at(&file.path, file.compressed, 0).map_err(|e| issue(&file.path, e))?;
     let mut own = read(reader, opts).map_err(|e| issue(&file.path, e))?;
-    let base = own.meta.as_ref().and_then(|m| m.history_base.clone());
-    if let Some(base) = base {
-        if let Some(parent) = file_for_id(files, &base.thread_id).filter(|p| p.path != file.path) {
-            let mut popts = *opts;
-            popts.ordinal_below = base.end_ordinal_exclusive;
-            if let Ok(reader) = open::open_at(&parent.path, parent.compressed, 0) {
-                if let Ok(mut inherited) = read(reader, &popts) {
-                    inherited.entries.append(&mut own.entries);
-                    own.entries = inherited.entries;
-                }
-            }
+    inherit_with(&mut own, file, files, opts, read);
+    Ok(own)
+}
+
+/// Put a paginated fork's inherited history (its parent's records before the fork point, the
+/// parent found in `files`) in front of `own`, the fork's transcript as read from `file` alone
+/// (as [`read_transcript`] with no files gives it). Anything else is left as it is.
+pub fn inherit_history(
+    own: &mut Transcript,
+    file: &RolloutFile,
+    files: &[RolloutFile],
+    opts: &TranscriptOptions,
+) {
+    inherit_with(own, file, files, opts, transcript::read_transcript);
+}
+
+fn inherit_with(
+    own: &mut Transcript,
+    file: &RolloutFile,
+    files: &[RolloutFile],
+    opts: &TranscriptOptions,
+    read: ReadFn,
+) {
+    let Some(base) = own.meta.as_ref().and_then(|m| m.history_base.clone()) else {
+        return;
+    };
+    let Some(parent) = file_for_id(files, &base.thread_id).filter(|p| p.path != file.path) else {
+        return;
+    };
+    let mut popts = *opts;
+    popts.ordinal_below = base.end_ordinal_exclusive;
+    if let Ok(reader) = open::open_at(&parent.path, parent.compressed, 0) {
+        if let Ok(mut inherited) = read(reader, &popts) {
+            inherited.entries.append(&mut own.entries);
+            own.entries = inherited.entries;
         }
     }
-    Ok(own)
 }
 
 /// Options of a listing.
