@@ -135,3 +135,8 @@ pub struct ShowArgs {
     #[arg(long)]
     pub full: bool,
 }
+
+/// Exit codes: a session was picked (or listed), an error, cancelled.
+pub const EXIT_OK: i32 = 0;
+pub const EXIT_ERROR: i32 = 2;
+pub const EXIT_CANCELLED: i32 = 130;

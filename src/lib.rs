@@ -1,30 +1,32 @@
 //! codex-picker: find a past OpenAI Codex CLI session and hand back its id to resume it.
 //!
 //! The library holds everything; `main.rs` only parses arguments and maps results to exit codes.
-//! Pure core: [`format`], [`session`], [`sanitize`], [`textwidth`], [`timefmt`].
-//! Input/output at the edges: [`store`] reads the store, [`output`] prints the non-interactive
-//! views, [`commands`] ties a command line to them.
+//! Read it like a map:
+//! - [`rollout`]: what a rollout line is and the reading rules (pure): records, their
+//!   classification, the row summary and the transcript built from them.
+//! - [`store`]: the session store on disk (IO, read-only): locating, walking, opening, names, the
+//!   rows cache.
+//! - [`fulltext`]: the content index of every conversation.
+//! - [`search`]: fuzzy matching of titles (the only user of fuzzy-matcher).
+//! - [`workers`]: the background threads (indexer, search, transcript) and their messages.
+//! - [`tui`]: the interactive picker: event loop, terminal, keys, state, drawing.
+//! - [`cmd`]: the non-interactive commands (`list`, `show`, `cache`) and their output.
+//! - Small pure helpers: [`session`], [`sanitize`], [`textwidth`], [`timefmt`], [`paths`],
+//!   [`demo`], [`cli`].
+//!
+//! The CLI commands and the picker share `store`, `rollout` and `workers`, not each other.
 
-pub mod app;
 pub mod cli;
-pub mod clipboard;
-pub mod commands;
-pub mod content;
+pub mod cmd;
 pub mod demo;
-pub mod format;
-pub mod index;
-pub mod keys;
-pub mod launch;
-pub mod output;
+pub mod fulltext;
 pub mod paths;
-pub mod picker;
+pub mod rollout;
 pub mod sanitize;
 pub mod search;
-pub mod search_worker;
 pub mod session;
 pub mod store;
 pub mod textwidth;
 pub mod timefmt;
-pub mod transcript_worker;
 pub mod tui;
-pub mod ui;
+pub mod workers;

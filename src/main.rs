@@ -3,7 +3,7 @@
 
 use clap::Parser;
 use codex_picker::cli::{Cli, Command};
-use codex_picker::commands;
+use codex_picker::cmd;
 
 fn main() {
     let cli = Cli::parse();
@@ -13,13 +13,13 @@ fn main() {
     let mut out = std::io::stdout().lock();
     let mut err = std::io::stderr().lock();
     let code = match &cli.command {
-        Some(Command::List(args)) => commands::run_list(&cli.store, args, &mut out, &mut err),
-        Some(Command::Show(args)) => commands::run_show(&cli.store, args, &mut out, &mut err),
-        Some(Command::Cache(args)) => commands::run_cache(&cli.store, args, &mut out, &mut err),
+        Some(Command::List(args)) => cmd::run_list(&cli.store, args, &mut out, &mut err),
+        Some(Command::Show(args)) => cmd::run_show(&cli.store, args, &mut out, &mut err),
+        Some(Command::Cache(args)) => cmd::run_cache(&cli.store, args, &mut out, &mut err),
         None => {
             drop(out);
             drop(err);
-            codex_picker::picker::run(&cli)
+            codex_picker::tui::picker::run(&cli)
         }
     };
     std::process::exit(code);

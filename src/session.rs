@@ -4,9 +4,9 @@
 //! `ui`. No IO.
 
 use serde::{Deserialize, Serialize};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use crate::timefmt::Millis;
+use crate::timefmt::{self, Millis};
 
 /// A paginated fork's pointer into its parent's history.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -111,6 +111,57 @@ pub fn is_uuid(s: &str) -> bool {
             8 | 13 | 18 | 23 => *c == b'-',
             _ => c.is_ascii_hexdigit(),
         })
+}
+
+/// `cwd` is `dir` or a folder below it.
+pub fn cwd_within(cwd: &str, dir: &Path) -> bool {
+    let cwd = Path::new(cwd.trim_end_matches('/'));
+    cwd.starts_with(dir)
+}
+
+/// The last two parts of a folder path (`work/proj`), for narrow columns.
+pub fn project_of(cwd: &str) -> String {
+    let parts: Vec<&str> = cwd.trim_end_matches('/').rsplit('/').take(2).collect();
+    let joined: Vec<&str> = parts.into_iter().rev().collect();
+    joined.join("/")
+}
+
+/// The header of a transcript: id and metadata, one fact per line.
+pub fn metadata_lines(row: &SessionRow) -> Vec<(String, String)> {
+    let mut lines = vec![("id".to_owned(), row.id.clone())];
+    if let Some(name) = &row.name {
+        lines.push(("name".into(), name.clone()));
+    }
+    if let Some(cwd) = &row.cwd {
+        lines.push(("cwd".into(), cwd.clone()));
+    }
+    if let Some(branch) = &row.git_branch {
+        lines.push(("branch".into(), branch.clone()));
+    }
+    if let Some(created) = row.created_ms {
+        lines.push(("created".into(), timefmt::format_short(created)));
+    }
+    lines.push(("updated".into(), timefmt::format_short(row.updated_ms)));
+    let mut origin = Vec::new();
+    if let Some(v) = &row.cli_version {
+        origin.push(format!("codex {v}"));
+    }
+    if let Some(s) = &row.source {
+        origin.push(s.clone());
+    }
+    if let Some(p) = &row.model_provider {
+        origin.push(p.clone());
+    }
+    if !origin.is_empty() {
+        lines.push(("origin".into(), origin.join(" · ")));
+    }
+    if let Some(parent) = &row.forked_from_id {
+        lines.push(("forked from".into(), parent.clone()));
+    }
+    if row.archived {
+        lines.push(("archived".into(), "yes".into()));
+    }
+    lines
 }
 
 #[cfg(test)]

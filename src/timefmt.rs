@@ -168,3 +168,10 @@ mod tests {
         assert_eq!(relative(now + 5000, now), "now", "future clamps");
     }
 }
+
+/// The wall clock, in milliseconds since the epoch (0 before it).
+pub fn now_ms() -> Millis {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(0))
+}

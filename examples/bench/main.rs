@@ -19,12 +19,12 @@ use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use codex_picker::content::build as content_build;
-use codex_picker::index::{self, CacheSetup, Event, IndexOptions};
+use codex_picker::fulltext::build as content_build;
 use codex_picker::session::SessionRow;
 use codex_picker::store::walk::RolloutFile;
 use codex_picker::store::Store;
-use codex_picker::ui::status;
+use codex_picker::tui::ui::status;
+use codex_picker::workers::indexer::{self, CacheSetup, Event, IndexOptions};
 use common::gen;
 
 const THREADS: usize = 2;
@@ -117,7 +117,7 @@ fn time<T>(f: impl FnOnce() -> T) -> (Duration, T) {
 /// Run the real indexer; returns (time to first Rows, time to Finished, rows).
 fn run_indexer(store: &Store, dir: Option<PathBuf>) -> (Duration, Duration, Vec<SessionRow>) {
     let t = Instant::now();
-    let rx = index::spawn_with(
+    let rx = indexer::spawn_with(
         store.clone(),
         IndexOptions {
             threads: THREADS,

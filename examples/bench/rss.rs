@@ -5,15 +5,15 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use codex_picker::index::{self, CacheSetup, Event, IndexOptions};
 use codex_picker::session::SessionRow;
 use codex_picker::store::Store;
+use codex_picker::workers::indexer::{self, CacheSetup, Event, IndexOptions};
 
 /// The picker's work in a process of its own: the indexer with the content phase (no cache),
 /// keeping every row and the content index as the picker would, then a few searches. Prints
 /// the peak resident set (VmHWM, KB).
 pub fn probe(store: &Path, threads: usize) {
-    let rx = index::spawn_with(
+    let rx = indexer::spawn_with(
         Store {
             home: store.to_path_buf(),
         },

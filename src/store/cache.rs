@@ -22,9 +22,9 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use super::cache_codec::{path_bytes, path_from, Dec, Enc};
-use super::summary::ScanState;
 use super::walk::RolloutFile;
 use super::Store;
+use crate::rollout::summary::ScanState;
 use crate::timefmt::Millis;
 
 #[path = "cache_refresh.rs"]

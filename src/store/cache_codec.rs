@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 
 use super::cache::Entry;
-use super::summary::{Meta, ScanState};
+use crate::rollout::summary::{Meta, ScanState};
 use crate::session::HistoryBase;
 
 #[derive(Default)]

@@ -6,7 +6,7 @@
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use super::{Plan, RowCache};
-use crate::store::summary::{ScanOptions, ScanState, Until};
+use crate::rollout::summary::{ScanOptions, ScanState, Until};
 use crate::store::walk::RolloutFile;
 use crate::store::{scan_file, FileIssue};
 

@@ -6,27 +6,19 @@
 pub mod cache;
 mod cache_codec;
 pub mod issues;
-pub mod lines;
-pub mod message_line;
-pub mod meta_line;
-mod meta_strip;
 pub mod names;
 pub mod open;
-pub mod skim;
-mod skim_scan;
-pub mod summary;
-pub mod transcript;
 pub mod walk;
 
 use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use crate::format;
+use crate::rollout::rules;
+use crate::rollout::summary::{self, ScanOptions, ScanState, Until};
+use crate::rollout::transcript::{self, Transcript, TranscriptOptions};
 use crate::session::{self, SessionRow};
 use crate::timefmt;
-use summary::{ScanOptions, ScanState, Until};
-use transcript::{Transcript, TranscriptOptions};
 use walk::RolloutFile;
 
 /// A file (or folder) that was passed over, and why.
@@ -105,6 +97,29 @@ impl Store {
     pub fn names(&self) -> HashMap<String, String> {
         names::read_session_index(&self.home.join("session_index.jsonl"))
     }
+}
+
+/// The store named by the flags, or a one-line reason why there is none.
+pub fn resolve(args: &crate::cli::StoreArgs) -> Result<Store, String> {
+    if args.demo {
+        let home = crate::demo::materialize(&crate::paths::cache_dir())
+            .map_err(|e| format!("cannot lay out the demo store: {e}"))?;
+        return Ok(Store { home });
+    }
+    let env = std::env::var("CODEX_HOME").ok();
+    let home = std::env::var("HOME").ok();
+    let store = Store::locate(args.codex_home.as_deref(), env.as_deref(), home.as_deref())
+        .ok_or_else(|| {
+            "cannot find a Codex home: set --codex-home DIR or $CODEX_HOME (or try --demo)"
+                .to_owned()
+        })?;
+    if !store.exists() {
+        return Err(format!(
+            "no Codex sessions at {} (use --codex-home DIR or $CODEX_HOME to point at a Codex home, or --demo to try the built-in demo store)",
+            store.home.display()
+        ));
+    }
+    Ok(store)
 }
 
 /// Read size of a preview pass and of a full pass.
@@ -208,7 +223,7 @@ fn row_from_parts(
     SessionRow {
         preview: first
             .as_deref()
-            .map(format::preview_line)
+            .map(rules::preview_line)
             .unwrap_or_default(),
         first_user_message: first,
         created_ms: meta.timestamp.as_deref().and_then(timefmt::parse_rfc3339),
@@ -282,7 +297,7 @@ pub fn fill_from_parent(row: &mut SessionRow, files: &[RolloutFile]) {
     }
     if row.first_user_message.is_none() {
         if let Some(first) = state.first_prompt() {
-            row.preview = format::preview_line(first);
+            row.preview = rules::preview_line(first);
             row.first_user_message = Some(first.to_owned());
         }
     }

@@ -6,8 +6,8 @@ use std::collections::HashMap;
 use std::io::BufRead;
 use std::path::Path;
 
-use super::lines::{LineReader, Step, DEFAULT_MAX_LINE};
-use super::summary::parse_line;
+use crate::rollout::lines::{LineReader, Step, DEFAULT_MAX_LINE};
+use crate::rollout::summary::parse_line;
 
 /// id -> name. An empty name clears an earlier one.
 pub fn read_session_index(path: &Path) -> HashMap<String, String> {

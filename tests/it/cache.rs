@@ -3,9 +3,9 @@
 
 use crate::common::{bin, stdout};
 use crate::generator::{list, small_store};
+use codex_picker::rollout::summary::Until;
 use codex_picker::session::SessionRow;
 use codex_picker::store::cache::{self, RefreshStats};
-use codex_picker::store::summary::Until;
 use codex_picker::store::{self, ListOptions, Store};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -271,14 +271,14 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
 
 #[test]
 fn indexer_starts_from_the_cache_and_reports_removals() {
-    use codex_picker::index::{self, CacheSetup, Event, IndexOptions};
+    use codex_picker::workers::indexer::{self, CacheSetup, Event, IndexOptions};
     let f = fixture(12);
     let setup = CacheSetup {
         dir: Some(f.cache.parent().unwrap().join("index")),
         content: true,
     };
     let events = |setup: &CacheSetup| -> Vec<Event> {
-        index::spawn_with(
+        indexer::spawn_with(
             Store {
                 home: f.home.clone(),
             },
@@ -326,9 +326,9 @@ fn indexer_starts_from_the_cache_and_reports_removals() {
 
 /// Rows of one indexer run, by path, fork titles and removals applied.
 fn indexer_rows(f: &Fixture, dir: Option<PathBuf>) -> Vec<SessionRow> {
-    use codex_picker::index::{self, CacheSetup, Event, IndexOptions};
+    use codex_picker::workers::indexer::{self, CacheSetup, Event, IndexOptions};
     let mut rows = std::collections::BTreeMap::new();
-    let rx = index::spawn_with(
+    let rx = indexer::spawn_with(
         Store {
             home: f.home.clone(),
         },

@@ -504,8 +504,8 @@ fn show_accepts_a_file_path_and_shows_tools_on_request() {
 
 #[test]
 fn the_indexing_read_gives_every_real_fixture_the_same_messages() {
-    use codex_picker::store::transcript::TranscriptOptions;
-    use codex_picker::store::transcript::{read_transcript, read_transcript_entries};
+    use codex_picker::rollout::transcript::TranscriptOptions;
+    use codex_picker::rollout::transcript::{read_transcript, read_transcript_entries};
     let opts = TranscriptOptions {
         tools: false,
         ..TranscriptOptions::default()

@@ -8,13 +8,13 @@
 
 use std::io::BufReader;
 
-use codex_picker::format::{self, Role, Shape};
-use codex_picker::store::skim::{self, Kind};
-use codex_picker::store::summary::{self, parse_line, ScanOptions, ScanState, Until};
-use codex_picker::store::transcript::{
+use codex_picker::rollout::classify::{self, Kind};
+use codex_picker::rollout::rules::{self, Role, Shape};
+use codex_picker::rollout::summary::{self, parse_line, ScanOptions, ScanState, Until};
+use codex_picker::rollout::transcript::{
     read_transcript, read_transcript_entries, stream_transcript, Entry, TranscriptOptions,
 };
-use codex_picker::store::{message_line, meta_line};
+use codex_picker::rollout::{message_line, meta_line};
 use proptest::prelude::*;
 use proptest::sample::{select, Index};
 use serde_json::Value;
@@ -37,7 +37,7 @@ fn config(default: u32) -> ProptestConfig {
 
 // ---- oracles ---------------------------------------------------------------------------------
 
-/// What `skim::kind` must answer for a line that parses to `v`.
+/// What `classify::kind` must answer for a line that parses to `v`.
 fn expected_kind(v: &Value) -> Kind {
     let Some(obj) = v.as_object() else {
         return Kind::Malformed;
@@ -70,7 +70,7 @@ fn expected_kind(v: &Value) -> Kind {
 
 /// The classifier's answer is internally consistent.
 fn check_message(v: &Value) -> Result<(), TestCaseError> {
-    if let Some(m) = format::message_from_line(v) {
+    if let Some(m) = rules::message_from_line(v) {
         prop_assert!(!m.text.is_empty());
         prop_assert_eq!(
             m.injection_prone,
@@ -78,15 +78,15 @@ fn check_message(v: &Value) -> Result<(), TestCaseError> {
         );
         prop_assert!(m.phase.as_deref() != Some(""));
         let _ = (m.is_injected(), m.is_real_prompt());
-        let line = format::preview_line(&m.text);
+        let line = rules::preview_line(&m.text);
         prop_assert!(!line.contains(['\n', '\t']));
     }
     Ok(())
 }
 
-/// `skim::kind` on `line` agrees with serde_json (through the reader's own parser).
+/// `classify::kind` on `line` agrees with serde_json (through the reader's own parser).
 fn check_skim(line: &[u8]) -> Result<(), TestCaseError> {
-    let got = skim::kind(line);
+    let got = classify::kind(line);
     if let Some(v) = parse_line(line) {
         prop_assert_eq!(
             got,
@@ -94,7 +94,7 @@ fn check_skim(line: &[u8]) -> Result<(), TestCaseError> {
             "line {:?}",
             String::from_utf8_lossy(line)
         );
-        if format::message_from_line(&v).is_some() {
+        if rules::message_from_line(&v).is_some() {
             prop_assert_eq!(got, Kind::Message);
         }
     }
@@ -114,7 +114,7 @@ fn transcript(
     data: &[u8],
     cap: Option<usize>,
     chunk: usize,
-) -> codex_picker::store::transcript::Transcript {
+) -> codex_picker::rollout::transcript::Transcript {
     let opts = TranscriptOptions {
         max_message_bytes: cap,
         ..TranscriptOptions::default()
@@ -123,7 +123,7 @@ fn transcript(
 }
 
 /// The first real prompt a transcript shows.
-fn transcript_prompt(t: &codex_picker::store::transcript::Transcript) -> Option<&str> {
+fn transcript_prompt(t: &codex_picker::rollout::transcript::Transcript) -> Option<&str> {
     t.entries.iter().find_map(|e| match e {
         Entry::Message {
             role: Role::User,
@@ -190,7 +190,7 @@ fn check_meta_line(line: &[u8]) -> Result<(), TestCaseError> {
 fn check_message_line(line: &[u8]) -> Result<(), TestCaseError> {
     let want = parse_line(line).map(|v| {
         let ordinal = v.get("ordinal").and_then(Value::as_u64);
-        (format::message_from_line(&v), ordinal)
+        (rules::message_from_line(&v), ordinal)
     });
     prop_assert_eq!(
         message_line::parse(line),
@@ -314,7 +314,7 @@ proptest! {
         let parsed: Value = serde_json::from_str(&line).expect("rendered JSON parses");
         prop_assert_eq!(&parsed, &v, "rendering is faithful: {}", line);
         check_skim(line.as_bytes())?;
-        prop_assert_eq!(skim::kind(line.as_bytes()), expected_kind(&v), "{}", line);
+        prop_assert_eq!(classify::kind(line.as_bytes()), expected_kind(&v), "{}", line);
     }
 
     #[test]
@@ -458,8 +458,8 @@ proptest! {
 #[test]
 fn regression_escaped_role_is_still_a_message() {
     let line = br#"{"type":"response_item","payload":{"role":"\u0075ser","content":"hi"}}"#;
-    assert_eq!(skim::kind(line), Kind::Message);
-    assert!(format::message_from_line(&parse_line(line).unwrap()).is_some());
+    assert_eq!(classify::kind(line), Kind::Message);
+    assert!(rules::message_from_line(&parse_line(line).unwrap()).is_some());
 }
 
 /// Found by the same property: serde_json keeps the last of repeated keys, so an early
@@ -473,12 +473,12 @@ fn regression_repeated_keys_last_one_wins() {
     ];
     for line in lines {
         assert_eq!(
-            skim::kind(line),
+            classify::kind(line),
             Kind::Message,
             "{}",
             String::from_utf8_lossy(line)
         );
-        assert!(format::message_from_line(&parse_line(line).unwrap()).is_some());
+        assert!(rules::message_from_line(&parse_line(line).unwrap()).is_some());
     }
 }
 

@@ -95,10 +95,10 @@ fn check_giant(messages: usize, each: usize) {
         peak < bound_kib,
         "show used {peak} KiB for a {size}-byte file"
     );
-    let cut = each - codex_picker::commands::SHOW_TEXT_CAP;
+    let cut = each - codex_picker::cmd::SHOW_TEXT_CAP;
     let marker = format!("[… {cut} more bytes not shown (--full shows them) …]");
     assert_eq!(text.matches(&marker).count(), messages);
-    assert!(text.len() < messages * 2 * codex_picker::commands::SHOW_TEXT_CAP + 4096);
+    assert!(text.len() < messages * 2 * codex_picker::cmd::SHOW_TEXT_CAP + 4096);
     assert!(text.contains(&format!("messages: 2 user, {messages} assistant")));
 
     let (json, peak) = run_measured(&["show", id, "--json", "--codex-home", home]);

@@ -1,14 +1,14 @@
 //! Whole-screen snapshots of the picker on ratatui's TestBackend, at a fixed size and clock, on
 //! the demo store (times shifted to a fixed date), in the no-colour theme.
 
-use codex_picker::app::{Action, App, Options, Request};
-use codex_picker::index::Event;
+use codex_picker::rollout::transcript::TranscriptOptions;
 use codex_picker::search::{self, Searcher};
 use codex_picker::session::SessionRow;
-use codex_picker::store::transcript::TranscriptOptions;
 use codex_picker::store::{self, ListOptions, Store};
 use codex_picker::timefmt;
-use codex_picker::ui::{self, Theme};
+use codex_picker::tui::app::{Action, App, Options, Request};
+use codex_picker::tui::ui::{self, Theme};
+use codex_picker::workers::indexer::Event;
 use ratatui::backend::TestBackend;
 use ratatui::style::Modifier;
 use ratatui::Terminal;
@@ -33,7 +33,7 @@ fn demo() -> Demo {
         &store,
         ListOptions {
             archived: true,
-            until: store::summary::Until::FirstPrompt,
+            until: codex_picker::rollout::summary::Until::FirstPrompt,
         },
     );
     // File times follow the wall clock; shift them so the newest is 7 minutes before `now()`.
@@ -66,16 +66,16 @@ fn app(demo: &Demo, opts: Options, w: u16, h: u16) -> App {
 }
 
 /// The content index of the demo store, as the indexer would build it.
-fn content_index(demo: &Demo) -> std::sync::Arc<codex_picker::content::ContentIndex> {
+fn content_index(demo: &Demo) -> std::sync::Arc<codex_picker::fulltext::ContentIndex> {
     let (files, _) = demo.store.files(true);
     let ids = demo
         .rows
         .iter()
         .map(|r| (r.path.clone(), r.id.clone()))
         .collect();
-    let targets = codex_picker::content::build::targets_for(&files, &ids);
+    let targets = codex_picker::fulltext::build::targets_for(&files, &ids);
     let (index, _) =
-        codex_picker::content::build::build(None, &targets, &files, 1, &mut |_, _| true).unwrap();
+        codex_picker::fulltext::build::build(None, &targets, &files, 1, &mut |_, _| true).unwrap();
     std::sync::Arc::new(index)
 }
 

@@ -160,7 +160,7 @@ fn json_gives_back_the_exact_text() {
     assert_eq!(row["first_user_message"], nasty("prompt"));
     assert_eq!(
         row["preview"],
-        codex_picker::format::preview_line(&nasty("prompt"))
+        codex_picker::rollout::rules::preview_line(&nasty("prompt"))
     );
     assert_eq!(row["name"], nasty("name"));
     assert_eq!(row["cwd"], nasty("cwd"));

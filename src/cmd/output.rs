@@ -1,0 +1,281 @@
+//! The non-interactive views: `list` as a table or JSON lines, `show` as text or JSON lines.
+//!
+//! Every string from a rollout is neutralised (`sanitize`) in the text forms, and JSON has the
+//! control characters serde_json leaves raw escaped, so no output can drive a terminal.
+
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+use crate::rollout::rules::Role;
+use crate::rollout::transcript::{Entry, Transcript};
+use crate::sanitize;
+use crate::session::{self, SessionRow};
+use crate::textwidth::{fit, truncate, truncate_left, width};
+use crate::timefmt::{self, Millis};
+
+#[derive(Serialize)]
+struct RowJson<'a> {
+    id: &'a str,
+    path: &'a str,
+    created_at: Option<&'a str>,
+    updated_at: String,
+    cwd: Option<&'a str>,
+    git_branch: Option<&'a str>,
+    source: Option<&'a str>,
+    originator: Option<&'a str>,
+    cli_version: Option<&'a str>,
+    model_provider: Option<&'a str>,
+    interactive: bool,
+    archived: bool,
+    name: Option<&'a str>,
+    first_user_message: Option<&'a str>,
+    preview: &'a str,
+    user_messages: Option<u32>,
+    assistant_messages: Option<u32>,
+    forked_from_id: Option<&'a str>,
+    size: u64,
+    skipped_lines: u32,
+}
+
+/// One session as a JSON line.
+pub fn row_json(row: &SessionRow) -> String {
+    let mut buf = Vec::new();
+    push_row_json(&mut buf, row);
+    String::from_utf8(buf).unwrap_or_default()
+}
+
+/// Append one session as JSON (no newline) to `out`, dangerous characters escaped.
+fn push_row_json(out: &mut Vec<u8>, row: &SessionRow) {
+    let start = out.len();
+    let path = row.path.to_string_lossy();
+    let json = RowJson {
+        id: &row.id,
+        path: &path,
+        created_at: row.created_at.as_deref(),
+        updated_at: timefmt::format_rfc3339(row.updated_ms),
+        cwd: row.cwd.as_deref(),
+        git_branch: row.git_branch.as_deref(),
+        source: row.source.as_deref(),
+        originator: row.originator.as_deref(),
+        cli_version: row.cli_version.as_deref(),
+        model_provider: row.model_provider.as_deref(),
+        interactive: row.interactive,
+        archived: row.archived,
+        name: row.name.as_deref(),
+        first_user_message: row.first_user_message.as_deref(),
+        preview: &row.preview,
+        user_messages: row.user_messages,
+        assistant_messages: row.assistant_messages,
+        forked_from_id: row.forked_from_id.as_deref(),
+        size: row.size,
+        skipped_lines: row.skipped_lines,
+    };
+    if serde_json::to_writer(&mut *out, &json).is_err() {
+        out.truncate(start);
+        return;
+    }
+    // serde_json writes valid UTF-8; only escape when a dangerous character may be present.
+    if sanitize::may_hold_dangerous(&out[start..]) {
+        let text = String::from_utf8_lossy(&out[start..]).into_owned();
+        out.truncate(start);
+        out.extend_from_slice(sanitize::escape_json_controls(&text).as_bytes());
+    }
+}
+
+pub fn write_json_rows(out: &mut dyn Write, rows: &[SessionRow]) -> io::Result<()> {
+    // One reused buffer, written in large blocks: a line-buffered stdout would otherwise make
+    // one system call per row.
+    let mut buf = Vec::with_capacity(128 << 10);
+    for row in rows {
+        push_row_json(&mut buf, row);
+        buf.push(b'\n');
+        if buf.len() >= 64 << 10 {
+            out.write_all(&buf)?;
+            buf.clear();
+        }
+    }
+    out.write_all(&buf)
+}
+
+/// An aligned table exactly `cols` cells wide at most; rows never wrap.
+pub fn write_table(
+    out: &mut dyn Write,
+    rows: &[SessionRow],
+    cols: usize,
+    now: Millis,
+) -> io::Result<()> {
+    let cols = cols.max(40);
+    // Fixed columns first, the title takes what is left; optional columns drop when narrow.
+    let show_id = cols >= 80;
+    let show_project = cols >= 100;
+    let show_branch = cols >= 120;
+    let mut fixed = 5 + 1 + 7 + 1 + 6 + 1; // AGE, MSGS, KIND
+    if show_id {
+        fixed += 36 + 1;
+    }
+    if show_project {
+        fixed += 18 + 1;
+    }
+    if show_branch {
+        fixed += 14 + 1;
+    }
+    let title_w = cols.saturating_sub(fixed).max(10);
+    let mut header = format!("{} {} {} ", fit("AGE", 5), fit("MSGS", 7), fit("KIND", 6));
+    if show_id {
+        header.push_str(&fit("ID", 37));
+    }
+    if show_project {
+        header.push_str(&fit("PROJECT", 19));
+    }
+    if show_branch {
+        header.push_str(&fit("BRANCH", 15));
+    }
+    header.push_str("TITLE");
+    writeln!(out, "{}", header.trim_end())?;
+    for row in rows {
+        let msgs = match (row.user_messages, row.assistant_messages) {
+            (Some(u), Some(a)) => format!("{u}/{a}"),
+            _ => "-".into(),
+        };
+        let kind = if row.archived {
+            "archvd".to_owned()
+        } else {
+            row.kind_label().unwrap_or("").to_owned()
+        };
+        let mut line = format!(
+            "{} {} {} ",
+            fit(&timefmt::relative(row.updated_ms, now), 5),
+            fit(&msgs, 7),
+            fit(&sanitize::one_line(&kind), 6)
+        );
+        if show_id {
+            line.push_str(&fit(&sanitize::one_line(&row.id), 36));
+            line.push(' ');
+        }
+        if show_project {
+            let project = row
+                .cwd
+                .as_deref()
+                .map(session::project_of)
+                .unwrap_or_default();
+            let project = truncate_left(&sanitize::one_line(&project), 18);
+            line.push_str(&fit(&project, 18));
+            line.push(' ');
+        }
+        if show_branch {
+            line.push_str(&fit(
+                &sanitize::one_line(row.git_branch.as_deref().unwrap_or("")),
+                14,
+            ));
+            line.push(' ');
+        }
+        let title = sanitize::one_line(row.title());
+        let title = if title.is_empty() {
+            "(no message)".to_owned()
+        } else {
+            title
+        };
+        line.push_str(&truncate(&title, title_w));
+        debug_assert!(width(&line) <= cols.max(fixed + title_w));
+        writeln!(out, "{}", line.trim_end())?;
+    }
+    Ok(())
+}
+
+#[derive(Serialize)]
+struct MessageJson<'a> {
+    role: &'a str,
+    text: &'a str,
+    shape: &'a str,
+    phase: Option<&'a str>,
+}
+
+/// One message entry as a JSON line (tool entries print nothing): exact text, controls escaped.
+pub fn write_entry_json(out: &mut dyn Write, entry: &Entry) -> io::Result<()> {
+    if let Entry::Message {
+        role,
+        text,
+        shape,
+        phase,
+        ..
+    } = entry
+    {
+        let json = MessageJson {
+            role: role.as_str(),
+            text,
+            shape: shape.as_str(),
+            phase: phase.as_deref(),
+        };
+        let line = serde_json::to_string(&json).unwrap_or_default();
+        // Giant messages pass through here: copy only when something needs escaping.
+        if sanitize::needs_neutralising(&line) {
+            writeln!(out, "{}", sanitize::escape_json_controls(&line))?;
+        } else {
+            writeln!(out, "{line}")?;
+        }
+    }
+    Ok(())
+}
+
+pub fn write_transcript_json(out: &mut dyn Write, t: &Transcript) -> io::Result<()> {
+    for entry in &t.entries {
+        write_entry_json(out, entry)?;
+    }
+    Ok(())
+}
+
+pub fn write_transcript_text(
+    out: &mut dyn Write,
+    row: &SessionRow,
+    t: &Transcript,
+    tools: bool,
+) -> io::Result<()> {
+    let (user, assistant) = t.counts();
+    writeln!(out, "# Session {}", sanitize::one_line(&row.id))?;
+    for (key, value) in session::metadata_lines(row).into_iter().skip(1) {
+        writeln!(out, "{key}: {}", sanitize::one_line(&value))?;
+    }
+    writeln!(out, "messages: {user} user, {assistant} assistant")?;
+    for entry in &t.entries {
+        match entry {
+            Entry::Message {
+                role,
+                text,
+                phase,
+                elided,
+                ..
+            } => {
+                let who = match role {
+                    Role::User => "User",
+                    Role::Assistant => "Assistant",
+                };
+                match phase {
+                    Some(p) => writeln!(out, "\n## {who} ({})\n", sanitize::one_line(p))?,
+                    None => writeln!(out, "\n## {who}\n")?,
+                }
+                writeln!(
+                    out,
+                    "{}",
+                    sanitize::for_terminal(text).trim_end_matches('\n')
+                )?;
+                if *elided > 0 {
+                    writeln!(
+                        out,
+                        "[… {elided} more bytes not shown (--full shows them) …]"
+                    )?;
+                }
+            }
+            Entry::Tool { kind, summary } if tools => {
+                writeln!(
+                    out,
+                    "\n  ▸ {}: {}",
+                    sanitize::one_line(kind),
+                    sanitize::one_line(summary)
+                )?;
+            }
+            Entry::Tool { .. } => {}
+        }
+    }
+    Ok(())
+}

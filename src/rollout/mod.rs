@@ -1,0 +1,19 @@
+//! What a rollout is: its lines, their classification, and the reading rules of
+//! `spec/reading-rules.md`.
+//!
+//! Pure: nothing here opens a file or reads a clock; every function takes bytes or a reader.
+//! [`rules`] holds the message shapes and the text rules, [`classify`] (with the byte scanner
+//! [`json_scan`]) tells a line's kind without building it, [`meta_line`] / [`message_line`]
+//! (with [`meta_strip`]) are the fast parses of the two rows that are read in full, [`lines`]
+//! splits a stream into lines, [`summary`] makes a session row and [`transcript`] the whole
+//! conversation.
+
+pub mod classify;
+mod json_scan;
+pub mod lines;
+pub mod message_line;
+pub mod meta_line;
+mod meta_strip;
+pub mod rules;
+pub mod summary;
+pub mod transcript;

@@ -1,0 +1,154 @@
+//! Background messages applied to the picker's state: indexer events (rows streaming in,
+//! changed and vanished files, the content index), search answers (fuzzy and content) and
+//! transcripts. Stale generations are dropped here. Pure, like the rest of `app`.
+
+use std::sync::Arc;
+
+use super::{App, Request, Scope, TRANSCRIPT_CACHE};
+use crate::fulltext::ContentHit;
+use crate::rollout::transcript::Transcript;
+use crate::workers::indexer::Event;
+
+impl App {
+    /// An indexer event.
+    pub fn apply_index(&mut self, event: Event) {
+        match event {
+            Event::Found { total } => self.indexing = Some((0, total)),
+            Event::Rows(rows) => {
+                // The search worker prepares its own haystacks, off this thread.
+                self.outbox.push(Request::AddRows(rows.clone()));
+                self.note_scope(&rows);
+                for row in rows {
+                    self.by_path
+                        .insert(row.path.clone().into_os_string(), self.rows.len());
+                    self.rows.push(row);
+                }
+                self.rows_changed();
+            }
+            Event::Updated(rows) => {
+                self.note_scope(&rows);
+                for row in rows {
+                    if let Some(&i) = self.by_path.get(row.path.as_os_str()) {
+                        self.outbox
+                            .push(Request::ReplaceRow(i, Box::new(row.clone())));
+                        self.rows[i] = row;
+                        self.gone.remove(&i);
+                    }
+                }
+                self.pane_for = None;
+                self.rows_changed();
+            }
+            Event::Removed(paths) => {
+                for path in paths {
+                    if let Some(&i) = self.by_path.get(path.as_os_str()) {
+                        self.gone.insert(i);
+                    }
+                }
+                self.rows_changed();
+            }
+            Event::Issue(_) => self.issues += 1,
+            Event::Progress { done, total } => self.indexing = Some((done, total)),
+            Event::Finished { .. } => {
+                self.indexing = None;
+                self.indexed = true;
+                if self.scope_provisional() {
+                    self.scope = Scope::All;
+                    let root = self.opts.scope_root.as_deref().unwrap_or("");
+                    self.flash = Some(format!(
+                        "no sessions in {}: showing every folder",
+                        crate::sanitize::one_line(root)
+                    ));
+                    self.refilter(true);
+                }
+            }
+            Event::ContentProgress { done, total } => self.content_progress = Some((done, total)),
+            Event::ContentReady(index) => {
+                self.content_progress = None;
+                self.outbox.push(Request::ContentIndex(index.clone()));
+                self.content = Some(index);
+                if self.content_mode() {
+                    self.request_search();
+                }
+                self.pane_for = None;
+                self.rebuild_pane();
+            }
+        }
+    }
+
+    /// While the first index streams in, a selection still on the top row (with no query)
+    /// follows the top, as rows do not arrive in order; afterwards, or once the user has moved,
+    /// the selected session is kept wherever it goes.
+    pub fn follows_top(&self) -> bool {
+        !self.indexed && self.selected == 0 && self.parsed.is_empty()
+    }
+
+    fn rows_changed(&mut self) {
+        if self.parsed.is_empty() {
+            self.refilter(!self.follows_top());
+        } else {
+            self.request_search();
+        }
+    }
+
+    /// Whether an answer of generation `gen` is the newest one worth showing.
+    fn fresh_answer(&mut self, gen: u64) -> Option<bool> {
+        if gen < self.answered_gen || gen > self.search_gen || self.parsed.is_empty() {
+            return None;
+        }
+        let fresh = gen > self.answered_gen;
+        self.answered_gen = gen;
+        Some(fresh)
+    }
+
+    /// A fuzzy search answer; stale generations are dropped.
+    pub fn apply_search(&mut self, gen: u64, ranked: Vec<usize>) {
+        if self.content_mode() {
+            return;
+        }
+        let Some(fresh) = self.fresh_answer(gen) else {
+            return;
+        };
+        self.matches = Some(ranked);
+        // Rows streaming in under the same query keep the selection; a new query starts on top.
+        self.refilter(!fresh || self.selected > 0);
+    }
+
+    /// A content search answer: the matching sessions, best first, with their snippets.
+    pub fn apply_content(&mut self, gen: u64, hits: Vec<ContentHit>) {
+        if !self.content_mode() {
+            return;
+        }
+        let Some(fresh) = self.fresh_answer(gen) else {
+            return;
+        };
+        self.content_hits.clear();
+        let mut ranked = Vec::with_capacity(hits.len());
+        for hit in hits {
+            if let Some(&i) = self.by_path.get(hit.path.as_os_str()) {
+                ranked.push(i);
+                self.content_hits.insert(i, hit);
+            }
+        }
+        self.matches = Some(ranked);
+        self.pane_for = None;
+        self.refilter(!fresh || self.selected > 0);
+    }
+
+    /// A transcript answer; kept in the cache even when the user has moved on.
+    pub fn apply_transcript(&mut self, gen: u64, id: String, result: Result<Transcript, String>) {
+        let _ = gen;
+        self.cache.retain(|(c, _)| *c != id);
+        self.cache.push_back((id.clone(), Arc::new(result)));
+        while self.cache.len() > TRANSCRIPT_CACHE {
+            self.cache.pop_front();
+        }
+        if self.selected_row().is_some_and(|r| r.id == id) {
+            let (scroll, opened) = (self.scroll, self.hits_for.clone());
+            self.rebuild_pane();
+            if self.hits_for == opened {
+                self.scroll = scroll;
+                self.scroll_by(0);
+            }
+        }
+    }
+}

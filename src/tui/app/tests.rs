@@ -1,0 +1,554 @@
+//! One test per action on [`App`], plus the background messages.
+
+use super::*;
+use crate::fulltext::ContentHit;
+use crate::rollout::transcript::Entry;
+use crate::search::Haystack;
+use crate::workers::indexer::Event;
+use std::path::PathBuf;
+
+#[path = "scope_tests.rs"]
+mod scope;
+
+fn row(id: &str, cwd: &str, t: i64, interactive: bool, archived: bool) -> SessionRow {
+    SessionRow {
+        id: id.into(),
+        path: PathBuf::from(format!("/s/{id}.jsonl")),
+        preview: format!("preview of {id}"),
+        cwd: Some(cwd.into()),
+        updated_ms: t,
+        created_ms: Some(1_000 - t),
+        interactive,
+        archived,
+        ..SessionRow::default()
+    }
+}
+
+/// Five rows: a..d interactive (c in another folder), e exec, f archived.
+fn app_with(opts: Options) -> App {
+    let mut app = App::new(opts, 10_000);
+    app.update(Action::Resize(120, 12));
+    app.apply_index(Event::Rows(vec![
+        row("a", "/w/p", 50, true, false),
+        row("b", "/w/p/sub", 40, true, false),
+        row("c", "/w/q", 30, true, false),
+        row("d", "/w/p", 20, true, false),
+        row("e", "/w/p", 10, false, false),
+        row("f", "/w/p", 5, true, true),
+    ]));
+    answer(&mut app);
+    app
+}
+
+fn all() -> Options {
+    Options {
+        all: true,
+        scope_root: Some("/w/p".into()),
+        ..Options::default()
+    }
+}
+
+/// Answer queued searches like the worker would; drop transcript requests.
+fn answer(app: &mut App) {
+    for req in app.take_outbox() {
+        if let Request::Search { gen, query, order } = req {
+            let hays: Vec<Haystack> = app.rows.iter().map(Haystack::new).collect();
+            let ranked = search::Searcher::default().search(&hays, &query, order);
+            app.apply_search(gen, ranked);
+        }
+    }
+}
+
+fn shown(app: &App) -> Vec<&str> {
+    app.visible
+        .iter()
+        .map(|&i| app.rows[i].id.as_str())
+        .collect()
+}
+
+fn selected(app: &App) -> &str {
+    &app.selected_row().unwrap().id
+}
+
+#[test]
+fn insert_and_paste_edit_the_query_and_search() {
+    let mut app = app_with(all());
+    app.update(Action::Insert('c'));
+    assert_eq!(app.query, "c");
+    assert!(app.searching());
+    answer(&mut app);
+    assert_eq!(shown(&app)[0], "c");
+    app.update(Action::ClearQuery);
+    app.update(Action::Paste("  preview of d\n".into()));
+    assert_eq!(
+        app.query, "preview of d",
+        "pasted text on one line, trimmed"
+    );
+    answer(&mut app);
+    assert_eq!(selected(&app), "d");
+}
+
+#[test]
+fn delete_back_word_and_clear() {
+    let mut app = app_with(all());
+    for c in "ab cd".chars() {
+        app.update(Action::Insert(c));
+    }
+    app.update(Action::DeleteBack);
+    assert_eq!(app.query, "ab c");
+    app.update(Action::DeleteWord);
+    assert_eq!(app.query, "ab ");
+    app.update(Action::ClearQuery);
+    assert_eq!(app.query, "");
+    assert_eq!(shown(&app), vec!["a", "b", "c", "d", "e"], "newest first");
+}
+
+#[test]
+fn moving_and_paging_the_selection() {
+    let mut app = app_with(all());
+    app.update(Action::MoveDown);
+    assert_eq!(selected(&app), "b");
+    app.update(Action::MoveUp);
+    app.update(Action::MoveUp);
+    assert_eq!(selected(&app), "a", "clamped at the top");
+    app.update(Action::Last);
+    assert_eq!(selected(&app), "e");
+    app.update(Action::First);
+    assert_eq!(selected(&app), "a");
+    app.update(Action::PageListDown);
+    assert_eq!(selected(&app), "e", "a page is longer than five rows");
+    app.update(Action::PageListUp);
+    assert_eq!(selected(&app), "a");
+}
+
+fn with_transcript(app: &mut App, lines: usize) {
+    let id = selected(app).to_owned();
+    let text = (0..lines)
+        .map(|i| format!("line {i}"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let t = Transcript {
+        entries: vec![
+            Entry::Message {
+                role: crate::rollout::rules::Role::User,
+                text,
+                shape: crate::rollout::rules::Shape::Event,
+                phase: None,
+                elided: 0,
+            },
+            Entry::Tool {
+                kind: "function_call".into(),
+                summary: "exec_command ls".into(),
+            },
+        ],
+        ..Transcript::default()
+    };
+    app.apply_transcript(1, id, Ok(t));
+}
+
+#[test]
+fn scrolling_the_conversation() {
+    let mut app = app_with(all());
+    with_transcript(&mut app, 100);
+    app.update(Action::Scroll(3));
+    assert_eq!(app.scroll, 3);
+    app.update(Action::PageConversation(1));
+    assert_eq!(app.scroll, 3 + 7, "a page is the pane height (9) less 2");
+    app.update(Action::HalfPageConversation(-1));
+    assert_eq!(app.scroll, 10 - 4);
+    app.update(Action::Scroll(-100));
+    assert_eq!(app.scroll, 0, "clamped");
+    app.update(Action::Scroll(10_000));
+    assert_eq!(app.scroll, app.pane.len() - 9, "last page");
+}
+
+#[test]
+fn focus_conversation_and_back() {
+    let mut app = app_with(all());
+    app.update(Action::FocusConversation);
+    assert_eq!(app.focus, Focus::Conversation);
+    app.update(Action::FocusList);
+    assert_eq!(app.focus, Focus::List);
+    app.update(Action::FocusConversation);
+    assert_eq!(
+        app.update(Action::Escape),
+        Effect::None,
+        "Esc leaves the pane first"
+    );
+    assert_eq!(app.focus, Focus::List);
+}
+
+#[test]
+fn accept_prints_the_id_or_the_command() {
+    let mut app = app_with(all());
+    app.update(Action::MoveDown);
+    assert_eq!(
+        app.update(Action::Accept),
+        Effect::Quit(Outcome::Print("b".into()))
+    );
+    let mut app = app_with(Options {
+        print_command: true,
+        ..all()
+    });
+    assert_eq!(
+        app.update(Action::Accept),
+        Effect::Quit(Outcome::Print("cd /w/p && codex resume a".into()))
+    );
+    let mut app = app_with(Options {
+        exec: true,
+        ..all()
+    });
+    assert!(matches!(
+        app.update(Action::Accept),
+        Effect::Quit(Outcome::Exec { .. })
+    ));
+}
+
+#[test]
+fn exec_selected_resumes_in_the_sessions_folder() {
+    let mut app = app_with(all());
+    assert_eq!(
+        app.update(Action::ExecSelected),
+        Effect::Quit(Outcome::Exec {
+            id: "a".into(),
+            cwd: Some("/w/p".into())
+        })
+    );
+}
+
+#[test]
+fn escape_clears_then_quits_and_quit_quits() {
+    let mut app = app_with(all());
+    app.update(Action::Insert('x'));
+    assert_eq!(app.update(Action::Escape), Effect::None);
+    assert_eq!(app.query, "");
+    assert_eq!(app.update(Action::Escape), Effect::Quit(Outcome::Cancelled));
+    app.update(Action::Insert('x'));
+    assert_eq!(app.update(Action::Quit), Effect::Quit(Outcome::Cancelled));
+}
+
+#[test]
+fn sort_toggle_orders_by_creation() {
+    let mut app = app_with(all());
+    app.update(Action::ToggleSort);
+    assert_eq!(app.order, Recency::Created);
+    assert_eq!(shown(&app), vec!["e", "d", "c", "b", "a"]);
+}
+
+#[test]
+fn exec_and_archived_toggles_are_counted() {
+    let mut app = app_with(all());
+    assert_eq!(app.hidden.archived, 1, "archived hidden by default");
+    app.update(Action::ToggleExec);
+    assert_eq!(app.hidden.exec, 1);
+    assert!(!shown(&app).contains(&"e"));
+    app.update(Action::ToggleArchived);
+    assert_eq!(app.hidden.archived, 0);
+    assert!(shown(&app).contains(&"f"));
+    let app = app_with(Options {
+        hide_exec: true,
+        show_archived: true,
+        ..all()
+    });
+    assert_eq!((app.hidden.exec, app.hidden.archived), (1, 0));
+}
+
+#[test]
+fn tools_toggle_shows_tool_lines() {
+    let mut app = app_with(all());
+    with_transcript(&mut app, 2);
+    let has_tool = |app: &App| app.pane.iter().any(|l| l.text().contains("exec_command"));
+    assert!(!has_tool(&app));
+    app.update(Action::ToggleTools);
+    assert!(has_tool(&app));
+}
+
+#[test]
+fn help_opens_and_any_key_closes_it() {
+    let mut app = app_with(all());
+    app.update(Action::ToggleHelp);
+    assert!(app.help);
+    app.update(Action::ToggleHelp);
+    assert!(!app.help);
+    app.update(Action::ToggleHelp);
+    app.update(Action::MoveDown);
+    assert!(!app.help);
+}
+
+#[test]
+fn copy_id_and_command() {
+    let mut app = app_with(all());
+    assert_eq!(
+        app.update(Action::CopyId),
+        Effect::Copy {
+            text: "a".into(),
+            what: "session id".into()
+        }
+    );
+    let mut r = row("x", "/w/it's here", 1, true, false);
+    r.id = "id1".into();
+    assert_eq!(
+        resume_command(&r),
+        r"cd '/w/it'\''s here' && codex resume id1"
+    );
+    assert!(
+        matches!(app.update(Action::CopyCommand), Effect::Copy { text, .. } if text == "cd /w/p && codex resume a")
+    );
+}
+
+#[test]
+fn suspend_is_an_effect() {
+    let mut app = app_with(all());
+    assert_eq!(app.update(Action::Suspend), Effect::Suspend);
+}
+
+#[test]
+fn resize_narrow_hides_the_pane() {
+    let mut app = app_with(all());
+    assert!(app.geometry.conversation.width > 0);
+    app.update(Action::Resize(80, 24));
+    assert_eq!(app.geometry.conversation.width, 0);
+    app.update(Action::FocusConversation);
+    assert_eq!(app.geometry.conversation.width, 80, "→ opens it full width");
+}
+
+#[test]
+fn click_selects_and_wheel_scrolls() {
+    let mut app = app_with(all());
+    with_transcript(&mut app, 100);
+    app.update(Action::Click(5, 3));
+    assert_eq!(selected(&app), "c", "third list line");
+    with_transcript(&mut app, 100);
+    let x = app.geometry.conversation.x + 3;
+    app.update(Action::Wheel {
+        col: x,
+        row: 4,
+        down: true,
+    });
+    assert_eq!(app.scroll, 3);
+    app.update(Action::Wheel {
+        col: 5,
+        row: 4,
+        down: true,
+    });
+    assert_eq!(
+        selected(&app),
+        "e",
+        "wheel over the list moves the selection (clamped)"
+    );
+}
+
+#[test]
+fn stale_search_answers_are_dropped() {
+    let mut app = app_with(all());
+    app.update(Action::Insert('c'));
+    let first = app.take_outbox();
+    app.update(Action::Insert('c'));
+    answer(&mut app);
+    let shown_now = shown(&app).len();
+    if let Some(Request::Search { gen, .. }) = first
+        .into_iter()
+        .find(|r| matches!(r, Request::Search { .. }))
+    {
+        app.apply_search(gen, vec![0, 1, 2, 3, 4, 5]);
+    }
+    assert_eq!(
+        shown(&app).len(),
+        shown_now,
+        "an older generation changes nothing"
+    );
+}
+
+#[test]
+fn transcripts_load_for_the_selection_and_are_cached() {
+    let mut app = app_with(all());
+    let asks = |app: &mut App| {
+        app.take_outbox()
+            .into_iter()
+            .filter(|r| matches!(r, Request::Transcript { .. }))
+            .count()
+    };
+    assert!(app.pane.iter().any(|l| l.text().contains("loading")));
+    with_transcript(&mut app, 3);
+    assert!(app.pane.iter().any(|l| l.text().contains("line 2")));
+    app.update(Action::MoveDown);
+    assert_eq!(asks(&mut app), 1, "b is requested");
+    app.update(Action::MoveUp);
+    assert_eq!(asks(&mut app), 0, "a comes from the cache");
+    assert!(app.pane.iter().any(|l| l.text().contains("line 2")));
+}
+
+fn hit(id: &str, snippet: &str, at: std::ops::Range<usize>) -> ContentHit {
+    ContentHit {
+        path: PathBuf::from(format!("/s/{id}.jsonl")),
+        id: id.into(),
+        hits: 1,
+        first_message: 0,
+        snippet: snippet.into(),
+        snippet_match: at,
+        updated_ms: 0,
+    }
+}
+
+/// The content searches queued, as (gen, query).
+fn content_requests(app: &mut App) -> Vec<(u64, String)> {
+    app.take_outbox()
+        .into_iter()
+        .filter_map(|r| match r {
+            Request::ContentSearch { gen, query } => Some((gen, query)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn content_search_waits_for_its_index_then_runs() {
+    let mut app = app_with(all());
+    app.update(Action::ToggleContent);
+    assert_eq!(app.effective_mode(), SearchMode::Content);
+    for c in "deep phrase".chars() {
+        app.update(Action::Insert(c));
+    }
+    assert!(app.content_pending());
+    assert!(
+        shown(&app).is_empty(),
+        "nothing claimed to match before the index exists"
+    );
+    assert!(content_requests(&mut app).is_empty());
+    app.apply_index(Event::ContentReady(Arc::new(ContentIndex::default())));
+    let outbox = app.take_outbox();
+    assert!(
+        outbox.iter().any(|r| matches!(r, Request::ContentIndex(_))),
+        "the worker gets the index"
+    );
+    assert!(
+        outbox
+            .iter()
+            .any(|r| matches!(r, Request::ContentSearch { query, .. } if query == "deep phrase")),
+        "the waiting query runs"
+    );
+}
+
+#[test]
+fn content_answers_rank_rows_and_carry_snippets() {
+    let mut app = app_with(all());
+    app.apply_index(Event::ContentReady(Arc::new(ContentIndex::default())));
+    app.update(Action::ToggleContent);
+    app.take_outbox();
+    app.update(Action::Insert('z'));
+    let (gen, _) = content_requests(&mut app)[0].clone();
+    app.apply_content(
+        gen,
+        vec![
+            hit("d", "one zeta", 4..8),
+            hit("b", "zeta two", 0..4),
+            hit("gone", "x", 0..1),
+        ],
+    );
+    assert_eq!(shown(&app), ["d", "b"], "hit order, unknown paths dropped");
+    let d = app.visible[0];
+    assert_eq!(app.content_hits[&d].snippet, "one zeta");
+    app.apply_content(gen - 1, vec![hit("a", "stale", 0..1)]);
+    assert_eq!(shown(&app), ["d", "b"], "a stale answer is dropped");
+}
+
+#[test]
+fn a_leading_slash_searches_inside_conversations() {
+    let mut app = app_with(all());
+    app.apply_index(Event::ContentReady(Arc::new(ContentIndex::default())));
+    app.take_outbox();
+    app.update(Action::Paste("/needle".into()));
+    assert_eq!(app.effective_mode(), SearchMode::Content);
+    assert_eq!(content_requests(&mut app)[0].1, "needle");
+    app.update(Action::ToggleContent);
+    assert_eq!(
+        app.query, "needle",
+        "Ctrl+F drops the prefix and returns to fuzzy search"
+    );
+    assert_eq!(app.effective_mode(), SearchMode::Fuzzy);
+}
+
+#[test]
+fn the_pane_opens_at_the_first_hit_and_n_jumps() {
+    let mut app = App::new(all(), 10_000);
+    app.update(Action::Resize(120, 12));
+    app.apply_index(Event::Rows(vec![row("a", "/w/p", 50, true, false)]));
+    app.apply_index(Event::ContentReady(Arc::new(ContentIndex::default())));
+    app.update(Action::ToggleContent);
+    app.update(Action::Paste("needle".into()));
+    let (gen, _) = content_requests(&mut app)[0].clone();
+    app.apply_content(gen, vec![hit("a", "a needle", 2..8)]);
+    let mut entries = Vec::new();
+    for i in 0..30 {
+        let text = if i == 12 || i == 25 {
+            format!("the NEEDLE is here {i}")
+        } else {
+            format!("filler {i}")
+        };
+        entries.push(Entry::Message {
+            role: crate::rollout::rules::Role::Assistant,
+            text,
+            shape: crate::rollout::rules::Shape::Event,
+            phase: Some("final_answer".into()),
+            elided: 0,
+        });
+    }
+    let t = Transcript {
+        entries,
+        ..Transcript::default()
+    };
+    app.apply_transcript(1, "a".into(), Ok(t));
+    assert_eq!(app.pane_hits.len(), 2);
+    let first = app.pane_hits[0];
+    assert!(app.pane[first].text().contains("NEEDLE is here 12"));
+    assert!(
+        app.scroll > 0 && app.scroll <= first,
+        "opened at the first hit"
+    );
+    app.update(Action::JumpHit(true));
+    assert!(app.scroll > first, "n goes to the next hit");
+    assert_eq!(app.flash.as_deref(), Some("match 2 of 2"));
+    app.update(Action::JumpHit(true));
+    assert_eq!(
+        app.flash.as_deref(),
+        Some("match 1 of 2"),
+        "and wraps around"
+    );
+}
+
+#[test]
+fn a_background_update_keeps_the_reading_position() {
+    let mut app = App::new(all(), 10_000);
+    app.update(Action::Resize(120, 12));
+    app.apply_index(Event::Rows(vec![row("a", "/w/p", 50, true, false)]));
+    let entries = (0..40)
+        .map(|i| Entry::Message {
+            role: crate::rollout::rules::Role::User,
+            text: format!("line {i}"),
+            shape: crate::rollout::rules::Shape::Event,
+            phase: None,
+            elided: 0,
+        })
+        .collect();
+    app.apply_transcript(
+        1,
+        "a".into(),
+        Ok(Transcript {
+            entries,
+            ..Transcript::default()
+        }),
+    );
+    app.update(Action::Scroll(20));
+    assert_eq!(app.scroll, 20);
+    let mut newer = row("a", "/w/p", 60, true, false);
+    newer.preview = "grew".into();
+    app.apply_index(Event::Updated(vec![newer]));
+    assert_eq!(
+        app.scroll, 20,
+        "the same session stays where the reader was"
+    );
+    app.apply_index(Event::Rows(vec![row("b", "/w/p", 70, true, false)]));
+    app.update(Action::First);
+    assert_eq!(selected(&app), "b");
+    assert_eq!(app.scroll, 0, "another session starts at the top");
+}

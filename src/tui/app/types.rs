@@ -1,0 +1,152 @@
+//! The vocabulary of the picker's state machine: modes, actions, effects, worker requests and
+//! start-up options. Plain data.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::fulltext::ContentIndex;
+use crate::search::Recency;
+use crate::session::SessionRow;
+
+/// How the query is matched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SearchMode {
+    /// Fuzzy over each session's name, first message, folder, branch and id.
+    #[default]
+    Fuzzy,
+    /// Case-insensitive terms inside every user and assistant message of every session.
+    Content,
+}
+
+/// A query starting with this searches inside conversations whatever the mode.
+pub const CONTENT_PREFIX: char = '/';
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// Sessions whose cwd is within the current folder's repository (or the folder).
+    Folder,
+    All,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Focus {
+    List,
+    Conversation,
+}
+
+/// Everything a user can ask for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    Insert(char),
+    Paste(String),
+    DeleteBack,
+    DeleteWord,
+    ClearQuery,
+    MoveUp,
+    MoveDown,
+    PageListUp,
+    PageListDown,
+    First,
+    Last,
+    /// Scroll the conversation by lines (negative: up).
+    Scroll(i32),
+    /// Scroll the conversation a page; the sign gives the direction.
+    PageConversation(i32),
+    /// Scroll the conversation half a page; the sign gives the direction.
+    HalfPageConversation(i32),
+    FocusConversation,
+    FocusList,
+    Accept,
+    ExecSelected,
+    Escape,
+    Quit,
+    ToggleScope,
+    ToggleSort,
+    ToggleExec,
+    ToggleArchived,
+    ToggleTools,
+    /// Switch between fuzzy search and search inside conversations.
+    ToggleContent,
+    /// Scroll the conversation to the next (`true`) or previous content-search hit.
+    JumpHit(bool),
+    ToggleHelp,
+    CopyId,
+    CopyCommand,
+    Suspend,
+    Resize(u16, u16),
+    Click(u16, u16),
+    Wheel {
+        col: u16,
+        row: u16,
+        down: bool,
+    },
+}
+
+/// What the picker ends with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    Cancelled,
+    Print(String),
+    Exec { id: String, cwd: Option<String> },
+}
+
+/// What the event loop must do after an update.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Effect {
+    None,
+    Quit(Outcome),
+    /// Put `text` on the clipboard and say `what` was copied.
+    Copy {
+        text: String,
+        what: String,
+    },
+    Suspend,
+}
+
+/// Work for the background threads.
+#[derive(Debug, Clone)]
+pub enum Request {
+    /// New rows for the search worker, in row order.
+    AddRows(Vec<SessionRow>),
+    /// A row changed in place.
+    ReplaceRow(usize, Box<SessionRow>),
+    Search {
+        gen: u64,
+        query: String,
+        order: Recency,
+    },
+    /// The content index is ready (for the search worker).
+    ContentIndex(Arc<ContentIndex>),
+    ContentSearch {
+        gen: u64,
+        query: String,
+    },
+    Transcript {
+        gen: u64,
+        id: String,
+        path: PathBuf,
+    },
+}
+
+/// How the picker starts.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// The current folder's repository root (or the folder); `None` disables the folder scope.
+    pub scope_root: Option<String>,
+    pub all: bool,
+    pub hide_exec: bool,
+    pub show_archived: bool,
+    pub print_command: bool,
+    pub exec: bool,
+    pub query: String,
+    /// Start in content search.
+    pub content: bool,
+}
+
+/// Why rows are not shown, counted for the status line.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Hidden {
+    pub scope: usize,
+    pub exec: usize,
+    pub archived: usize,
+}

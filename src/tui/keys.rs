@@ -1,0 +1,189 @@
+//! The key table: a key press -> an [`Action`], and the help text drawn from the same table.
+//!
+//! Pure. Typing always edits the query: no printable key is taken for a command, except `?`,
+//! which opens the help only while the query is empty (type `?` after any other character to
+//! search for it). F1 opens the help at any time.
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+
+use crate::tui::app::{Action, Focus};
+
+/// What the table needs to know about the state.
+#[derive(Debug, Clone, Copy)]
+pub struct Context {
+    pub query_empty: bool,
+    pub focus: Focus,
+}
+
+/// The action of a key press, if any.
+pub fn action(key: KeyEvent, ctx: Context) -> Option<Action> {
+    if key.kind == KeyEventKind::Release {
+        return None;
+    }
+    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    let alt = key.modifiers.contains(KeyModifiers::ALT);
+    let shift = key.modifiers.contains(KeyModifiers::SHIFT);
+    let reading = ctx.focus == Focus::Conversation;
+    let a = match key.code {
+        KeyCode::Char(c) if ctrl => match c.to_ascii_lowercase() {
+            'c' => Action::Quit,
+            'n' | 'j' => Action::MoveDown,
+            'p' | 'k' => Action::MoveUp,
+            'u' if reading => Action::HalfPageConversation(-1),
+            'u' => Action::ClearQuery,
+            'd' => Action::HalfPageConversation(1),
+            'w' | 'h' => Action::DeleteWord,
+            'y' => Action::CopyId,
+            'o' => Action::ExecSelected,
+            't' => Action::ToggleTools,
+            'f' => Action::ToggleContent,
+            's' => Action::ToggleSort,
+            'e' => Action::ToggleExec,
+            'a' => Action::ToggleArchived,
+            'z' => Action::Suspend,
+            _ => return None,
+        },
+        KeyCode::Char('y' | 'Y') if alt => Action::CopyCommand,
+        KeyCode::Char(_) if alt => return None,
+        KeyCode::Char('?') if ctx.query_empty => Action::ToggleHelp,
+        KeyCode::Char('n') if reading => Action::JumpHit(true),
+        KeyCode::Char('N') if reading => Action::JumpHit(false),
+        KeyCode::Char(c) => Action::Insert(c),
+        KeyCode::F(1) => Action::ToggleHelp,
+        KeyCode::F(3) => Action::JumpHit(!shift),
+        KeyCode::Backspace if ctrl || alt => Action::DeleteWord,
+        KeyCode::Backspace => Action::DeleteBack,
+        KeyCode::Enter => Action::Accept,
+        KeyCode::Esc => Action::Escape,
+        KeyCode::Tab | KeyCode::BackTab => Action::ToggleScope,
+        KeyCode::Up if shift => Action::PageListUp,
+        KeyCode::Down if shift => Action::PageListDown,
+        KeyCode::Up if reading => Action::Scroll(-1),
+        KeyCode::Down if reading => Action::Scroll(1),
+        KeyCode::Up => Action::MoveUp,
+        KeyCode::Down => Action::MoveDown,
+        KeyCode::PageUp => Action::PageConversation(-1),
+        KeyCode::PageDown => Action::PageConversation(1),
+        KeyCode::Home => Action::First,
+        KeyCode::End => Action::Last,
+        KeyCode::Right => Action::FocusConversation,
+        KeyCode::Left => Action::FocusList,
+        _ => return None,
+    };
+    Some(a)
+}
+
+/// Every key, for the help overlay: (keys, what they do).
+pub const HELP: &[(&str, &str)] = &[
+    (
+        "type",
+        "search (fzf syntax: 'exact ^prefix suffix$ !not, space AND, | OR)",
+    ),
+    (
+        "Enter",
+        "print the session id and quit (--print-command: the cd+resume command)",
+    ),
+    ("Ctrl+O", "run `codex resume <id>` in the session's folder"),
+    ("Esc", "clear the query; with an empty query, quit"),
+    ("Ctrl+C", "quit"),
+    ("↑ ↓  Ctrl+P/N  Ctrl+K/J", "move the selection"),
+    ("Shift+↑ ↓  Home End", "page the list, first, last"),
+    ("PgUp PgDn", "scroll the conversation a page"),
+    ("Ctrl+D", "scroll the conversation half a page down"),
+    (
+        "→  ←",
+        "read the conversation (↑ ↓ Ctrl+U scroll it), back to the list",
+    ),
+    (
+        "Ctrl+U",
+        "clear the query (in the conversation: half a page up)",
+    ),
+    ("Ctrl+W  Backspace", "delete a word, a character"),
+    ("Tab", "this folder's repository ↔ every folder"),
+    ("Ctrl+S", "sort by last update ↔ by creation"),
+    ("Ctrl+E", "show ↔ hide exec (non-interactive) sessions"),
+    ("Ctrl+A", "show ↔ hide archived sessions"),
+    ("Ctrl+T", "show ↔ hide tool calls and reasoning"),
+    (
+        "Ctrl+F  /query",
+        "search inside every conversation ↔ fuzzy search of titles",
+    ),
+    (
+        "n N (conversation)  F3 Shift+F3",
+        "next / previous match of a content search",
+    ),
+    ("Ctrl+Y", "copy the session id"),
+    ("Alt+Y", "copy `cd <folder> && codex resume <id>`"),
+    ("Ctrl+Z", "suspend"),
+    ("? (empty query)  F1", "this help; any key closes it"),
+    (
+        "mouse",
+        "click a row, wheel over the list or the conversation",
+    ),
+];
+
+/// The footer: the most used keys.
+pub const FOOTER: &str =
+    "Enter pick · Esc quit · ↑↓ move · PgUp/PgDn read · Tab scope · Ctrl+T tools · Ctrl+Y copy id · F1 help";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(code: KeyCode, mods: KeyModifiers) -> KeyEvent {
+        KeyEvent::new(code, mods)
+    }
+
+    const LIST: Context = Context {
+        query_empty: true,
+        focus: Focus::List,
+    };
+
+    #[test]
+    fn printable_keys_always_edit_the_query() {
+        for c in ['j', 'k', 'q', ' ', 'é', '日'] {
+            assert_eq!(
+                action(key(KeyCode::Char(c), KeyModifiers::NONE), LIST),
+                Some(Action::Insert(c))
+            );
+        }
+        let typing = Context {
+            query_empty: false,
+            ..LIST
+        };
+        assert_eq!(
+            action(key(KeyCode::Char('?'), KeyModifiers::NONE), typing),
+            Some(Action::Insert('?'))
+        );
+        assert_eq!(
+            action(key(KeyCode::Char('?'), KeyModifiers::NONE), LIST),
+            Some(Action::ToggleHelp)
+        );
+    }
+
+    #[test]
+    fn control_keys() {
+        let ctrl = |c| action(key(KeyCode::Char(c), KeyModifiers::CONTROL), LIST);
+        assert_eq!(ctrl('c'), Some(Action::Quit));
+        assert_eq!(ctrl('n'), Some(Action::MoveDown));
+        assert_eq!(ctrl('k'), Some(Action::MoveUp));
+        assert_eq!(ctrl('u'), Some(Action::ClearQuery));
+        assert_eq!(ctrl('y'), Some(Action::CopyId));
+        assert_eq!(
+            action(key(KeyCode::Char('y'), KeyModifiers::ALT), LIST),
+            Some(Action::CopyCommand)
+        );
+        let reading = Context {
+            focus: Focus::Conversation,
+            ..LIST
+        };
+        assert_eq!(
+            action(key(KeyCode::Char('u'), KeyModifiers::CONTROL), reading),
+            Some(Action::HalfPageConversation(-1))
+        );
+        assert_eq!(
+            action(key(KeyCode::Down, KeyModifiers::NONE), reading),
+            Some(Action::Scroll(1))
+        );
+    }
+}

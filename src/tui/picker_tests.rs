@@ -1,0 +1,112 @@
+//! The event loop's hand-over rules: indexer batches taken in together, conversations held
+//! while the top row is still changing.
+
+use super::*;
+use crate::tui::app::Options;
+use std::path::PathBuf;
+use std::sync::mpsc;
+
+fn row(id: &str, t: i64) -> SessionRow {
+    SessionRow {
+        id: id.into(),
+        path: PathBuf::from(format!("/s/{id}.jsonl")),
+        preview: format!("preview of {id}"),
+        cwd: Some("/w".into()),
+        updated_ms: t,
+        interactive: true,
+        ..SessionRow::default()
+    }
+}
+
+fn app() -> App {
+    let mut app = App::new(
+        Options {
+            all: true,
+            ..Options::default()
+        },
+        10_000,
+    );
+    app.update(Action::Resize(120, 20));
+    app
+}
+
+fn previews(app: &App) -> Vec<String> {
+    let mut p: Vec<String> = app.rows.iter().map(|r| r.preview.clone()).collect();
+    p.sort();
+    p
+}
+
+#[test]
+fn the_first_batch_is_drawn_alone_then_the_waiting_batches_are_taken_at_once() {
+    let mut app = app();
+    let (tx, rx) = mpsc::channel();
+    tx.send(Event::Found { total: 4 }).unwrap();
+    tx.send(Event::Rows(vec![row("a", 10)])).unwrap();
+    tx.send(Event::Progress { done: 1, total: 4 }).unwrap();
+    tx.send(Event::Rows(vec![row("b", 20)])).unwrap();
+    tx.send(Event::Rows(vec![row("c", 30), row("d", 40)]))
+        .unwrap();
+    let mut renamed = row("b", 20);
+    renamed.preview = "renamed b".into();
+    tx.send(Event::Updated(vec![renamed])).unwrap();
+    tx.send(Event::Progress { done: 4, total: 4 }).unwrap();
+
+    let first = drain_index(&mut app, &rx);
+    assert!(first.applied && first.backlog && first.open);
+    assert_eq!(
+        app.rows.len(),
+        1,
+        "the first screenful is drawn before the rest"
+    );
+
+    let rest = drain_index(&mut app, &rx);
+    assert!(rest.applied && !rest.backlog && rest.open);
+    assert_eq!(
+        previews(&app),
+        ["preview of a", "preview of c", "preview of d", "renamed b"],
+        "every waiting batch, and the update after them, in one turn"
+    );
+    assert_eq!(app.indexing, Some((4, 4)));
+
+    drop(tx);
+    assert!(!drain_index(&mut app, &rx).open);
+}
+
+#[test]
+fn a_conversation_waits_for_the_top_row_to_settle_while_the_first_index_streams_in() {
+    let mut app = app();
+    let (search_tx, _search_rx) = mpsc::channel();
+    let (job_tx, job_rx) = mpsc::channel();
+    let mut held = None;
+    app.apply_index(Event::Rows(vec![row("a", 10)]));
+    app.apply_index(Event::Rows(vec![row("b", 20)]));
+    assert!(app.follows_top());
+    route(&mut app, &search_tx, &job_tx, &mut held);
+    assert!(
+        job_rx.try_recv().is_err(),
+        "not read while the top may change"
+    );
+    let (job, _) = held.as_ref().expect("the newest ask is held");
+    assert_eq!(job.id, "b");
+
+    // The top stayed the same long enough: its conversation is read.
+    if let Some((_, since)) = held.as_mut() {
+        *since = Instant::now()
+            .checked_sub(TOP_SETTLE)
+            .expect("a clock past its start");
+    }
+    route(&mut app, &search_tx, &job_tx, &mut held);
+    assert_eq!(job_rx.try_recv().map(|j| j.id).ok().as_deref(), Some("b"));
+    assert!(held.is_none());
+
+    // Once the index is complete, a conversation is read as soon as it is asked for.
+    app.apply_index(Event::Rows(vec![row("c", 30)]));
+    app.apply_index(Event::Finished {
+        rows: 3,
+        issues: 0,
+        elapsed: Duration::ZERO,
+    });
+    assert!(!app.follows_top());
+    route(&mut app, &search_tx, &job_tx, &mut held);
+    assert_eq!(job_rx.try_recv().map(|j| j.id).ok().as_deref(), Some("c"));
+}

@@ -1,0 +1,63 @@
+//! The help overlay: every key from the key table, centred over the screen.
+
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+use ratatui::Frame;
+
+use crate::textwidth;
+use crate::tui::keys;
+
+use super::Theme;
+
+pub fn draw(frame: &mut Frame, screen: Rect, theme: &Theme) {
+    let key_w = keys::HELP
+        .iter()
+        .map(|(k, _)| textwidth::width(k))
+        .max()
+        .unwrap_or(0);
+    let want_w = keys::HELP
+        .iter()
+        .map(|(_, d)| key_w + 2 + textwidth::width(d))
+        .max()
+        .unwrap_or(0)
+        + 4;
+    let w = u16::try_from(want_w).unwrap_or(u16::MAX).min(screen.width);
+    let h = u16::try_from(keys::HELP.len() + 4)
+        .unwrap_or(u16::MAX)
+        .min(screen.height);
+    let area = Rect::new(
+        screen.x + (screen.width - w) / 2,
+        screen.y + (screen.height - h) / 2,
+        w,
+        h,
+    );
+    let text_w = usize::from(w.saturating_sub(4));
+    let mut lines: Vec<Line> = keys::HELP
+        .iter()
+        .map(|(k, d)| {
+            let desc_w = text_w.saturating_sub(key_w + 2);
+            Line::from(vec![
+                Span::styled(format!("{k:<key_w$}  "), theme.help_key),
+                Span::styled(textwidth::truncate(d, desc_w), theme.help_text),
+            ])
+        })
+        .collect();
+    lines.push(Line::default());
+    lines.push(Line::from(Span::styled(
+        "Esc, F1 or any key closes this help",
+        theme.placeholder,
+    )));
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.help_border)
+        .title(" codex-picker keys ");
+    // One column more each side: a wide character half under the border would hide it.
+    let x0 = area.x.saturating_sub(1);
+    let clear_w = (area.right() + 1).min(screen.right()) - x0;
+    frame.render_widget(Clear, Rect::new(x0, area.y, clear_w, area.height));
+    frame.render_widget(
+        Paragraph::new(lines).block(block.padding(ratatui::widgets::Padding::horizontal(1))),
+        area,
+    );
+}

@@ -1,0 +1,115 @@
+//! The status line (counts, what is hidden and why, indexing progress, problems, a short
+//! confirmation) and the footer with the most used keys.
+
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::Frame;
+
+use crate::search::Recency;
+use crate::textwidth;
+use crate::tui::app::{App, Scope};
+use crate::tui::keys;
+
+use super::Theme;
+
+/// 1234567 -> "1,234,567".
+pub fn thousands(n: usize) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The status text, in parts joined by ` · `.
+pub fn status_text(app: &App) -> String {
+    let mut parts = Vec::new();
+    if let Some((done, total)) = app.indexing {
+        parts.push(format!(
+            "indexed {} / {}",
+            thousands(done),
+            thousands(total)
+        ));
+    }
+    if let Some((done, total)) = app.content_progress {
+        parts.push(format!(
+            "conversations indexed {} / {}",
+            thousands(done),
+            thousands(total)
+        ));
+    }
+    if app.content_mode() {
+        parts.push("searching inside conversations (Ctrl+F: titles)".into());
+    }
+    let scope = match app.effective_scope() {
+        _ if app.scope_provisional() => "all folders: none in this folder so far",
+        Scope::Folder => "this folder",
+        Scope::All => "all folders",
+    };
+    parts.push(format!(
+        "{} of {} sessions ({scope})",
+        thousands(app.visible.len()),
+        thousands(app.rows.len())
+    ));
+    let h = app.hidden;
+    let mut hidden = Vec::new();
+    if h.scope > 0 {
+        hidden.push(format!("{} other folders (Tab)", thousands(h.scope)));
+    }
+    if h.exec > 0 {
+        hidden.push(format!("{} exec (Ctrl+E)", thousands(h.exec)));
+    }
+    if h.archived > 0 {
+        hidden.push(format!("{} archived (Ctrl+A)", thousands(h.archived)));
+    }
+    if !hidden.is_empty() {
+        parts.push(format!("hidden: {}", hidden.join(", ")));
+    }
+    parts.push(
+        match app.order {
+            Recency::Updated => "by update",
+            Recency::Created => "by creation",
+        }
+        .into(),
+    );
+    if app.issues > 0 {
+        parts.push(format!("{} unreadable files", thousands(app.issues)));
+    }
+    parts.join(" · ")
+}
+
+pub fn draw(frame: &mut Frame, status: Rect, footer: Rect, app: &App, theme: &Theme) {
+    let width = usize::from(status.width);
+    if status.height > 0 {
+        let line = match &app.flash {
+            Some(flash) => Line::from(vec![
+                Span::styled(textwidth::truncate(flash, width), theme.flash),
+                Span::styled(
+                    textwidth::truncate(
+                        &format!(" · {}", status_text(app)),
+                        width.saturating_sub(textwidth::width(flash)),
+                    ),
+                    theme.status,
+                ),
+            ]),
+            None => Line::from(Span::styled(
+                textwidth::truncate(&status_text(app), width),
+                theme.status,
+            )),
+        };
+        frame.render_widget(line, status);
+    }
+    if footer.height > 0 {
+        frame.render_widget(
+            Line::from(Span::styled(
+                textwidth::truncate(keys::FOOTER, usize::from(footer.width)),
+                theme.footer,
+            )),
+            footer,
+        );
+    }
+}

@@ -1,0 +1,107 @@
+//! Every style the picker draws with, in a colour theme and a no-colour theme (`NO_COLOR`).
+//! The no-colour theme still tells things apart with bold, reverse, dim, italic and underline.
+
+use ratatui::style::{Color, Modifier, Style};
+
+use crate::tui::app::conversation::Part;
+
+#[derive(Debug, Clone, Copy)]
+pub struct Theme {
+    pub color: bool,
+    pub prompt: Style,
+    pub query: Style,
+    pub placeholder: Style,
+    pub mode: Style,
+    pub age: Style,
+    pub title: Style,
+    pub project: Style,
+    pub branch: Style,
+    pub kind: Style,
+    pub matched: Style,
+    pub selected: Style,
+    pub marker: Style,
+    pub rule: Style,
+    pub status: Style,
+    pub flash: Style,
+    pub footer: Style,
+    pub empty: Style,
+    pub help_key: Style,
+    pub help_text: Style,
+    pub help_border: Style,
+}
+
+impl Theme {
+    /// The theme for this environment: no colour when `NO_COLOR` is set to anything non-empty.
+    pub fn from_env() -> Theme {
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        Theme::new(!no_color)
+    }
+
+    pub fn new(color: bool) -> Theme {
+        let plain = Style::default();
+        let bold = plain.add_modifier(Modifier::BOLD);
+        let dim = plain.add_modifier(Modifier::DIM);
+        let fg = |c: Color| if color { plain.fg(c) } else { plain };
+        Theme {
+            color,
+            prompt: fg(Color::Cyan).add_modifier(Modifier::BOLD),
+            query: bold,
+            placeholder: dim,
+            mode: dim,
+            age: fg(Color::DarkGray),
+            title: plain,
+            project: fg(Color::Blue),
+            branch: fg(Color::Magenta),
+            kind: fg(Color::Yellow).add_modifier(Modifier::ITALIC),
+            matched: if color {
+                plain.fg(Color::LightYellow).add_modifier(Modifier::BOLD)
+            } else {
+                bold.add_modifier(Modifier::UNDERLINED)
+            },
+            selected: if color {
+                plain.bg(Color::Indexed(237)).add_modifier(Modifier::BOLD)
+            } else {
+                plain.add_modifier(Modifier::REVERSED | Modifier::BOLD)
+            },
+            marker: fg(Color::Cyan).add_modifier(Modifier::BOLD),
+            rule: fg(Color::DarkGray),
+            status: dim,
+            flash: fg(Color::Green).add_modifier(Modifier::BOLD),
+            footer: fg(Color::DarkGray),
+            empty: dim.add_modifier(Modifier::ITALIC),
+            help_key: fg(Color::Cyan).add_modifier(Modifier::BOLD),
+            help_text: plain,
+            help_border: fg(Color::Cyan),
+        }
+    }
+
+    /// The style of a piece of the conversation pane.
+    pub fn part(&self, part: Part) -> Style {
+        let plain = Style::default();
+        let fg = |c: Color| if self.color { plain.fg(c) } else { plain };
+        match part {
+            Part::MetaKey => fg(Color::DarkGray),
+            Part::MetaValue => plain,
+            Part::Rule => fg(Color::DarkGray),
+            Part::UserHeader => fg(Color::Green).add_modifier(Modifier::BOLD | Modifier::REVERSED),
+            Part::AssistantHeader => fg(Color::Cyan).add_modifier(Modifier::BOLD),
+            Part::CommentaryHeader => {
+                fg(Color::Cyan).add_modifier(Modifier::DIM | Modifier::ITALIC)
+            }
+            Part::UserText | Part::AssistantText => plain,
+            Part::CommentaryText => plain.add_modifier(Modifier::DIM | Modifier::ITALIC),
+            Part::Tool => fg(Color::Yellow).add_modifier(Modifier::DIM),
+            Part::Elided | Part::Notice => plain.add_modifier(Modifier::ITALIC | Modifier::DIM),
+            Part::Hit => {
+                if self.color {
+                    plain
+                        .fg(Color::Black)
+                        .bg(Color::Yellow)
+                        .add_modifier(Modifier::BOLD)
+                } else {
+                    plain.add_modifier(Modifier::REVERSED | Modifier::BOLD | Modifier::UNDERLINED)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,59 @@
+//! The conversation pane: the selected session's lines (built by `app::conversation`), from the
+//! scroll offset, behind a left rule that doubles as a scroll bar.
+
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use ratatui::Frame;
+
+use crate::tui::app::{App, Focus};
+
+use super::Theme;
+
+pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+    let text = app.geometry.conversation_text();
+    if area.x > 0 {
+        // The rule doubles as a scroll bar: the thick part is the visible share.
+        let rule_style = if app.focus == Focus::Conversation {
+            theme.marker
+        } else {
+            theme.rule
+        };
+        let h = usize::from(area.height);
+        let total = app.pane.len().max(1);
+        let (from, to) = if total > h {
+            let from = app.scroll * h / total;
+            (from, ((app.scroll + h) * h).div_ceil(total).max(from + 1))
+        } else {
+            (0, 0)
+        };
+        let rule: Vec<Line> = (0..h)
+            .map(|y| {
+                let c = if y >= from && y < to { "┃" } else { "│" };
+                Line::from(Span::styled(c, rule_style))
+            })
+            .collect();
+        frame.render_widget(
+            Paragraph::new(rule),
+            Rect::new(area.x, area.y, 1, area.height),
+        );
+    }
+    if app.selected_row().is_none() {
+        return;
+    }
+    let lines: Vec<Line> = app
+        .pane
+        .iter()
+        .skip(app.scroll)
+        .take(usize::from(text.height))
+        .map(|l| {
+            Line::from(
+                l.spans
+                    .iter()
+                    .map(|(s, part)| Span::styled(s.clone(), theme.part(*part)))
+                    .collect::<Vec<_>>(),
+            )
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(lines), text);
+}

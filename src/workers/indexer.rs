@@ -1,0 +1,510 @@
+//! The background indexer: rollout files -> session rows, streamed to the picker over a channel.
+//!
+//! One coordinator thread first sends the rows it knows from the rows cache (one [`Event::Rows`]
+//! before any walking), then walks the store, sends the number of files found, and reads only
+//! what is new or changed since the cache was written, newest first on worker threads (preview
+//! only: each file is read up to its first real user message; a grown file is read on from where
+//! the cache stopped). New rows arrive as [`Event::Rows`], changed ones as [`Event::Updated`],
+//! vanished ones as [`Event::Removed`]. Paginated forks are titled from their parents once every
+//! row is known; the cache is saved; [`Event::Finished`] ends the rows phase. Then, unless turned
+//! off, the content phase builds (or loads and refreshes) the content search index and hands it
+//! over with [`Event::ContentReady`]. The indexer stops as soon as its receiver is dropped; a
+//! problem with one file is an [`Event::Issue`], never the end of the run.
+
+use std::collections::HashMap;
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::Arc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crate::fulltext::{build as content_build, ContentIndex};
+use crate::rollout::summary::{ScanOptions, ScanState, Until};
+use crate::session::SessionRow;
+use crate::store::cache::{self, Plan, RowCache};
+use crate::store::walk::{Listed, RolloutFile};
+use crate::store::{self, FileIssue, Store};
+
+/// Cached rows sent in the first batch: enough to fill a screen.
+const FIRST_BATCH: usize = 256;
+
+/// What the indexer tells the picker, in this order: cached `Rows` (when a cache exists),
+/// `Found`, then `Rows` / `Updated` / `Removed` / `Issue` / `Progress` in any mix, `Finished`;
+/// then the content phase: `ContentProgress`..., `ContentReady`. The channel closes after that.
+#[derive(Debug, Clone)]
+pub enum Event {
+    /// The walk finished: this many rollout files are in the store (cached or not).
+    Found { total: usize },
+    /// New rows, in no particular order. The first batch may come from the cache, before the
+    /// walk; later events correct it.
+    Rows(Vec<SessionRow>),
+    /// Rows that replace earlier ones with the same path (a file that changed since the cache,
+    /// or a fork titled from its parent).
+    Updated(Vec<SessionRow>),
+    /// Rows sent earlier whose files are gone (or are no longer sessions): drop them.
+    Removed(Vec<PathBuf>),
+    /// A file or folder passed over.
+    Issue(FileIssue),
+    /// Files known so far (unchanged cached files count as done at once).
+    Progress { done: usize, total: usize },
+    /// The rows phase ended.
+    Finished {
+        rows: usize,
+        issues: usize,
+        elapsed: Duration,
+    },
+    /// Content phase: sessions whose text is indexed so far.
+    ContentProgress { done: usize, total: usize },
+    /// The content search index of every row, ready to query.
+    ContentReady(Arc<ContentIndex>),
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct IndexOptions {
+    pub archived: bool,
+    pub threads: usize,
+    /// Rows per batch sent to the picker (a batch is also sent when `flush_every` passes).
+    pub batch: usize,
+    pub flush_every: Duration,
+}
+
+impl Default for IndexOptions {
+    fn default() -> Self {
+        IndexOptions {
+            archived: true,
+            threads: store::default_threads(),
+            batch: 256,
+            flush_every: Duration::from_millis(30),
+        }
+    }
+}
+
+/// Where the caches are and whether the content phase runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CacheSetup {
+    /// The cache folder; `None` reads everything afresh and writes nothing (`--no-cache`).
+    pub dir: Option<PathBuf>,
+    /// Build the content index after the rows.
+    pub content: bool,
+}
+
+impl CacheSetup {
+    /// The user's cache folder, content phase on.
+    pub fn user() -> Self {
+        CacheSetup {
+            dir: Some(crate::paths::cache_dir()),
+            content: true,
+        }
+    }
+
+    /// From the command line: `--no-cache` turns the cache off.
+    pub fn from_args(args: &crate::cli::StoreArgs) -> Self {
+        CacheSetup {
+            dir: (!args.no_cache).then(crate::paths::cache_dir),
+            content: true,
+        }
+    }
+}
+
+/// Start indexing `store` on background threads, with the user's cache and the content phase.
+pub fn spawn(store: Store, opts: IndexOptions) -> Receiver<Event> {
+    spawn_with(store, opts, CacheSetup::user())
+}
+
+/// [`spawn`] with an explicit cache setup.
+pub fn spawn_with(store: Store, opts: IndexOptions, setup: CacheSetup) -> Receiver<Event> {
+    let (tx, rx) = mpsc::channel();
+    thread::Builder::new()
+        .name("codex-picker-index".into())
+        .spawn(move || {
+            background_priority();
+            run(&store, opts, &setup, &tx)
+        })
+        .expect("spawn the indexer thread");
+    rx
+}
+
+/// What the coordinator keeps of a row it sent: the session id (for the content phase) and,
+/// for a paginated fork still without a title, the row itself (titled from its parent at the
+/// end). Keeping whole rows would copy every first message once more.
+struct Known {
+    id: String,
+    untitled_fork: Option<SessionRow>,
+}
+
+impl Known {
+    fn of(row: &SessionRow) -> Known {
+        let untitled = row.history_base.is_some() && row.first_user_message.is_none();
+        Known {
+            id: row.id.clone(),
+            untitled_fork: untitled.then(|| row.clone()),
+        }
+    }
+}
+
+/// Lower this thread's scheduling priority (nice 10); the threads it starts inherit it. On a
+/// machine with few cores the readers would otherwise keep the event loop and the terminal
+/// itself waiting for a core, and the first rows would be drawn late. Linux only: elsewhere the
+/// call would renice the whole process, picker included.
+fn background_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: gettid has no preconditions; setpriority on our own thread id only changes its
+    // scheduling weight, and a failure (an unusual sandbox) is harmless.
+    unsafe {
+        let tid = libc::gettid();
+        let _ = libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, 10);
+    }
+}
+
+/// A file for a worker to read.
+enum Todo {
+    /// Looked at by the walk: read on from this state.
+    Known(RolloutFile, Box<ScanState>),
+    /// Listed by name only (a start with nothing cached): the worker reads its metadata first,
+    /// so reading starts as soon as the names are listed.
+    Listed(Listed),
+}
+
+/// A worker's result, with the file as it was looked at (`None` when it could not be). The row
+/// is not boxed: its box would be freed on the coordinator's thread (see [`work`]).
+#[allow(clippy::large_enum_variant)]
+enum Found {
+    /// The state is sent only when the cache keeps it.
+    Row(SessionRow, Option<Box<ScanState>>, RolloutFile),
+    Issue(FileIssue, Option<RolloutFile>),
+}
+
+/// The rows cache file for this store, if caching is on and allowed.
+fn rows_file(store: &Store, setup: &CacheSetup, kind: &str) -> Option<PathBuf> {
+    let file = cache::cache_file(setup.dir.as_deref()?, &store.home, kind);
+    cache::allowed(&file, &store.home).then_some(file)
+}
+
+fn run(store: &Store, opts: IndexOptions, setup: &CacheSetup, tx: &Sender<Event>) {
+    let started = Instant::now();
+    let cache_file = rows_file(store, setup, "rows");
+    let mut rc = match &cache_file {
+        Some(f) => RowCache::load(f, &store.home).0,
+        None => RowCache::empty(&store.home),
+    };
+    let names = store.names();
+    // Cached rows go out newest first in two batches: a screenful at once, so the first frame
+    // with rows is not held up by turning every cached entry into a row, then the rest.
+    let mut cached: Vec<(&PathBuf, &cache::Entry)> = rc
+        .entries
+        .iter()
+        .filter(|(_, e)| opts.archived || !e.archived)
+        .filter(|(_, e)| e.state.meta.is_some() || e.state.saw_message)
+        .collect();
+    cached.sort_by_key(|(_, e)| std::cmp::Reverse(e.mtime_ms));
+    // Keyed by the path's bytes: hashing a `Path` parses it into components first.
+    let mut all: HashMap<OsString, Known> = HashMap::with_capacity(cached.len());
+    let split = cached.len().min(FIRST_BATCH);
+    for part in [&cached[..split], &cached[split..]] {
+        if part.is_empty() {
+            continue;
+        }
+        let rows: Vec<SessionRow> = part
+            .iter()
+            .map(|(p, e)| store::row_from_scan(&e.file(p), &e.state, &names))
+            .collect();
+        for row in &rows {
+            all.insert(row.path.clone().into_os_string(), Known::of(row));
+        }
+        if tx.send(Event::Rows(rows)).is_err() {
+            return;
+        }
+    }
+    // With nothing cached every file is read whole, so the walk only lists names (newest name
+    // first) and the workers read each file's metadata as they go; otherwise the walk looks at
+    // every file and only the new or changed ones are read, newest first.
+    let cold = rc.entries.is_empty();
+    let (mut files, todo, issues) = if cold {
+        let (listed, issues) = store.listing(opts.archived);
+        let todo: Vec<Todo> = listed.into_iter().map(Todo::Listed).collect();
+        (Vec::with_capacity(todo.len()), todo, issues)
+    } else {
+        let (mut files, issues) = store.files(opts.archived);
+        files.sort_unstable_by(newest_first);
+        let mut todo = Vec::new();
+        for f in &files {
+            match rc.plan(f) {
+                Plan::Fresh(_) if all.contains_key(f.path.as_os_str()) => {}
+                Plan::Fresh(state) | Plan::Resume(state) => {
+                    todo.push(Todo::Known(f.clone(), Box::new(state)))
+                }
+                Plan::Rescan => todo.push(Todo::Known(f.clone(), Box::default())),
+            }
+        }
+        (files, todo, issues)
+    };
+    let total = if cold { todo.len() } else { files.len() };
+    all.reserve(total.saturating_sub(all.len()));
+    if tx.send(Event::Found { total }).is_err() {
+        return;
+    }
+    let mut issue_count = issues.len();
+    for issue in issues {
+        if tx.send(Event::Issue(issue)).is_err() {
+            return;
+        }
+    }
+    let mut dirty = !todo.is_empty();
+    let gone: Vec<PathBuf> = rc
+        .retain_walked(&files, opts.archived)
+        .into_iter()
+        .filter(|p| all.remove(p.as_os_str()).is_some())
+        .collect();
+    dirty |= !gone.is_empty();
+    if !gone.is_empty() && tx.send(Event::Removed(gone)).is_err() {
+        return;
+    }
+    let fresh = total - todo.len();
+    let todo = Arc::new(todo);
+    let stop = Arc::new(AtomicBool::new(false));
+    let next = Arc::new(AtomicUsize::new(0));
+    let (wtx, wrx) = mpsc::channel::<Vec<Found>>();
+    let keep_states = cache_file.is_some();
+    let workers: Vec<_> = (0..opts.threads.max(1))
+        .map(|_| {
+            let (todo, stop, next, wtx, names) = (
+                todo.clone(),
+                stop.clone(),
+                next.clone(),
+                wtx.clone(),
+                names.clone(),
+            );
+            thread::spawn(move || work(&todo, &names, keep_states, &stop, &next, &wtx))
+        })
+        .collect();
+    drop(wtx);
+
+    let mut batch = Batch::default();
+    let mut done = fresh;
+    // The first rows go out as soon as a worker has any: they fill the first screen.
+    let mut last_flush: Option<Instant> = None;
+    let mut alive = true;
+    loop {
+        match wrx.recv_timeout(opts.flush_every) {
+            Ok(found) => {
+                for found in found {
+                    match found {
+                        Found::Row(row, state, file) => {
+                            done += 1;
+                            if let Some(state) = state {
+                                rc.put(&file, *state);
+                            }
+                            if cold {
+                                files.push(file);
+                            }
+                            let key = row.path.clone().into_os_string();
+                            if all.insert(key, Known::of(&row)).is_some() {
+                                batch.updated.push(row);
+                            } else {
+                                batch.rows.push(row);
+                            }
+                        }
+                        Found::Issue(issue, file) => {
+                            done += 1;
+                            issue_count += 1;
+                            rc.entries.remove(&issue.path);
+                            if let (true, Some(file)) = (cold, file) {
+                                files.push(file);
+                            }
+                            if all.remove(issue.path.as_os_str()).is_some() {
+                                batch.removed.push(issue.path.clone());
+                            }
+                            alive &= tx.send(Event::Issue(issue)).is_ok();
+                        }
+                    }
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        }
+        let due = match last_flush {
+            None => batch.len() > 0,
+            Some(t) => t.elapsed() >= opts.flush_every,
+        };
+        if alive && (batch.len() >= opts.batch || due) {
+            alive = batch.flush(tx, done, total);
+            last_flush = Some(Instant::now());
+        }
+        if !alive {
+            stop.store(true, Ordering::Relaxed);
+            break;
+        }
+    }
+    for worker in workers {
+        let _ = worker.join();
+    }
+    if cold {
+        files.sort_unstable_by(newest_first);
+    }
+    if !alive || !batch.flush(tx, done, total) {
+        return;
+    }
+    let rows = all.len();
+    let mut forks: Vec<SessionRow> = Vec::new();
+    let ids: HashMap<PathBuf, String> = all
+        .into_iter()
+        .map(|(path, known)| {
+            forks.extend(known.untitled_fork);
+            (PathBuf::from(path), known.id)
+        })
+        .collect();
+    let updated = title_forks(&mut forks, &files);
+    if !updated.is_empty() && tx.send(Event::Updated(updated)).is_err() {
+        return;
+    }
+    if let (Some(file), true) = (&cache_file, dirty) {
+        let _ = rc.save(file);
+    }
+    if tx
+        .send(Event::Finished {
+            rows,
+            issues: issue_count,
+            elapsed: started.elapsed(),
+        })
+        .is_err()
+    {
+        return;
+    }
+    if setup.content {
+        content_phase(store, setup, &ids, &files, opts, tx);
+    }
+}
+
+/// Build the content index of the sessions `ids` (path -> session id; from its cache where
+/// files are unchanged) and send it. `files` is the walk the rows came from; the store is not
+/// walked a second time.
+fn content_phase(
+    store: &Store,
+    setup: &CacheSetup,
+    ids: &HashMap<PathBuf, String>,
+    files: &[RolloutFile],
+    opts: IndexOptions,
+    tx: &Sender<Event>,
+) {
+    let targets = content_build::targets_for(files, ids);
+    let file = rows_file(store, setup, "content");
+    let previous = file.as_deref().and_then(|f| content_build::load(f).ok());
+    let previous_len = previous.as_ref().map(ContentIndex::len);
+    let mut report = |done, total| tx.send(Event::ContentProgress { done, total }).is_ok();
+    let Some((index, stats)) =
+        content_build::build(previous, &targets, files, opts.threads, &mut report)
+    else {
+        return;
+    };
+    let unchanged = stats.read == 0 && previous_len == Some(index.len());
+    if let (Some(file), false) = (&file, unchanged) {
+        let _ = content_build::save(&index, file);
+    }
+    let _ = tx.send(Event::ContentReady(Arc::new(index)));
+}
+
+/// Most recently modified first; ties in path order, so the order is the same from run to run.
+fn newest_first(a: &RolloutFile, b: &RolloutFile) -> std::cmp::Ordering {
+    b.mtime_ms
+        .cmp(&a.mtime_ms)
+        .then_with(|| a.path.cmp(&b.path))
+}
+
+/// Read the files of `todo` the shared counter `next` hands out. A state is sent back only when
+/// `keep_states` (the cache keeps it); otherwise it is dropped here: memory freed on another
+/// thread than the one that allocated it waits on the allocator's locks.
+fn work(
+    todo: &[Todo],
+    names: &HashMap<String, String>,
+    keep_states: bool,
+    stop: &AtomicBool,
+    next: &AtomicUsize,
+    tx: &Sender<Vec<Found>>,
+) {
+    let opts = ScanOptions::new(Until::FirstPrompt);
+    // Results go to the coordinator a few at a time: one wake-up per file costs more than a
+    // preview read on a busy machine.
+    let mut out = Vec::with_capacity(WORK_BATCH);
+    let mut since = Instant::now();
+    while !stop.load(Ordering::Relaxed) {
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        let (file, mut state) = match todo.get(i) {
+            None => break,
+            Some(Todo::Known(file, state)) => (file.clone(), ScanState::clone(state)),
+            Some(Todo::Listed(listed)) => match listed.clone().stat() {
+                Ok(file) => (file, ScanState::default()),
+                Err(issue) => {
+                    out.push(Found::Issue(issue, None));
+                    continue;
+                }
+            },
+        };
+        let found = match store::scan_file(&file, &mut state, &opts) {
+            Ok(()) => match store::not_a_session(&file, &state) {
+                Some(issue) => Found::Issue(issue, Some(file)),
+                None => Found::Row(
+                    store::row_from_scan(&file, &state, names),
+                    keep_states.then(|| Box::new(state)),
+                    file,
+                ),
+            },
+            Err(issue) => Found::Issue(issue, Some(file)),
+        };
+        out.push(found);
+        if out.len() >= WORK_BATCH || since.elapsed() >= WORK_FLUSH {
+            if tx.send(std::mem::take(&mut out)).is_err() {
+                return;
+            }
+            since = Instant::now();
+        }
+    }
+    if !out.is_empty() {
+        let _ = tx.send(out);
+    }
+}
+
+/// Most results a worker holds back, and for how long at most.
+const WORK_BATCH: usize = 32;
+const WORK_FLUSH: Duration = Duration::from_millis(5);
+
+/// Rows waiting to be sent.
+#[derive(Default)]
+struct Batch {
+    rows: Vec<SessionRow>,
+    updated: Vec<SessionRow>,
+    removed: Vec<PathBuf>,
+}
+
+impl Batch {
+    fn len(&self) -> usize {
+        self.rows.len() + self.updated.len() + self.removed.len()
+    }
+
+    /// Send what is pending and the progress; false when the receiver is gone.
+    fn flush(&mut self, tx: &Sender<Event>, done: usize, total: usize) -> bool {
+        let sends = [
+            (!self.rows.is_empty()).then(|| Event::Rows(std::mem::take(&mut self.rows))),
+            (!self.updated.is_empty()).then(|| Event::Updated(std::mem::take(&mut self.updated))),
+            (!self.removed.is_empty()).then(|| Event::Removed(std::mem::take(&mut self.removed))),
+            Some(Event::Progress { done, total }),
+        ];
+        sends.into_iter().flatten().all(|e| tx.send(e).is_ok())
+    }
+}
+
+/// Title paginated forks from their parents; returns the rows that changed.
+fn title_forks(rows: &mut [SessionRow], files: &[RolloutFile]) -> Vec<SessionRow> {
+    let mut changed = Vec::new();
+    for row in rows
+        .iter_mut()
+        .filter(|r| r.history_base.is_some() && r.first_user_message.is_none())
+    {
+        store::fill_from_parent(row, files);
+        if row.first_user_message.is_some() {
+            changed.push(row.clone());
+        }
+    }
+    changed
+}

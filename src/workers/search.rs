@@ -1,0 +1,159 @@
+//! The search thread: keeps its own copy of the rows' haystacks (prepared once rows stop
+//! streaming in, or when a query needs them) and the content index once it is built, runs the
+//! newest query (older queued ones are skipped) and answers with the generation it was asked
+//! under, so the picker can drop stale answers. Typing never waits for it.
+
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::thread;
+use std::time::Duration;
+
+use std::sync::Arc;
+
+use crate::fulltext::{ContentHit, ContentIndex};
+use crate::search::{Haystack, Searcher};
+use crate::session::SessionRow;
+use crate::tui::app::Request;
+
+/// Rows that arrive are prepared for matching once none has come for this long, or as soon as
+/// a query needs them: while the first index streams in, this thread then leaves the cores to
+/// the indexer instead of preparing each batch as it comes.
+const SETTLE: Duration = Duration::from_millis(60);
+
+/// The answer to one search, with the generation it was asked under.
+pub enum Answer {
+    /// Fuzzy search: ranked row indices.
+    Ranked { gen: u64, ranked: Vec<usize> },
+    /// Content search: matching sessions, best first.
+    Content { gen: u64, hits: Vec<ContentHit> },
+}
+
+enum Job {
+    Fuzzy(u64, String, crate::search::Recency),
+    Content(u64, String),
+}
+
+pub fn spawn() -> (Sender<Request>, Receiver<Answer>) {
+    let (tx, rx) = mpsc::channel::<Request>();
+    let (atx, arx) = mpsc::channel();
+    thread::Builder::new()
+        .name("codex-picker-search".into())
+        .spawn(move || run(&rx, &atx))
+        .expect("spawn the search thread");
+    (tx, arx)
+}
+
+fn run(rx: &Receiver<Request>, tx: &Sender<Answer>) {
+    let mut hays: Vec<Haystack> = Vec::new();
+    let mut searcher = Searcher::default();
+    let mut content: Option<Arc<ContentIndex>> = None;
+    let mut pending: Vec<SessionRow> = Vec::new();
+    let prepare = |hays: &mut Vec<Haystack>, pending: &mut Vec<SessionRow>| {
+        hays.extend(pending.drain(..).map(|row| Haystack::new(&row)));
+    };
+    loop {
+        let first = if pending.is_empty() {
+            rx.recv().map_err(|_| RecvTimeoutError::Disconnected)
+        } else {
+            rx.recv_timeout(SETTLE)
+        };
+        let first = match first {
+            Ok(req) => req,
+            Err(RecvTimeoutError::Timeout) => {
+                prepare(&mut hays, &mut pending);
+                continue;
+            }
+            Err(RecvTimeoutError::Disconnected) => return,
+        };
+        let mut latest = None;
+        for req in std::iter::once(first).chain(rx.try_iter()) {
+            match req {
+                Request::AddRows(more) => pending.extend(more),
+                Request::ReplaceRow(i, row) => {
+                    prepare(&mut hays, &mut pending);
+                    if let Some(slot) = hays.get_mut(i) {
+                        *slot = Haystack::new(&row);
+                        searcher.reset();
+                    }
+                }
+                Request::Search { gen, query, order } => {
+                    latest = Some(Job::Fuzzy(gen, query, order))
+                }
+                Request::ContentSearch { gen, query } => latest = Some(Job::Content(gen, query)),
+                Request::ContentIndex(index) => content = Some(index),
+                Request::Transcript { .. } => {}
+            }
+        }
+        if latest.is_some() {
+            prepare(&mut hays, &mut pending);
+        }
+        let answer = match latest {
+            None => continue,
+            Some(Job::Fuzzy(gen, query, order)) => Answer::Ranked {
+                gen,
+                ranked: searcher.search(&hays, &query, order),
+            },
+            Some(Job::Content(gen, query)) => Answer::Content {
+                gen,
+                hits: content
+                    .as_ref()
+                    .map(|index| index.search(&query, usize::MAX))
+                    .unwrap_or_default(),
+            },
+        };
+        if tx.send(answer).is_err() {
+            return;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Recency;
+    use std::path::PathBuf;
+
+    fn row(id: &str, preview: &str) -> SessionRow {
+        SessionRow {
+            id: id.into(),
+            path: PathBuf::from(format!("/s/{id}.jsonl")),
+            preview: preview.into(),
+            ..SessionRow::default()
+        }
+    }
+
+    fn ranked(tx: &Sender<Request>, rx: &Receiver<Answer>, gen: u64, query: &str) -> Vec<usize> {
+        tx.send(Request::Search {
+            gen,
+            query: query.into(),
+            order: Recency::Updated,
+        })
+        .unwrap();
+        match rx.recv_timeout(Duration::from_secs(10)).expect("an answer") {
+            Answer::Ranked { gen: g, ranked } if g == gen => ranked,
+            _ => panic!("not the answer to search {gen}"),
+        }
+    }
+
+    #[test]
+    fn rows_not_yet_prepared_are_searched_and_replaced_like_the_others() {
+        let (tx, rx) = spawn();
+        tx.send(Request::AddRows(vec![
+            row("a", "fix the parser"),
+            row("b", "tidy"),
+        ]))
+        .unwrap();
+        // Asked at once, before the rows settle: they are prepared for the query.
+        assert_eq!(ranked(&tx, &rx, 1, "parser"), [0]);
+        // A row replaced while still waiting to be prepared keeps its new text.
+        tx.send(Request::AddRows(vec![row("c", "speed")])).unwrap();
+        tx.send(Request::ReplaceRow(2, Box::new(row("c", "parser docs"))))
+            .unwrap();
+        let mut hits = ranked(&tx, &rx, 2, "parser");
+        hits.sort();
+        assert_eq!(hits, [0, 2]);
+        // Rows left to settle are prepared by then, and found the same.
+        tx.send(Request::AddRows(vec![row("d", "quokka")])).unwrap();
+        std::thread::sleep(SETTLE * 3);
+        assert_eq!(ranked(&tx, &rx, 3, "quokka"), [3]);
+    }
+}

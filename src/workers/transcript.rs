@@ -1,0 +1,179 @@
+//! The transcript thread: reads the selected session's conversation (newest request wins; older
+//! queued ones are skipped) with giant messages elided, so a large rollout never freezes the list.
+
+use std::path::PathBuf;
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::thread;
+
+use crate::rollout::transcript::{Transcript, TranscriptOptions};
+use crate::store::walk::RolloutFile;
+use crate::store::{self, Store};
+
+/// Longest message kept whole in the pane.
+pub const MAX_MESSAGE_BYTES: usize = 256 * 1024;
+
+pub struct Job {
+    pub gen: u64,
+    pub id: String,
+    pub path: PathBuf,
+}
+
+pub struct Loaded {
+    pub gen: u64,
+    pub id: String,
+    pub result: Result<Transcript, String>,
+}
+
+pub fn spawn(store: Store) -> (Sender<Job>, Receiver<Loaded>) {
+    let (tx, rx) = mpsc::channel::<Job>();
+    let (ltx, lrx) = mpsc::channel();
+    thread::Builder::new()
+        .name("codex-picker-transcript".into())
+        .spawn(move || run(&store, &rx, &ltx))
+        .expect("spawn the transcript thread");
+    (tx, lrx)
+}
+
+fn run(store: &Store, rx: &Receiver<Job>, tx: &Sender<Loaded>) {
+    // The store's file list is needed only for a paginated fork (to find its parent): walked the
+    // first time one is shown, and again when a fork's parent is not in it (a session created
+    // since). Other sessions are read straight away, with no walk before the first one.
+    let mut files: Option<Vec<RolloutFile>> = None;
+    let opts = TranscriptOptions {
+        max_message_bytes: Some(MAX_MESSAGE_BYTES),
+        tools: true,
+        ordinal_below: None,
+    };
+    while let Ok(first) = rx.recv() {
+        let Some(job) = std::iter::once(first).chain(rx.try_iter()).last() else {
+            continue;
+        };
+        let result = RolloutFile::at(&job.path)
+            .map_err(|e| e.to_string())
+            .and_then(|file| read(store, &file, &mut files, &opts));
+        let loaded = Loaded {
+            gen: job.gen,
+            id: job.id,
+            result,
+        };
+        if tx.send(loaded).is_err() {
+            return;
+        }
+    }
+}
+
+/// The transcript of `file`; a paginated fork's starts with its parent's history, found in
+/// `files` (walked now when that is missing or does not hold the parent).
+fn read(
+    store: &Store,
+    file: &RolloutFile,
+    files: &mut Option<Vec<RolloutFile>>,
+    opts: &TranscriptOptions,
+) -> Result<Transcript, String> {
+    let mut own = store::read_transcript(file, &[], opts).map_err(|i| i.reason)?;
+    let Some(parent) = own
+        .meta
+        .as_ref()
+        .and_then(|m| m.history_base.as_ref())
+        .map(|base| base.thread_id.clone())
+    else {
+        return Ok(own);
+    };
+    let has_parent = |files: &[RolloutFile]| store::file_for_id(files, &parent).is_some();
+    if !files.as_deref().is_some_and(has_parent) {
+        *files = Some(store.files(true).0);
+    }
+    // The fork's own records are read already: only its parent's history is read now.
+    store::inherit_history(&mut own, file, files.as_deref().unwrap_or(&[]), opts);
+    Ok(own)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rollout::transcript::Entry;
+    use std::path::Path;
+    use std::time::Duration;
+
+    fn write(home: &Path, id: &str, lines: &[serde_json::Value]) -> PathBuf {
+        let dir = home.join("sessions/2026/01/01");
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(format!("rollout-2026-01-01T00-00-00-{id}.jsonl"));
+        let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    fn item(n: u64, kind: &str, text: &str) -> serde_json::Value {
+        serde_json::json!({"ordinal":n,"type":"event_msg","payload":{"type":"item_completed",
+            "item":{"type":kind,"content":[{"type":"text","text":text}]}}})
+    }
+
+    fn texts(tx: &Sender<Job>, rx: &Receiver<Loaded>, gen: u64, path: &Path) -> Vec<String> {
+        tx.send(Job {
+            gen,
+            id: String::new(),
+            path: path.to_path_buf(),
+        })
+        .unwrap();
+        let loaded = rx.recv_timeout(Duration::from_secs(30)).unwrap();
+        assert_eq!(loaded.gen, gen);
+        loaded
+            .result
+            .unwrap()
+            .entries
+            .into_iter()
+            .filter_map(|e| match e {
+                Entry::Message { text, .. } => Some(text),
+                Entry::Tool { .. } => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_fork_created_while_the_picker_runs_shows_its_parents_history() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path();
+        let a = "00000000-0000-7000-8000-00000000000a";
+        let a_path = write(
+            home,
+            a,
+            &[
+                serde_json::json!({"type":"session_meta","payload":{"id":a,"cwd":"/w"}}),
+                item(1, "UserMessage", "plain session"),
+            ],
+        );
+        let (tx, rx) = spawn(Store {
+            home: home.to_path_buf(),
+        });
+        assert_eq!(texts(&tx, &rx, 1, &a_path), vec!["plain session"]);
+        // Parent and fork appear after the worker has already shown a session.
+        let (parent, fork) = (
+            "00000000-0000-7000-8000-0000000000b1",
+            "00000000-0000-7000-8000-0000000000b2",
+        );
+        write(
+            home,
+            parent,
+            &[
+                serde_json::json!({"ordinal":0,"type":"session_meta","payload":{"id":parent,"cwd":"/w"}}),
+                item(1, "UserMessage", "parent prompt"),
+                item(2, "AgentMessage", "parent reply"),
+                item(3, "UserMessage", "after the fork point"),
+            ],
+        );
+        let fork_path = write(
+            home,
+            fork,
+            &[
+                serde_json::json!({"ordinal":3,"type":"session_meta","payload":{"id":fork,"cwd":"/w",
+                    "history_base":{"thread_id":parent,"end_ordinal_exclusive":3}}}),
+                item(4, "UserMessage", "fork prompt"),
+            ],
+        );
+        assert_eq!(
+            texts(&tx, &rx, 2, &fork_path),
+            vec!["parent prompt", "parent reply", "fork prompt"]
+        );
+    }
+}
