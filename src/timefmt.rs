@@ -125,6 +125,13 @@ pub fn relative(then: Millis, now: Millis) -> String {
     }
 }
 
+/// The wall clock, in milliseconds since the epoch (0 before it).
+pub fn now_ms() -> Millis {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(0))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -167,11 +174,4 @@ mod tests {
         assert_eq!(relative(now - 400 * 86_400_000, now), "1y");
         assert_eq!(relative(now + 5000, now), "now", "future clamps");
     }
-}
-
-/// The wall clock, in milliseconds since the epoch (0 before it).
-pub fn now_ms() -> Millis {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(0))
 }
