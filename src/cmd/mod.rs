@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 
 use crate::cli::{CacheAction, CacheArgs, ListArgs, ShowArgs, StoreArgs};
 use crate::rollout::summary::{ScanOptions, ScanState, Until};
-use crate::rollout::transcript::{self, Entry, TranscriptOptions};
+use crate::rollout::transcript::{Entry, TranscriptOptions};
 use crate::session::{self, SessionRow};
-use crate::store::open;
+use crate::store::fork;
 use crate::store::walk::RolloutFile;
 use crate::store::{self, FileIssue, ListOptions, Store};
 
@@ -398,7 +398,7 @@ pub fn run_show(
         max_message_bytes: (!args.full).then_some(SHOW_TEXT_CAP),
         ..TranscriptOptions::default()
     };
-    let transcript = match store::read_transcript(&file, &files, &opts) {
+    let transcript = match fork::read_transcript(&file, &mut files.as_slice(), &opts) {
         Ok(t) => t,
         Err(issue) => {
             report(err, &[issue]);
@@ -474,31 +474,7 @@ fn show_json(
         ..TranscriptOptions::default()
     };
     let mut sink = |entry: &Entry| output::write_entry_json(out, entry);
-    let base = state.meta.as_ref().and_then(|m| m.history_base.clone());
-    let parent = base
-        .as_ref()
-        .and_then(|b| store::file_for_id(files, &b.thread_id).filter(|p| p.path != file.path));
-    if let (Some(base), Some(parent)) = (base.as_ref(), parent) {
-        let mut pstate = ScanState::default();
-        let mut scan_opts = ScanOptions::new(Until::End);
-        scan_opts.ordinal_below = base.end_ordinal_exclusive;
-        let popts = TranscriptOptions {
-            ordinal_below: base.end_ordinal_exclusive,
-            ..opts
-        };
-        if store::scan_file(parent, &mut pstate, &scan_opts).is_ok() {
-            if let Ok(reader) = open::open_at(&parent.path, parent.compressed, 0) {
-                let streamed =
-                    transcript::stream_transcript(reader, &popts, pstate.has_events(), &mut sink);
-                if let Err(e) = streamed {
-                    return finish(Err(e), err);
-                }
-            }
-        }
-    }
-    let streamed = open::open_at(&file.path, file.compressed, 0).and_then(|reader| {
-        transcript::stream_transcript(reader, &opts, state.has_events(), &mut sink)
-    });
+    let streamed = fork::stream_transcript(file, &state, &mut { files }, &opts, &mut sink);
     match streamed {
         Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
             let reason = e.to_string();

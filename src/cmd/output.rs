@@ -7,7 +7,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use crate::rollout::rules::Role;
+use crate::rollout::record::Role;
 use crate::rollout::transcript::{Entry, Transcript};
 use crate::sanitize;
 use crate::session::{self, SessionRow};

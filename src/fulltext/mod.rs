@@ -23,7 +23,7 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use crate::rollout::rules::Role;
+use crate::rollout::record::Role;
 use crate::timefmt::Millis;
 
 /// Longest part of one message that is indexed (its head).

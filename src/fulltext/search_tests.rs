@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use super::*;
 use crate::fulltext::{fold_into, MessageSpan, SessionText};
-use crate::rollout::rules::Role;
+use crate::rollout::record::Role;
 
 fn index(sessions: &[Vec<String>]) -> ContentIndex {
     let mut ix = ContentIndex::default();

@@ -11,6 +11,7 @@
 use std::borrow::Cow;
 
 use super::json_scan::{skip_ws, string_end_plain, value_end};
+use super::record::Role;
 
 /// What a line is, as far as the reader cares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -95,8 +96,12 @@ impl Tag {
     }
 }
 
-fn is_message_role(role: &[u8]) -> bool {
-    matches!(role, b"user" | b"assistant")
+fn message_role(role: &[u8]) -> Option<Role> {
+    match role {
+        b"user" => Some(Role::User),
+        b"assistant" => Some(Role::Assistant),
+        _ => None,
+    }
 }
 
 fn is_message_item(kind: &[u8]) -> bool {
@@ -253,8 +258,8 @@ fn unescape(raw: &[u8]) -> Cow<'_, [u8]> {
 #[derive(Default, Clone, Copy)]
 struct Payload {
     kind: Tag,
-    /// `role` is `user` or `assistant`.
-    message_role: bool,
+    /// `role`, when `user` or `assistant`.
+    message_role: Option<Role>,
     /// `item.type` is `UserMessage` or `AgentMessage`.
     message_item: bool,
 }
@@ -269,7 +274,7 @@ fn payload(c: &mut Cursor, p: &mut Payload) -> Option<()> {
     while more {
         match c.key()? {
             Key::Type => p.kind = c.tag(Tag::of, Tag::Other)?,
-            Key::Role => p.message_role = c.tag(is_message_role, false)?,
+            Key::Role => p.message_role = c.tag(message_role, None)?,
             Key::Item => p.message_item = item(c)?,
             _ => c.skip_value()?,
         }
@@ -305,7 +310,7 @@ fn classify(top: Option<Top>, p: &Payload) -> Kind {
             Tag::ThreadName => Kind::ThreadName,
             _ => Kind::Other,
         },
-        Some(Top::Response) if p.message_role => Kind::Message,
+        Some(Top::Response) if p.message_role.is_some() => Kind::Message,
         Some(Top::Response) if p.kind == Tag::Tool => Kind::Tool,
         _ => Kind::Other,
     }
@@ -362,18 +367,22 @@ pub fn kind(line: &[u8]) -> Kind {
     classify_line(line).0
 }
 
-/// [`kind`], and whether the row is a `response_item` (so a `Message` is of the `response`
-/// shape rather than an `event`/`item` one).
-pub fn classify_line(line: &[u8]) -> (Kind, bool) {
+/// [`kind`], and for a `response_item` message row its role (so a `Message` with a role is of
+/// the `response` shape, one without of an `event`/`item` one).
+pub fn classify_line(line: &[u8]) -> (Kind, Option<Role>) {
     let mut c = Cursor { b: line, i: 0 };
     let mut w = Walk::default();
     let walked = w.top_level(&mut c);
-    let response = w.top == Some(Top::Response);
-    match (walked, w.settled) {
-        (Some(()), _) => (classify(w.top, &w.p), response),
-        (None, Some(kind)) => (kind, response),
-        (None, None) => (Kind::Malformed, false),
-    }
+    let kind = match (walked, w.settled) {
+        (Some(()), _) => classify(w.top, &w.p),
+        (None, Some(kind)) => kind,
+        (None, None) => Kind::Malformed,
+    };
+    let role = match (kind, w.top) {
+        (Kind::Message, Some(Top::Response)) => w.p.message_role,
+        _ => None,
+    };
+    (kind, role)
 }
 
 #[cfg(test)]

@@ -74,7 +74,10 @@ fn escaped_quotes_and_backslash_runs() {
     let cut = r#"{"x":"a\\\"b\"#;
     assert_eq!(kind(cut.as_bytes()), Kind::Malformed);
     let response = r#"{"type":"response_item","payload":{"role":"user"}}"#;
-    assert_eq!(classify_line(response.as_bytes()), (Kind::Message, true));
+    assert_eq!(
+        classify_line(response.as_bytes()),
+        (Kind::Message, Some(crate::rollout::record::Role::User))
+    );
 }
 
 #[test]

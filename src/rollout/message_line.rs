@@ -13,8 +13,9 @@
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use std::fmt;
 
-use super::summary::parse_line;
-use crate::rollout::rules::{self, Message, Role, Shape};
+use super::record::{Message, Role, Shape};
+use super::rules;
+use super::rules::parse_line;
 
 /// The string values the classifier compares against.
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -11,7 +11,7 @@
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use std::fmt;
 
-use super::summary::Meta;
+use super::record::Meta;
 use crate::session::HistoryBase;
 
 /// A value of one of the shapes a reader looks at; anything else is consumed (and checked) and

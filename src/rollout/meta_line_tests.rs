@@ -1,7 +1,7 @@
 //! The direct `session_meta` read against `parse_line` + `meta_from_line`.
 
 use super::*;
-use crate::rollout::summary::{meta_from_line, parse_line};
+use crate::rollout::rules::{meta_from_line, parse_line};
 
 /// What the `Value` route gives.
 pub fn reference(line: &[u8]) -> Option<(Meta, Option<u64>)> {

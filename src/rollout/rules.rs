@@ -7,82 +7,47 @@
 
 use serde_json::Value;
 
-/// Who wrote a message.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Role {
-    User,
-    Assistant,
+use super::record::{Message, Meta, Role, Shape};
+use crate::session::HistoryBase;
+
+/// Where each role's messages come from (reading-rules section 5): the `event`/`item` shapes
+/// for a role that has any message in them, else the `response` rows, minus injected context.
+/// Codex writes each message in both; choosing per role keeps the replies of a file whose
+/// prompts are events but whose replies are only `response` rows.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Sources {
+    pub user_events: bool,
+    pub assistant_events: bool,
 }
 
-impl Role {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Role::User => "user",
-            Role::Assistant => "assistant",
+impl Sources {
+    /// The role's messages come from the `event`/`item` shapes.
+    pub fn events(&self, role: Role) -> bool {
+        match role {
+            Role::User => self.user_events,
+            Role::Assistant => self.assistant_events,
         }
     }
-}
 
-/// Which line shape carried a message.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Shape {
-    /// `event_msg` / `user_message` or `agent_message`.
-    Event,
-    /// `event_msg` / `item_completed` with a `UserMessage` or `AgentMessage` item.
-    Item,
-    /// `response_item` with role `user` or `assistant` (what the model saw).
-    Response,
-}
-
-impl Shape {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Shape::Event => "event",
-            Shape::Item => "item",
-            Shape::Response => "response",
+    /// Take note of a message read; true when it is its role's first `event`/`item` one (the
+    /// role's `response` messages read so far are then not part of the transcript).
+    pub fn note(&mut self, msg: &Message) -> bool {
+        if msg.shape == Shape::Response || self.events(msg.role) {
+            return false;
         }
-    }
-}
-
-/// One rollout line's user or assistant message.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Message {
-    pub role: Role,
-    /// Untrimmed, never empty.
-    pub text: String,
-    pub shape: Shape,
-    /// Codex's own phase (`commentary`, `final_answer`, ...), kept only when a non-empty string.
-    pub phase: Option<String>,
-    /// A `response` user row: it may be injected context (see [`is_injected_context`]).
-    pub injection_prone: bool,
-}
-
-impl Message {
-    /// The message of one line, by the rules every reader shares: empty text carries no message,
-    /// and only a `response` user row may be injected context.
-    pub fn new(role: Role, text: String, shape: Shape, phase: Option<String>) -> Option<Message> {
-        if text.is_empty() {
-            return None;
+        match msg.role {
+            Role::User => self.user_events = true,
+            Role::Assistant => self.assistant_events = true,
         }
-        Some(Message {
-            role,
-            text,
-            shape,
-            phase,
-            injection_prone: shape == Shape::Response && role == Role::User,
-        })
+        true
     }
 
-    /// Injected context: a `response` user row whose text starts with `#` or `<`.
-    pub fn is_injected(&self) -> bool {
-        self.injection_prone && is_injected_context(&self.text)
-    }
-
-    /// A user message that can title a session: typed by the user and not only white space.
-    pub fn is_real_prompt(&self) -> bool {
-        self.role == Role::User && !self.is_injected() && !self.text.trim().is_empty()
+    /// The message is part of the transcript, given what is known of the file.
+    pub fn keeps(&self, msg: &Message) -> bool {
+        match msg.shape {
+            Shape::Response => !self.events(msg.role) && !msg.is_injected(),
+            Shape::Event | Shape::Item => true,
+        }
     }
 }
 
@@ -188,6 +153,68 @@ pub fn preview_line(text: &str) -> String {
         out.push_str(word);
     }
     out
+}
+
+/// The largest prefix of `text` of at most `max` bytes that ends on a char boundary.
+pub fn clip(text: &str, max: usize) -> &str {
+    if text.len() <= max {
+        return text;
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+/// Parse one line into JSON, tolerating invalid UTF-8 inside strings (it is replaced).
+pub fn parse_line(line: &[u8]) -> Option<Value> {
+    match serde_json::from_slice::<Value>(line) {
+        Ok(v) => Some(v),
+        Err(_) if std::str::from_utf8(line).is_err() => {
+            serde_json::from_str::<Value>(&String::from_utf8_lossy(line)).ok()
+        }
+        Err(_) => None,
+    }
+}
+
+fn str_field(v: &Value, key: &str) -> Option<String> {
+    v.get(key)
+        .and_then(Value::as_str)
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+}
+
+/// A display name for `session_meta.source`: strings as is, `{"subagent": ...}` as `subagent`.
+fn source_label(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) if !s.is_empty() => Some(s.clone()),
+        Value::Object(map) => map.keys().next().cloned(),
+        _ => None,
+    }
+}
+
+/// The metadata of a parsed `session_meta` line (lenient: a field of the wrong type is absent).
+pub fn meta_from_line(line: &Value) -> Meta {
+    let p = line.get("payload").unwrap_or(&Value::Null);
+    let history_base = p.get("history_base").and_then(|hb| {
+        Some(HistoryBase {
+            thread_id: str_field(hb, "thread_id")?,
+            end_ordinal_exclusive: hb.get("end_ordinal_exclusive").and_then(Value::as_u64),
+        })
+    });
+    Meta {
+        id: str_field(p, "id"),
+        timestamp: str_field(p, "timestamp"),
+        cwd: str_field(p, "cwd"),
+        git_branch: p.get("git").and_then(|g| str_field(g, "branch")),
+        source: p.get("source").and_then(source_label),
+        originator: str_field(p, "originator"),
+        cli_version: str_field(p, "cli_version"),
+        model_provider: str_field(p, "model_provider"),
+        forked_from_id: str_field(p, "forked_from_id"),
+        history_base,
+    }
 }
 
 #[cfg(test)]

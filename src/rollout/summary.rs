@@ -1,34 +1,17 @@
 //! One rollout file -> one session row, streaming, resumable.
 //!
 //! Owns the preview rule of reading-rules section 4 and the counts of section 5, computed in one
-//! pass without a fixed head window: lines are classified cheaply by `skim`, only candidate rows
-//! are parsed, and the pass stops at the first real user message when only a preview is wanted.
-//! The whole state of a pass is a [`ScanState`], which the cache keeps: a file that grew is read
-//! on from `offset`, never from the start.
+//! pass over the record stream ([`super::reader`]) without a fixed head window; the pass stops at
+//! the first real user message when only a preview is wanted. The whole state of a pass is a
+//! [`ScanState`], which the cache keeps: a file that grew is read on from `offset`, never from
+//! the start.
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use std::io::{self, BufRead};
 
-use super::classify::{self, Kind};
-use super::lines::{LineReader, Step};
-use crate::rollout::rules::{Message, Role, Shape};
-use crate::session::HistoryBase;
-
-/// The first `session_meta` of a file.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Meta {
-    pub id: Option<String>,
-    pub timestamp: Option<String>,
-    pub cwd: Option<String>,
-    pub git_branch: Option<String>,
-    pub source: Option<String>,
-    pub originator: Option<String>,
-    pub cli_version: Option<String>,
-    pub model_provider: Option<String>,
-    pub forked_from_id: Option<String>,
-    pub history_base: Option<HistoryBase>,
-}
+use super::reader::{End, ReadOptions, Records, Resume};
+use super::record::{Message, Meta, Record, Role, Shape};
+use super::rules::Sources;
 
 /// Everything one pass over a file has learnt, enough to continue it later.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -41,7 +24,7 @@ pub struct ScanState {
     /// Messages of the `event` and `item` shapes.
     pub event_user: u32,
     pub event_assistant: u32,
-    /// `response` messages, injected context excluded (used only when a file has no events).
+    /// `response` messages, injected context excluded (used only for a role with no events).
     pub response_user: u32,
     pub response_assistant: u32,
     /// The first real prompt of each family.
@@ -60,26 +43,47 @@ pub struct ScanState {
 }
 
 impl ScanState {
-    /// The file carries `event`/`item` messages, so its transcript is built from those alone.
-    pub fn has_events(&self) -> bool {
-        self.event_user + self.event_assistant > 0
+    /// Which roles the file carries in `event`/`item` messages: those roles' messages come
+    /// from those shapes alone.
+    pub fn sources(&self) -> Sources {
+        Sources {
+            user_events: self.event_user > 0,
+            assistant_events: self.event_assistant > 0,
+        }
     }
 
     /// The first real user message by the transcript rule.
     pub fn first_prompt(&self) -> Option<&str> {
-        if self.has_events() {
+        if self.sources().user_events {
             self.event_prompt.as_deref()
         } else {
             self.response_prompt.as_deref()
         }
     }
 
-    pub fn counts(&self) -> (u32, u32) {
-        if self.has_events() {
-            (self.event_user, self.event_assistant)
+    /// [`ScanState::first_prompt`], moved out of a state that is no longer needed.
+    pub fn take_first_prompt(&mut self) -> Option<String> {
+        if self.sources().user_events {
+            self.event_prompt.take()
         } else {
-            (self.response_user, self.response_assistant)
+            self.response_prompt.take()
         }
+    }
+
+    /// (user, assistant) message counts by the transcript rule.
+    pub fn counts(&self) -> (u32, u32) {
+        let sources = self.sources();
+        let user = if sources.user_events {
+            self.event_user
+        } else {
+            self.response_user
+        };
+        let assistant = if sources.assistant_events {
+            self.event_assistant
+        } else {
+            self.response_assistant
+        };
+        (user, assistant)
     }
 }
 
@@ -111,65 +115,13 @@ impl ScanOptions {
     }
 }
 
-/// A record at or past `limit` (a fork's end point in its parent) is not part of the view.
-pub fn past_fork_point(limit: Option<u64>, ordinal: Option<u64>) -> bool {
-    limit.is_some_and(|limit| ordinal.is_some_and(|o| o >= limit))
-}
-
-/// Parse one line into JSON, tolerating invalid UTF-8 inside strings (it is replaced).
-pub fn parse_line(line: &[u8]) -> Option<Value> {
-    match serde_json::from_slice::<Value>(line) {
-        Ok(v) => Some(v),
-        Err(_) if std::str::from_utf8(line).is_err() => {
-            serde_json::from_str::<Value>(&String::from_utf8_lossy(line)).ok()
-        }
-        Err(_) => None,
-    }
-}
-
-fn str_field(v: &Value, key: &str) -> Option<String> {
-    v.get(key)
-        .and_then(Value::as_str)
-        .filter(|s| !s.is_empty())
-        .map(str::to_owned)
-}
-
-/// A display name for `session_meta.source`: strings as is, `{"subagent": ...}` as `subagent`.
-fn source_label(v: &Value) -> Option<String> {
-    match v {
-        Value::String(s) if !s.is_empty() => Some(s.clone()),
-        Value::Object(map) => map.keys().next().cloned(),
-        _ => None,
-    }
-}
-
-/// The metadata of a parsed `session_meta` line (lenient: a field of the wrong type is absent).
-pub fn meta_from_line(line: &Value) -> Meta {
-    let p = line.get("payload").unwrap_or(&Value::Null);
-    let history_base = p.get("history_base").and_then(|hb| {
-        Some(HistoryBase {
-            thread_id: str_field(hb, "thread_id")?,
-            end_ordinal_exclusive: hb.get("end_ordinal_exclusive").and_then(Value::as_u64),
-        })
-    });
-    Meta {
-        id: str_field(p, "id"),
-        timestamp: str_field(p, "timestamp"),
-        cwd: str_field(p, "cwd"),
-        git_branch: p.get("git").and_then(|g| str_field(g, "branch")),
-        source: p.get("source").and_then(source_label),
-        originator: str_field(p, "originator"),
-        cli_version: str_field(p, "cli_version"),
-        model_provider: str_field(p, "model_provider"),
-        forked_from_id: str_field(p, "forked_from_id"),
-        history_base,
-    }
-}
-
 impl ScanState {
-    fn add_message(&mut self, msg: Message) {
+    /// Count a message; returns its role when it is that role's first `event`/`item` message
+    /// (the role's `response` rows need not be read from then on).
+    fn add_message(&mut self, msg: Message) -> Option<Role> {
         self.saw_message = true;
         let real = msg.is_real_prompt();
+        let first_event = self.sources().note(&msg).then_some(msg.role);
         match (msg.shape, msg.role) {
             (Shape::Event | Shape::Item, Role::User) => {
                 self.event_user += 1;
@@ -188,121 +140,69 @@ impl ScanState {
             }
             (Shape::Response, Role::Assistant) => self.response_assistant += 1,
         }
+        first_event
     }
 
-    /// Take one line. Returns false when the pass should stop here (ordinal bound reached).
-    fn take_line(&mut self, line: &[u8], opts: &ScanOptions) -> bool {
-        let (kind, response) = classify::classify_line(line);
-        // Once the file has event/item messages its counts come from those alone, so the
-        // `response` twins need not be parsed.
-        if kind == Kind::Message && response && self.has_events() {
-            return true;
+    /// Take one record; returns a role whose `response` rows need not be read any more.
+    fn take(&mut self, record: Record) -> Option<Role> {
+        match record {
+            Record::Meta(meta) => self.meta = Some(meta),
+            Record::Message(msg) => return self.add_message(msg),
+            Record::ThreadName(name) => self.thread_name = Some(name),
+            Record::Tool(_) => {}
         }
-        if kind == Kind::Malformed {
-            if !line.iter().all(u8::is_ascii_whitespace) {
-                self.skipped_lines += 1;
-            }
-            return true;
-        }
-        if matches!(kind, Kind::Other | Kind::Tool) || (kind == Kind::Meta && self.meta.is_some()) {
-            return true;
-        }
-        if kind == Kind::Meta {
-            // Read directly: the row carries kilobytes of instructions a tree would copy.
-            let Some((meta, ordinal)) = super::meta_line::parse(line) else {
-                self.skipped_lines += 1;
-                return true;
-            };
-            if past_fork_point(opts.ordinal_below, ordinal) {
-                return false;
-            }
-            self.meta = Some(meta);
-            return true;
-        }
-        if kind == Kind::Message {
-            // Read directly: a `Value` tree would allocate for every key and string.
-            let Some((msg, ordinal)) = super::message_line::parse(line) else {
-                self.skipped_lines += 1;
-                return true;
-            };
-            if past_fork_point(opts.ordinal_below, ordinal) {
-                return false;
-            }
-            if let Some(msg) = msg {
-                self.add_message(msg);
-            }
-            return true;
-        }
-        let Some(value) = parse_line(line) else {
-            self.skipped_lines += 1;
-            return true;
-        };
-        if let Some(limit) = opts.ordinal_below {
-            if value
-                .get("ordinal")
-                .and_then(Value::as_u64)
-                .is_some_and(|o| o >= limit)
-            {
-                return false;
-            }
-        }
-        match kind {
-            Kind::Meta => self.meta = Some(meta_from_line(&value)),
-            Kind::ThreadName => {
-                if let Some(name) = value
-                    .get("payload")
-                    .and_then(|p| str_field(p, "thread_name"))
-                {
-                    self.thread_name = Some(name);
-                }
-            }
-            Kind::Message | Kind::Other | Kind::Tool | Kind::Malformed => {}
-        }
-        true
+        None
     }
 
     /// Continue the pass over `reader`, which must be positioned at `self.offset`.
     /// An unterminated last line that is not a whole JSON object is left unread (codex may be
-    /// writing it: `-1` may yet become `-1e5`), counted as skipped, and `offset` stays before it
-    /// so a later pass reads it whole.
+    /// writing it), counted as skipped, and `offset` stays before it so a later pass reads it
+    /// whole. A read error part-way ends the pass like the end of the file once the file is
+    /// known to be a session (see [`Records::next_record`]).
     pub fn scan<R: BufRead>(&mut self, reader: R, opts: &ScanOptions) -> io::Result<()> {
-        let mut lines = LineReader::new(reader, opts.max_line, self.offset == 0);
+        let read = ReadOptions {
+            tools: false,
+            thread_names: true,
+            ordinal_below: opts.ordinal_below,
+            max_line: opts.max_line,
+        };
+        let resume = Resume {
+            at_file_start: self.offset == 0,
+            have_meta: self.meta.is_some(),
+            seen_session: self.meta.is_some() || self.saw_message,
+        };
+        let mut records = Records::new(reader, read, resume);
+        for role in [Role::User, Role::Assistant] {
+            if self.sources().events(role) {
+                records.skip_responses(role);
+            }
+        }
         let base = self.offset;
         self.complete = false;
         if std::mem::take(&mut self.pending_tail) {
             self.skipped_lines = self.skipped_lines.saturating_sub(1);
         }
-        loop {
-            let before = lines.consumed();
-            match lines.next_line()? {
-                Step::Eof => {
-                    self.complete = true;
-                    return Ok(());
-                }
-                Step::TooLong { .. } => self.skipped_lines += 1,
-                Step::Line { terminated: false }
-                    if !parse_line(lines.line()).is_some_and(|v| v.is_object()) =>
-                {
-                    if !lines.line().iter().all(u8::is_ascii_whitespace) {
-                        self.skipped_lines += 1;
-                        self.pending_tail = true;
+        let result = loop {
+            match records.next_record() {
+                Ok(Some(record)) => {
+                    if let Some(role) = self.take(record) {
+                        records.skip_responses(role);
                     }
-                    self.offset = base + before;
-                    self.complete = true;
-                    return Ok(());
-                }
-                Step::Line { .. } => {
-                    if !self.take_line(lines.line(), opts) {
-                        self.offset = base + before;
-                        return Ok(());
+                    if opts.until == Until::FirstPrompt && self.event_prompt.is_some() {
+                        break Ok(());
                     }
                 }
+                Ok(None) => {
+                    self.complete = records.end() == End::Eof;
+                    break Ok(());
+                }
+                Err(e) => break Err(e),
             }
-            self.offset = base + lines.consumed();
-            if opts.until == Until::FirstPrompt && self.event_prompt.is_some() {
-                return Ok(());
-            }
-        }
+        };
+        self.offset = base + records.consumed();
+        self.skipped_lines += records.skipped();
+        self.pending_tail = records.pending_tail();
+        result
     }
 }
 

@@ -1,6 +1,7 @@
 //! Tests of the streaming summary: preview rule, counts, early stop, resumption.
 
 use super::*;
+use crate::rollout::rules::meta_from_line;
 use serde_json::json;
 
 fn l(v: serde_json::Value) -> String {

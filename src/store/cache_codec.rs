@@ -7,7 +7,8 @@
 use std::path::PathBuf;
 
 use super::cache::Entry;
-use crate::rollout::summary::{Meta, ScanState};
+use crate::rollout::record::Meta;
+use crate::rollout::summary::ScanState;
 use crate::session::HistoryBase;
 
 #[derive(Default)]

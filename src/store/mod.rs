@@ -5,6 +5,7 @@
 
 pub mod cache;
 mod cache_codec;
+pub mod fork;
 pub mod issues;
 pub mod names;
 pub mod open;
@@ -14,9 +15,9 @@ use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use crate::rollout::record::Meta;
 use crate::rollout::rules;
-use crate::rollout::summary::{self, ScanOptions, ScanState, Until};
-use crate::rollout::transcript::{self, Transcript, TranscriptOptions};
+use crate::rollout::summary::{ScanOptions, ScanState, Until};
 use crate::session::{self, SessionRow};
 use crate::timefmt;
 use walk::RolloutFile;
@@ -142,18 +143,9 @@ pub fn scan_file(
     };
     let reader = open::open_at_with(&file.path, file.compressed, state.offset, buf)
         .map_err(|e| issue(e.to_string()))?;
-    match state.scan(reader, opts) {
-        Ok(()) => Ok(()),
-        // A read error part-way keeps what was read before it; the file is still listed when
-        // that was enough.
-        Err(e) if state.meta.is_some() || state.saw_message => {
-            state.complete = true;
-            state.skipped_lines += 1;
-            let _ = e;
-            Ok(())
-        }
-        Err(e) => Err(issue(e.to_string())),
-    }
+    // A read error part-way ends the pass like the end of the file once the file is known to
+    // be a session (the reader's rule); before that it is the file's problem.
+    state.scan(reader, opts).map_err(|e| issue(e.to_string()))
 }
 
 /// Why a scanned file is not a session, if it is not.
@@ -191,11 +183,7 @@ pub fn row_from_state(
     names: &HashMap<String, String>,
 ) -> SessionRow {
     let meta = state.meta.take().unwrap_or_default();
-    let first = if state.has_events() {
-        state.event_prompt.take()
-    } else {
-        state.response_prompt.take()
-    };
+    let first = state.take_first_prompt();
     let thread_name = state.thread_name.take();
     row_from_parts(file, &state, meta, first, thread_name, names)
 }
@@ -203,7 +191,7 @@ pub fn row_from_state(
 fn row_from_parts(
     file: &RolloutFile,
     state: &ScanState,
-    meta: summary::Meta,
+    meta: Meta,
     first: Option<String>,
     thread_name: Option<String>,
     names: &HashMap<String, String>,
@@ -261,124 +249,6 @@ pub fn summarise(
         return Err(issue);
     }
     Ok((row_from_scan(file, &state, names), state))
-}
-
-/// The file of a session id among `files` (by the uuid in the file name).
-pub fn file_for_id<'a>(files: &'a [RolloutFile], id: &str) -> Option<&'a RolloutFile> {
-    files.iter().find(|f| {
-        f.path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .and_then(session::uuid_from_file_name)
-            == Some(id)
-    })
-}
-
-/// A paginated fork starts from its parent's history (the records before the fork point): take
-/// the title from there when the fork has no prompt of its own, and add the inherited messages to
-/// its counts when they are known.
-pub fn fill_from_parent(row: &mut SessionRow, files: &[RolloutFile]) {
-    let Some(base) = row.history_base.clone() else {
-        return;
-    };
-    let Some(parent) = file_for_id(files, &base.thread_id).filter(|p| p.path != row.path) else {
-        return;
-    };
-    let counted = row.user_messages.is_some();
-    let mut state = ScanState::default();
-    let mut opts = ScanOptions::new(if counted {
-        Until::End
-    } else {
-        Until::FirstPrompt
-    });
-    opts.ordinal_below = base.end_ordinal_exclusive;
-    if scan_file(parent, &mut state, &opts).is_err() {
-        return;
-    }
-    if row.first_user_message.is_none() {
-        if let Some(first) = state.first_prompt() {
-            row.preview = rules::preview_line(first);
-            row.first_user_message = Some(first.to_owned());
-        }
-    }
-    if counted {
-        let (user, assistant) = state.counts();
-        row.user_messages = row.user_messages.map(|n| n + user);
-        row.assistant_messages = row.assistant_messages.map(|n| n + assistant);
-    }
-}
-
-/// Read the transcript of a file; a paginated fork starts with its parent's history.
-pub fn read_transcript(
-    file: &RolloutFile,
-    files: &[RolloutFile],
-    opts: &TranscriptOptions,
-) -> Result<Transcript, FileIssue> {
-    read_transcript_with(file, files, opts, transcript::read_transcript)
-}
-
-/// [`read_transcript`] for indexing: the same entries, read without parsing the rows the
-/// transcript drops ([`transcript::read_transcript_entries`]).
-pub fn read_transcript_entries(
-    file: &RolloutFile,
-    files: &[RolloutFile],
-    opts: &TranscriptOptions,
-) -> Result<Transcript, FileIssue> {
-    read_transcript_with(file, files, opts, transcript::read_transcript_entries)
-}
-
-type ReadFn =
-    fn(Box<dyn std::io::BufRead + Send>, &TranscriptOptions) -> std::io::Result<Transcript>;
-
-fn read_transcript_with(
-    file: &RolloutFile,
-    files: &[RolloutFile],
-    opts: &TranscriptOptions,
-    read: ReadFn,
-) -> Result<Transcript, FileIssue> {
-    let issue = |path: &Path, e: std::io::Error| FileIssue {
-        path: path.to_path_buf(),
-        reason: e.to_string(),
-    };
-    let reader = open::open_at(&file.path, file.compressed, 0).map_err(|e| issue(&file.path, e))?;
-    let mut own = read(reader, opts).map_err(|e| issue(&file.path, e))?;
-    inherit_with(&mut own, file, files, opts, read);
-    Ok(own)
-}
-
-/// Put a paginated fork's inherited history (its parent's records before the fork point, the
-/// parent found in `files`) in front of `own`, the fork's transcript as read from `file` alone
-/// (as [`read_transcript`] with no files gives it). Anything else is left as it is.
-pub fn inherit_history(
-    own: &mut Transcript,
-    file: &RolloutFile,
-    files: &[RolloutFile],
-    opts: &TranscriptOptions,
-) {
-    inherit_with(own, file, files, opts, transcript::read_transcript);
-}
-
-fn inherit_with(
-    own: &mut Transcript,
-    file: &RolloutFile,
-    files: &[RolloutFile],
-    opts: &TranscriptOptions,
-    read: ReadFn,
-) {
-    let Some(base) = own.meta.as_ref().and_then(|m| m.history_base.clone()) else {
-        return;
-    };
-    let Some(parent) = file_for_id(files, &base.thread_id).filter(|p| p.path != file.path) else {
-        return;
-    };
-    let mut popts = *opts;
-    popts.ordinal_below = base.end_ordinal_exclusive;
-    if let Ok(reader) = open::open_at(&parent.path, parent.compressed, 0) {
-        if let Ok(mut inherited) = read(reader, &popts) {
-            inherited.entries.append(&mut own.entries);
-            own.entries = inherited.entries;
-        }
-    }
 }
 
 /// Options of a listing.
@@ -444,7 +314,7 @@ pub fn list(store: &Store, opts: ListOptions) -> (Vec<SessionRow>, Vec<FileIssue
     issues.extend(more);
     issues.extend(issues::duplicate_ids(&rows));
     for row in &mut rows {
-        fill_from_parent(row, &files);
+        fork::fill_from_parent(row, &mut files.as_slice());
     }
     // A total order (path breaks the last ties), so the sort needs no stable scratch copy.
     rows.sort_unstable_by(SessionRow::cmp_updated_desc);
@@ -497,7 +367,7 @@ pub fn list_cached(
         .collect();
     issues.extend(issues::duplicate_ids(&rows));
     for row in &mut rows {
-        fill_from_parent(row, &files);
+        fork::fill_from_parent(row, &mut files.as_slice());
     }
     // A total order (path breaks the last ties), so the sort needs no stable scratch copy.
     rows.sort_unstable_by(SessionRow::cmp_updated_desc);

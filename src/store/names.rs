@@ -7,7 +7,7 @@ use std::io::BufRead;
 use std::path::Path;
 
 use crate::rollout::lines::{LineReader, Step, DEFAULT_MAX_LINE};
-use crate::rollout::summary::parse_line;
+use crate::rollout::rules::parse_line;
 
 /// id -> name. An empty name clears an earlier one.
 pub fn read_session_index(path: &Path) -> HashMap<String, String> {

@@ -501,7 +501,7 @@ fn title_forks(rows: &mut [SessionRow], files: &[RolloutFile]) -> Vec<SessionRow
         .iter_mut()
         .filter(|r| r.history_base.is_some() && r.first_user_message.is_none())
     {
-        store::fill_from_parent(row, files);
+        store::fork::fill_from_parent(row, &mut { files });
         if row.first_user_message.is_some() {
             changed.push(row.clone());
         }

@@ -6,8 +6,9 @@ use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread;
 
 use crate::rollout::transcript::{Transcript, TranscriptOptions};
+use crate::store::fork::{self, LazyWalk};
 use crate::store::walk::RolloutFile;
-use crate::store::{self, Store};
+use crate::store::Store;
 
 /// Longest message kept whole in the pane.
 pub const MAX_MESSAGE_BYTES: usize = 256 * 1024;
@@ -38,7 +39,7 @@ fn run(store: &Store, rx: &Receiver<Job>, tx: &Sender<Loaded>) {
     // The store's file list is needed only for a paginated fork (to find its parent): walked the
     // first time one is shown, and again when a fork's parent is not in it (a session created
     // since). Other sessions are read straight away, with no walk before the first one.
-    let mut files: Option<Vec<RolloutFile>> = None;
+    let mut files = LazyWalk::new(store.clone());
     let opts = TranscriptOptions {
         max_message_bytes: Some(MAX_MESSAGE_BYTES),
         tools: true,
@@ -50,7 +51,7 @@ fn run(store: &Store, rx: &Receiver<Job>, tx: &Sender<Loaded>) {
         };
         let result = RolloutFile::at(&job.path)
             .map_err(|e| e.to_string())
-            .and_then(|file| read(store, &file, &mut files, &opts));
+            .and_then(|file| fork::read_transcript(&file, &mut files, &opts).map_err(|i| i.reason));
         let loaded = Loaded {
             gen: job.gen,
             id: job.id,
@@ -60,32 +61,6 @@ fn run(store: &Store, rx: &Receiver<Job>, tx: &Sender<Loaded>) {
             return;
         }
     }
-}
-
-/// The transcript of `file`; a paginated fork's starts with its parent's history, found in
-/// `files` (walked now when that is missing or does not hold the parent).
-fn read(
-    store: &Store,
-    file: &RolloutFile,
-    files: &mut Option<Vec<RolloutFile>>,
-    opts: &TranscriptOptions,
-) -> Result<Transcript, String> {
-    let mut own = store::read_transcript(file, &[], opts).map_err(|i| i.reason)?;
-    let Some(parent) = own
-        .meta
-        .as_ref()
-        .and_then(|m| m.history_base.as_ref())
-        .map(|base| base.thread_id.clone())
-    else {
-        return Ok(own);
-    };
-    let has_parent = |files: &[RolloutFile]| store::file_for_id(files, &parent).is_some();
-    if !files.as_deref().is_some_and(has_parent) {
-        *files = Some(store.files(true).0);
-    }
-    // The fork's own records are read already: only its parent's history is read now.
-    store::inherit_history(&mut own, file, files.as_deref().unwrap_or(&[]), opts);
-    Ok(own)
 }
 
 #[cfg(test)]

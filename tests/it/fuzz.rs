@@ -9,8 +9,10 @@
 use std::io::BufReader;
 
 use codex_picker::rollout::classify::{self, Kind};
-use codex_picker::rollout::rules::{self, Role, Shape};
-use codex_picker::rollout::summary::{self, parse_line, ScanOptions, ScanState, Until};
+use codex_picker::rollout::record::{Role, Shape};
+use codex_picker::rollout::rules;
+use codex_picker::rollout::rules::parse_line;
+use codex_picker::rollout::summary::{ScanOptions, ScanState, Until};
 use codex_picker::rollout::transcript::{
     read_transcript, read_transcript_entries, stream_transcript, Entry, TranscriptOptions,
 };
@@ -151,7 +153,7 @@ fn check_stream(data: &[u8], chunk: usize) -> Result<(), TestCaseError> {
     let mut streamed = Vec::new();
     let opts = TranscriptOptions::default();
     let reader = BufReader::with_capacity(chunk, data);
-    let summary = stream_transcript(reader, &opts, state.has_events(), &mut |e: &Entry| {
+    let summary = stream_transcript(reader, &opts, state.sources(), &mut |e: &Entry| {
         streamed.push(e.clone());
         Ok(())
     })
@@ -175,7 +177,7 @@ fn check_stream(data: &[u8], chunk: usize) -> Result<(), TestCaseError> {
 fn check_meta_line(line: &[u8]) -> Result<(), TestCaseError> {
     let want = parse_line(line).map(|v| {
         let ordinal = v.get("ordinal").and_then(Value::as_u64);
-        (summary::meta_from_line(&v), ordinal)
+        (rules::meta_from_line(&v), ordinal)
     });
     prop_assert_eq!(
         meta_line::parse(line),

@@ -6,7 +6,7 @@
 
 use unicode_width::UnicodeWidthChar;
 
-use crate::rollout::rules::Role;
+use crate::rollout::record::Role;
 use crate::rollout::transcript::{Entry, Transcript};
 use crate::sanitize;
 use crate::session::SessionRow;

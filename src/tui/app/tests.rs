@@ -130,9 +130,9 @@ fn with_transcript(app: &mut App, lines: usize) {
     let t = Transcript {
         entries: vec![
             Entry::Message {
-                role: crate::rollout::rules::Role::User,
+                role: crate::rollout::record::Role::User,
                 text,
-                shape: crate::rollout::rules::Shape::Event,
+                shape: crate::rollout::record::Shape::Event,
                 phase: None,
                 elided: 0,
             },
@@ -486,9 +486,9 @@ fn the_pane_opens_at_the_first_hit_and_n_jumps() {
             format!("filler {i}")
         };
         entries.push(Entry::Message {
-            role: crate::rollout::rules::Role::Assistant,
+            role: crate::rollout::record::Role::Assistant,
             text,
-            shape: crate::rollout::rules::Shape::Event,
+            shape: crate::rollout::record::Shape::Event,
             phase: Some("final_answer".into()),
             elided: 0,
         });
@@ -523,9 +523,9 @@ fn a_background_update_keeps_the_reading_position() {
     app.apply_index(Event::Rows(vec![row("a", "/w/p", 50, true, false)]));
     let entries = (0..40)
         .map(|i| Entry::Message {
-            role: crate::rollout::rules::Role::User,
+            role: crate::rollout::record::Role::User,
             text: format!("line {i}"),
-            shape: crate::rollout::rules::Shape::Event,
+            shape: crate::rollout::record::Shape::Event,
             phase: None,
             elided: 0,
         })

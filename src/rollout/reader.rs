@@ -1,0 +1,300 @@
+//! The one reader of rollout records: a stream of lines in, a stream of [`Record`]s out.
+//!
+//! Owns everything that is the same for every consumer (the row summary, the transcript, the
+//! content index, `show`): splitting lines under the length cap, classifying each line once
+//! ([`super::classify`]), parsing only the lines that can be records, through the one fast path
+//! of each kind ([`super::meta_line`], [`super::message_line`]) or the plain serde reading
+//! ([`super::rules::parse_line`]) for the rare kinds, a fork's ordinal bound, what counts as an
+//! unreadable line, a cut-short last line that codex may still be writing, and a read error
+//! part-way. It reads one file; a fork's parent history is chained by `store::fork`, which runs
+//! this reader over the parent with its bound.
+
+use std::io::{self, BufRead};
+
+use serde_json::Value;
+
+use super::classify::{self, Kind};
+use super::lines::{LineReader, Step, DEFAULT_MAX_LINE};
+use super::record::{Record, Role};
+use super::{message_line, meta_line, rules};
+
+/// What a consumer wants besides the metadata and the messages.
+#[derive(Debug, Clone, Copy)]
+pub struct ReadOptions {
+    /// Tool calls, tool output and reasoning summaries.
+    pub tools: bool,
+    /// `thread_name_updated` names.
+    pub thread_names: bool,
+    /// Only records with an `ordinal` below this count (a fork's view of its parent): the
+    /// stream ends at the first record at or past it.
+    pub ordinal_below: Option<u64>,
+    pub max_line: usize,
+}
+
+impl Default for ReadOptions {
+    fn default() -> Self {
+        ReadOptions {
+            tools: false,
+            thread_names: false,
+            ordinal_below: None,
+            max_line: DEFAULT_MAX_LINE,
+        }
+    }
+}
+
+/// Where a read starts: the start of the file, or where an earlier pass over it stopped.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Resume {
+    /// The stream starts at byte 0 of the file (a byte-order mark may open it).
+    pub at_file_start: bool,
+    /// The metadata was read before: later `session_meta` rows are not records anyway.
+    pub have_meta: bool,
+    /// The metadata or a message was read before (see [`Records::seen_session`]).
+    pub seen_session: bool,
+}
+
+impl Resume {
+    /// A read from the start of a file.
+    pub fn start() -> Resume {
+        Resume {
+            at_file_start: true,
+            ..Resume::default()
+        }
+    }
+}
+
+/// How the stream ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum End {
+    /// Still reading.
+    Open,
+    /// The end of the file (or a read error after the session was recognised, counted as one
+    /// unreadable line).
+    Eof,
+    /// A record at or past the ordinal bound.
+    Bound,
+}
+
+/// The records of one rollout stream, in file order.
+pub struct Records<R> {
+    lines: LineReader<R>,
+    opts: ReadOptions,
+    have_meta: bool,
+    seen_session: bool,
+    /// `response` message rows of these roles are not parsed (see [`Records::skip_responses`]).
+    skip_user: bool,
+    skip_assistant: bool,
+    skipped: u32,
+    /// Bytes consumed up to the end of the last line taken.
+    taken: u64,
+    end: End,
+    pending_tail: bool,
+}
+
+impl<R: BufRead> Records<R> {
+    pub fn new(reader: R, opts: ReadOptions, resume: Resume) -> Self {
+        Records {
+            lines: LineReader::new(reader, opts.max_line, resume.at_file_start),
+            opts,
+            have_meta: resume.have_meta,
+            seen_session: resume.seen_session,
+            skip_user: false,
+            skip_assistant: false,
+            skipped: 0,
+            taken: 0,
+            end: End::Open,
+            pending_tail: false,
+        }
+    }
+
+    /// Do not parse `response` message rows of `role` from here on: the caller drops them (the
+    /// role's messages come from the `event`/`item` shapes). Such a row that is cut short is
+    /// then not counted as unreadable. Ignored under an ordinal bound, where every row is read
+    /// so that the bound is met where it lies.
+    pub fn skip_responses(&mut self, role: Role) {
+        if self.opts.ordinal_below.is_some() {
+            return;
+        }
+        match role {
+            Role::User => self.skip_user = true,
+            Role::Assistant => self.skip_assistant = true,
+        }
+    }
+
+    /// Lines that could not be read: not JSON objects, cut short, over the length cap, or a
+    /// read error part-way.
+    pub fn skipped(&self) -> u32 {
+        self.skipped
+    }
+
+    /// Bytes of the stream consumed up to the end of the last line taken: a later pass goes
+    /// on from here.
+    pub fn consumed(&self) -> u64 {
+        self.taken
+    }
+
+    pub fn end(&self) -> End {
+        self.end
+    }
+
+    /// The last line had no newline and was not a whole JSON object: it was counted as
+    /// unreadable and left unread (codex may be writing it: `-1` may yet become `-1e5`).
+    pub fn pending_tail(&self) -> bool {
+        self.pending_tail
+    }
+
+    /// The metadata or a message has been read: the file is a session.
+    pub fn seen_session(&self) -> bool {
+        self.seen_session
+    }
+
+    /// The next record, or `None` at the end of the stream ([`Records::end`] says which). A
+    /// read error is returned only while nothing showed the file to be a session; after that
+    /// it ends the stream like the end of the file, counted as one unreadable line, so every
+    /// consumer keeps what was read before it.
+    pub fn next_record(&mut self) -> io::Result<Option<Record>> {
+        while self.end == End::Open {
+            let step = match self.lines.next_line() {
+                Ok(step) => step,
+                Err(_) if self.seen_session => {
+                    self.skipped += 1;
+                    self.end = End::Eof;
+                    break;
+                }
+                Err(e) => return Err(e),
+            };
+            let taken = match step {
+                Step::Eof => {
+                    self.end = End::Eof;
+                    Taken::Nothing
+                }
+                Step::TooLong { .. } => self.unreadable(),
+                Step::Line { terminated: false } if !whole_object(self.lines.line()) => {
+                    if !is_blank(self.lines.line()) {
+                        self.skipped += 1;
+                        self.pending_tail = true;
+                    }
+                    self.end = End::Eof;
+                    break;
+                }
+                Step::Line { .. } => self.take_line(),
+            };
+            match taken {
+                Taken::Bound => {
+                    self.end = End::Bound;
+                    break;
+                }
+                Taken::Nothing => self.taken = self.lines.consumed(),
+                Taken::Record(record) => {
+                    self.taken = self.lines.consumed();
+                    return Ok(Some(record));
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// Classify the current line and read it when it can be a record.
+    fn take_line(&mut self) -> Taken {
+        let line = self.lines.line();
+        let (kind, response_role) = classify::classify_line(line);
+        let skip_response = match response_role {
+            Some(Role::User) => self.skip_user,
+            Some(Role::Assistant) => self.skip_assistant,
+            None => false,
+        };
+        match kind {
+            Kind::Malformed => {
+                if !is_blank(line) {
+                    self.skipped += 1;
+                }
+                Taken::Nothing
+            }
+            Kind::Other => Taken::Nothing,
+            Kind::Message if skip_response => Taken::Nothing,
+            Kind::Meta if self.have_meta => Taken::Nothing,
+            Kind::ThreadName if !self.opts.thread_names => Taken::Nothing,
+            Kind::Tool if !self.opts.tools => Taken::Nothing,
+            Kind::Meta => {
+                // Read directly: the row carries kilobytes of instructions a tree would copy.
+                let Some((meta, ordinal)) = meta_line::parse(line) else {
+                    return self.unreadable();
+                };
+                self.bounded(ordinal, |r| {
+                    r.have_meta = true;
+                    r.seen_session = true;
+                    Some(Record::Meta(meta))
+                })
+            }
+            Kind::Message => {
+                // Read directly: a `Value` tree would allocate for every key and string.
+                let Some((msg, ordinal)) = message_line::parse(line) else {
+                    return self.unreadable();
+                };
+                self.bounded(ordinal, |r| {
+                    let msg = msg?;
+                    r.seen_session = true;
+                    Some(Record::Message(msg))
+                })
+            }
+            Kind::ThreadName | Kind::Tool => {
+                let Some(value) = rules::parse_line(line) else {
+                    return self.unreadable();
+                };
+                let ordinal = value.get("ordinal").and_then(Value::as_u64);
+                self.bounded(ordinal, |_| rare_record(kind, &value))
+            }
+        }
+    }
+
+    fn unreadable(&mut self) -> Taken {
+        self.skipped += 1;
+        Taken::Nothing
+    }
+
+    /// The record `make` gives, unless the line's ordinal is past the bound.
+    fn bounded(
+        &mut self,
+        ordinal: Option<u64>,
+        make: impl FnOnce(&mut Self) -> Option<Record>,
+    ) -> Taken {
+        if past_fork_point(self.opts.ordinal_below, ordinal) {
+            return Taken::Bound;
+        }
+        make(self).map_or(Taken::Nothing, Taken::Record)
+    }
+}
+
+/// What one line gave.
+enum Taken {
+    Record(Record),
+    Nothing,
+    Bound,
+}
+
+/// The record of a thread-name or tool row, read the plain way (these rows are few).
+fn rare_record(kind: Kind, value: &Value) -> Option<Record> {
+    let payload = value.get("payload")?;
+    match kind {
+        Kind::ThreadName => payload
+            .get("thread_name")
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty())
+            .map(|name| Record::ThreadName(name.to_owned())),
+        Kind::Tool => Some(Record::Tool(super::tool::summarise(payload))),
+        Kind::Meta | Kind::Message | Kind::Other | Kind::Malformed => None,
+    }
+}
+
+/// A record at or past `limit` (a fork's end point in its parent) is not part of the view.
+pub fn past_fork_point(limit: Option<u64>, ordinal: Option<u64>) -> bool {
+    limit.is_some_and(|limit| ordinal.is_some_and(|o| o >= limit))
+}
+
+fn is_blank(line: &[u8]) -> bool {
+    line.iter().all(u8::is_ascii_whitespace)
+}
+
+fn whole_object(line: &[u8]) -> bool {
+    rules::parse_line(line).is_some_and(|v| v.is_object())
+}
