@@ -223,7 +223,7 @@ impl<R: BufRead> Records<R> {
                 self.bounded(ordinal, |r| {
                     r.have_meta = true;
                     r.seen_session = true;
-                    Some(Record::Meta(meta))
+                    Some(Record::Meta(Box::new(meta)))
                 })
             }
             Kind::Message => {

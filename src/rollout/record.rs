@@ -11,8 +11,9 @@ use crate::session::HistoryBase;
 /// One useful line of a rollout.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Record {
-    /// The file's first `session_meta` (later ones are not records).
-    Meta(Meta),
+    /// The file's first `session_meta` (later ones are not records); boxed, as it is ten
+    /// times the size of the other records and comes once a file.
+    Meta(Box<Meta>),
     Message(Message),
     /// A tool call, its output or a reasoning summary, as one line.
     Tool(ToolCall),

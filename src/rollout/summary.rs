@@ -146,7 +146,7 @@ impl ScanState {
     /// Take one record; returns a role whose `response` rows need not be read any more.
     fn take(&mut self, record: Record) -> Option<Role> {
         match record {
-            Record::Meta(meta) => self.meta = Some(meta),
+            Record::Meta(meta) => self.meta = Some(*meta),
             Record::Message(msg) => return self.add_message(msg),
             Record::ThreadName(name) => self.thread_name = Some(name),
             Record::Tool(_) => {}

@@ -146,7 +146,7 @@ fn collect<R: BufRead>(
     let mut sources = Sources::default();
     while let Some(record) = records.next_record()? {
         match record {
-            Record::Meta(m) => meta = Some(m),
+            Record::Meta(m) => meta = Some(*m),
             Record::Tool(call) => entries.push(Entry::Tool {
                 kind: call.kind,
                 summary: call.summary,
@@ -193,7 +193,7 @@ pub fn stream_transcript<R: BufRead>(
     let mut meta = None;
     while let Some(record) = records.next_record()? {
         match record {
-            Record::Meta(m) => meta = Some(m),
+            Record::Meta(m) => meta = Some(*m),
             Record::Tool(call) => sink(&Entry::Tool {
                 kind: call.kind,
                 summary: call.summary,
