@@ -210,3 +210,57 @@ fn source_objects_get_a_label() {
     let line = json!({"type":"session_meta","payload":{"source":{"subagent":"review"}}});
     assert_eq!(meta_from_line(&line).source.as_deref(), Some("subagent"));
 }
+
+#[test]
+fn each_role_takes_its_own_source() {
+    // Prompts as events, replies only as `response` rows: the replies still count.
+    let text = [
+        meta(),
+        env_ctx(),
+        resp_user("first"),
+        ev_user("first"),
+        resp_assistant("one"),
+        resp_user("second"),
+        ev_user("second"),
+        resp_assistant("two"),
+    ]
+    .concat();
+    let s = scan(&text, Until::End);
+    assert_eq!(s.first_prompt(), Some("first"));
+    assert_eq!(s.counts(), (2, 2));
+    // And the other way round: replies as events, prompts only as `response` rows.
+    let text = [meta(), env_ctx(), resp_user("ask"), ev_agent("answer")].concat();
+    let s = scan(&text, Until::End);
+    assert_eq!(s.first_prompt(), Some("ask"));
+    assert_eq!(s.counts(), (1, 1));
+}
+
+#[test]
+fn a_role_switches_to_events_at_its_first_event() {
+    // A reply met as a `response` row before the first reply event is the twin of an event
+    // that follows: the role's count is that of its events alone.
+    let text = [
+        meta(),
+        ev_user("q"),
+        resp_assistant("a"),
+        ev_agent("a"),
+        resp_assistant("b"),
+        ev_agent("b"),
+    ]
+    .concat();
+    let s = scan(&text, Until::End);
+    assert_eq!(s.counts(), (1, 2));
+    let t = crate::rollout::transcript::read_transcript(
+        text.as_bytes(),
+        &crate::rollout::transcript::TranscriptOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(t.counts(), (1, 2));
+    assert!(t.entries.iter().all(|e| !matches!(
+        e,
+        crate::rollout::transcript::Entry::Message {
+            shape: Shape::Response,
+            ..
+        }
+    )));
+}

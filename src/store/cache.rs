@@ -32,7 +32,8 @@ mod refresh;
 pub use refresh::{refresh, refresh_lending, RefreshStats, Scanned};
 
 /// Bumped whenever the body's shape or the meaning of a [`ScanState`] changes.
-pub const ROWS_VERSION: u32 = 3;
+// 4: `response` counts of a role are kept until its first event (per-role transcript source).
+pub const ROWS_VERSION: u32 = 4;
 
 /// 64-bit FNV-1a, the checksum and the home-path hash.
 pub fn fnv64(bytes: &[u8]) -> u64 {

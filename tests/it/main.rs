@@ -4,6 +4,7 @@ mod common;
 mod fixtures;
 mod picker_hostile;
 mod screens;
+mod split_roles;
 mod tmux;
 
 #[path = "../../examples/common/mod.rs"]
