@@ -85,23 +85,12 @@ fn fold_str(s: &str) -> String {
 
 /// The display form of a field: one line, safe, as the list draws it.
 pub fn field_text(row: &SessionRow, field: usize) -> String {
+    let text = |v: &Option<String>| v.as_deref().map(sanitize::one_line).unwrap_or_default();
     match field {
-        NAME => row
-            .name
-            .as_deref()
-            .map(sanitize::one_line)
-            .unwrap_or_default(),
+        NAME => text(&row.name),
         PREVIEW => sanitize::one_line(&row.preview),
-        CWD => row
-            .cwd
-            .as_deref()
-            .map(sanitize::one_line)
-            .unwrap_or_default(),
-        BRANCH => row
-            .git_branch
-            .as_deref()
-            .map(sanitize::one_line)
-            .unwrap_or_default(),
+        CWD => text(&row.cwd),
+        BRANCH => text(&row.git_branch),
         _ => sanitize::one_line(&row.id),
     }
 }

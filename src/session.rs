@@ -69,18 +69,18 @@ impl SessionRow {
 
     /// Sort key: updated newest first, ties by id descending, then by path (a total order).
     pub fn cmp_updated_desc(a: &Self, b: &Self) -> std::cmp::Ordering {
-        b.updated_ms
-            .cmp(&a.updated_ms)
-            .then_with(|| b.id.cmp(&a.id))
-            .then_with(|| a.path.cmp(&b.path))
+        Self::cmp_desc(a, b, |r| r.updated_ms)
     }
 
     /// Sort key: created newest first (falling back to updated), ties by id descending, then by
     /// path (a total order).
     pub fn cmp_created_desc(a: &Self, b: &Self) -> std::cmp::Ordering {
-        let ka = a.created_ms.unwrap_or(a.updated_ms);
-        let kb = b.created_ms.unwrap_or(b.updated_ms);
-        kb.cmp(&ka)
+        Self::cmp_desc(a, b, |r| r.created_ms.unwrap_or(r.updated_ms))
+    }
+
+    fn cmp_desc(a: &Self, b: &Self, time: fn(&Self) -> Millis) -> std::cmp::Ordering {
+        time(b)
+            .cmp(&time(a))
             .then_with(|| b.id.cmp(&a.id))
             .then_with(|| a.path.cmp(&b.path))
     }

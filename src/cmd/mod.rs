@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use crate::cli::{CacheAction, CacheArgs, ListArgs, ShowArgs, StoreArgs};
 use crate::rollout::summary::{ScanOptions, ScanState, Until};
-use crate::rollout::transcript::{Entry, TranscriptOptions};
+use crate::rollout::transcript::{Entry, Parse, TranscriptOptions};
 use crate::session::{self, SessionRow};
 use crate::store::fork;
 use crate::store::walk::RolloutFile;
@@ -398,7 +398,8 @@ pub fn run_show(
         max_message_bytes: (!args.full).then_some(SHOW_TEXT_CAP),
         ..TranscriptOptions::default()
     };
-    let transcript = match fork::read_transcript(&file, &mut files.as_slice(), &opts) {
+    let transcript = match fork::read_transcript(&file, &mut files.as_slice(), &opts, Parse::Every)
+    {
         Ok(t) => t,
         Err(issue) => {
             report(err, &[issue]);

@@ -17,7 +17,7 @@ use std::sync::mpsc;
 use super::{fold_into, ContentIndex, MessageSpan, SessionText};
 use super::{MAX_MESSAGE_BYTES, MAX_SESSION_BYTES};
 use crate::rollout::record::Role;
-use crate::rollout::transcript::{Entry, TranscriptOptions};
+use crate::rollout::transcript::{Entry, Parse, TranscriptOptions};
 use crate::store::cache::{read_envelope, write_envelope_with};
 use crate::store::walk::RolloutFile;
 use crate::timefmt::Millis;
@@ -56,7 +56,8 @@ fn extract(file: &RolloutFile, files: &[RolloutFile]) -> FileText {
         ordinal_below: None,
     };
     let mut out = FileText::default();
-    let Ok(t) = crate::store::fork::read_transcript_entries(file, &mut { files }, &opts) else {
+    let Ok(t) = crate::store::fork::read_transcript(file, &mut { files }, &opts, Parse::Lean)
+    else {
         return out;
     };
     let mut messages = t.entries.into_iter().filter_map(|e| match e {

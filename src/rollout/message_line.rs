@@ -139,28 +139,13 @@ struct ValVisitor(Want);
 impl<'de> Visitor<'de> for ValVisitor {
     type Value = Val;
 
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("any JSON value")
-    }
+    super::visit::dropped_scalars!(Val, Val::Other);
 
-    fn visit_bool<E>(self, _: bool) -> Result<Val, E> {
-        Ok(Val::Other)
-    }
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Val, E> {
-        // A `Value` holds a non-negative i64 as an unsigned number.
-        match u64::try_from(v) {
-            Ok(v) => self.visit_u64(v),
-            Err(_) => Ok(Val::Other),
-        }
-    }
     fn visit_u64<E: de::Error>(self, v: u64) -> Result<Val, E> {
         Ok(match self.0 {
             Want::U64 => Val::U64(v),
             _ => Val::Other,
         })
-    }
-    fn visit_f64<E>(self, _: f64) -> Result<Val, E> {
-        Ok(Val::Other)
     }
     fn visit_str<E>(self, v: &str) -> Result<Val, E> {
         Ok(match self.0 {
@@ -168,15 +153,6 @@ impl<'de> Visitor<'de> for ValVisitor {
             Want::Str | Want::Text => Val::Str(v.to_owned()),
             _ => Val::Other,
         })
-    }
-    fn visit_unit<E>(self) -> Result<Val, E> {
-        Ok(Val::Other)
-    }
-    fn visit_none<E>(self) -> Result<Val, E> {
-        Ok(Val::Other)
-    }
-    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Val, D::Error> {
-        d.deserialize_any(self)
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Val, A::Error> {
@@ -207,12 +183,7 @@ impl<'de> Visitor<'de> for ValVisitor {
                     match &*key {
                         "type" => row.kind = tag(map.next_value_seed(Seed(Want::Tag))?),
                         "payload" => row.payload = fields(map.next_value_seed(Seed(Want::Fields))?),
-                        "ordinal" => {
-                            row.ordinal = match map.next_value_seed(Seed(Want::U64))? {
-                                Val::U64(n) => Some(n),
-                                _ => None,
-                            }
-                        }
+                        "ordinal" => row.ordinal = number(map.next_value_seed(Seed(Want::U64))?),
                         _ => drop(map.next_value_seed(Seed(Want::Nothing))?),
                     }
                 }
@@ -226,12 +197,7 @@ impl<'de> Visitor<'de> for ValVisitor {
                         "role" => f.role = tag(map.next_value_seed(Seed(Want::Tag))?),
                         "message" => f.message = text(map.next_value_seed(Seed(Want::Text))?),
                         "content" => f.content = text(map.next_value_seed(Seed(Want::Text))?),
-                        "phase" => {
-                            f.phase = match map.next_value_seed(Seed(Want::Str))? {
-                                Val::Str(s) if !s.is_empty() => Some(s),
-                                _ => None,
-                            }
-                        }
+                        "phase" => f.phase = phase(map.next_value_seed(Seed(Want::Str))?),
                         "item" => f.item = fields(map.next_value_seed(Seed(Want::Fields))?),
                         _ => drop(map.next_value_seed(Seed(Want::Nothing))?),
                     }
@@ -265,6 +231,22 @@ impl<'de> Visitor<'de> for ValVisitor {
                 })
             }
         }
+    }
+}
+
+/// An `ordinal`, when an unsigned integer.
+fn number(v: Val) -> Option<u64> {
+    match v {
+        Val::U64(n) => Some(n),
+        _ => None,
+    }
+}
+
+/// A `phase`, when a non-empty string.
+fn phase(v: Val) -> Option<String> {
+    match v {
+        Val::Str(s) if !s.is_empty() => Some(s),
+        _ => None,
     }
 }
 
@@ -304,6 +286,15 @@ fn parse_row(line: &[u8]) -> Option<Row> {
     }
 }
 
+/// The role a tag names: `[user, assistant]` are the two tags it may be.
+fn role_tagged(tag: Option<Tag>, [user, assistant]: [Tag; 2]) -> Option<Role> {
+    match tag? {
+        t if t == user => Some(Role::User),
+        t if t == assistant => Some(Role::Assistant),
+        _ => None,
+    }
+}
+
 /// `rules::message_from_line` over the fields read.
 fn message_of(row: Row) -> Option<Message> {
     let payload = row.payload?;
@@ -319,21 +310,13 @@ fn message_of(row: Row) -> Option<Message> {
             }
             Tag::ItemCompleted => {
                 let item = payload.item?;
-                let role = match item.kind? {
-                    Tag::UserItem => Role::User,
-                    Tag::AgentItem => Role::Assistant,
-                    _ => return None,
-                };
+                let role = role_tagged(item.kind, [Tag::UserItem, Tag::AgentItem])?;
                 (role, item.content, Shape::Item, item.phase)
             }
             _ => return None,
         },
         Tag::ResponseItem => {
-            let role = match payload.role? {
-                Tag::User => Role::User,
-                Tag::Assistant => Role::Assistant,
-                _ => return None,
-            };
+            let role = role_tagged(payload.role, [Tag::User, Tag::Assistant])?;
             (role, payload.content, Shape::Response, payload.phase)
         }
         _ => return None,

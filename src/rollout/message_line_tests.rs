@@ -67,28 +67,15 @@ fn agrees_on_hand_made_lines() {
 
 #[test]
 fn agrees_on_every_real_message_line() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/codex-real");
-    let mut dirs = vec![root];
     let mut checked = 0;
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(&dir).expect("fixtures") {
-            let path = entry.expect("entry").path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else if path.to_string_lossy().ends_with(".jsonl") {
-                for line in std::fs::read(&path)
-                    .expect("fixture")
-                    .split(|&b| b == b'\n')
-                {
-                    assert_eq!(parse(line), reference(line), "{}", path.display());
-                    if std::str::from_utf8(line).is_ok() {
-                        assert_eq!(direct(line), reference(line), "{}", path.display());
-                    }
-                    if reference(line).is_some_and(|(m, _)| m.is_some()) {
-                        checked += 1;
-                    }
-                }
-            }
+    for (path, line) in crate::rollout::test_lines::real_fixture_lines() {
+        let line = line.as_slice();
+        assert_eq!(parse(line), reference(line), "{}", path.display());
+        if std::str::from_utf8(line).is_ok() {
+            assert_eq!(direct(line), reference(line), "{}", path.display());
+        }
+        if reference(line).is_some_and(|(m, _)| m.is_some()) {
+            checked += 1;
         }
     }
     assert!(checked >= 100, "only {checked} message lines");

@@ -9,7 +9,6 @@
 //! with invalid UTF-8 is read again with it replaced.
 
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
-use std::fmt;
 
 use super::record::Meta;
 use crate::session::HistoryBase;
@@ -90,43 +89,19 @@ pub(super) fn reads_payload_field(key: &str) -> bool {
 impl<'de> Visitor<'de> for ValVisitor {
     type Value = Val;
 
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("any JSON value")
-    }
+    super::visit::dropped_scalars!(Val, Val::Other);
 
-    fn visit_bool<E>(self, _: bool) -> Result<Val, E> {
-        Ok(Val::Other)
-    }
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Val, E> {
-        // A `Value` holds a non-negative i64 as an unsigned number.
-        match u64::try_from(v) {
-            Ok(v) => self.visit_u64(v),
-            Err(_) => Ok(Val::Other),
-        }
-    }
     fn visit_u64<E: de::Error>(self, v: u64) -> Result<Val, E> {
         Ok(match self.0 {
             Want::Scalar => Val::U64(v),
             _ => Val::Other,
         })
     }
-    fn visit_f64<E>(self, _: f64) -> Result<Val, E> {
-        Ok(Val::Other)
-    }
     fn visit_str<E>(self, v: &str) -> Result<Val, E> {
         Ok(match self.0 {
             Want::Scalar | Want::Source => Val::Str(v.to_owned()),
             _ => Val::Other,
         })
-    }
-    fn visit_unit<E>(self) -> Result<Val, E> {
-        Ok(Val::Other)
-    }
-    fn visit_none<E>(self) -> Result<Val, E> {
-        Ok(Val::Other)
-    }
-    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Val, D::Error> {
-        d.deserialize_any(self)
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Val, A::Error> {

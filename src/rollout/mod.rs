@@ -18,5 +18,8 @@ pub mod reader;
 pub mod record;
 pub mod rules;
 pub mod summary;
+#[cfg(test)]
+mod test_lines;
 mod tool;
 pub mod transcript;
+mod visit;

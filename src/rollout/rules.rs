@@ -91,6 +91,15 @@ fn phase_of(value: Option<&Value>) -> Option<String> {
         .map(str::to_owned)
 }
 
+/// The role a string value names: `[user, assistant]` are the two names it may take.
+fn role_named(value: Option<&Value>, [user, assistant]: [&str; 2]) -> Option<Role> {
+    match value.and_then(Value::as_str)? {
+        s if s == user => Some(Role::User),
+        s if s == assistant => Some(Role::Assistant),
+        _ => None,
+    }
+}
+
 /// The message a parsed rollout line carries, or `None` for every other line.
 pub fn message_from_line(line: &Value) -> Option<Message> {
     let kind = line.get("type").and_then(Value::as_str)?;
@@ -109,22 +118,14 @@ pub fn message_from_line(line: &Value) -> Option<Message> {
             }
             "item_completed" => {
                 let item = payload.get("item").filter(|i| i.is_object())?;
-                let role = match item.get("type").and_then(Value::as_str)? {
-                    "UserMessage" => Role::User,
-                    "AgentMessage" => Role::Assistant,
-                    _ => return None,
-                };
+                let role = role_named(item.get("type"), ["UserMessage", "AgentMessage"])?;
                 let text = item.get("content").map(content_text).unwrap_or_default();
                 (role, text, Shape::Item, phase_of(item.get("phase")))
             }
             _ => return None,
         },
         "response_item" => {
-            let role = match payload.get("role").and_then(Value::as_str)? {
-                "user" => Role::User,
-                "assistant" => Role::Assistant,
-                _ => return None,
-            };
+            let role = role_named(payload.get("role"), ["user", "assistant"])?;
             let text = payload.get("content").map(content_text).unwrap_or_default();
             (role, text, Shape::Response, phase_of(payload.get("phase")))
         }

@@ -113,7 +113,7 @@ fn message_entry(msg: Message, opts: &TranscriptOptions) -> Entry {
 
 /// Whether a read leaves `response` rows unparsed once a role is known to come from events.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Parse {
+pub enum Parse {
     /// Every record row is parsed, so every unreadable line is counted (`show`).
     Every,
     /// `response` rows of a role taken from events are not parsed (indexing).
@@ -122,7 +122,7 @@ enum Parse {
 
 /// Read a whole transcript from a reader at the start of the file.
 pub fn read_transcript<R: BufRead>(reader: R, opts: &TranscriptOptions) -> io::Result<Transcript> {
-    collect(reader, opts, Parse::Every)
+    read(reader, opts, Parse::Every)
 }
 
 /// [`read_transcript`] for indexing: the same entries, but `response` message rows of a role
@@ -132,10 +132,11 @@ pub fn read_transcript_entries<R: BufRead>(
     reader: R,
     opts: &TranscriptOptions,
 ) -> io::Result<Transcript> {
-    collect(reader, opts, Parse::Lean)
+    read(reader, opts, Parse::Lean)
 }
 
-fn collect<R: BufRead>(
+/// A whole transcript from a reader at the start of the file, parsed as `parse` says.
+pub fn read<R: BufRead>(
     reader: R,
     opts: &TranscriptOptions,
     parse: Parse,

@@ -7,7 +7,7 @@
 //! walk made only when a fork asks for it ([`LazyWalk`]). The parent is read with the reader's
 //! ordinal bound; its own reading rules apply to its records, and the fork's to the fork's.
 
-use std::io::{self, BufRead};
+use std::io;
 
 use super::open::open_at;
 use super::walk::RolloutFile;
@@ -15,7 +15,7 @@ use super::{scan_file, FileIssue, Store};
 use crate::rollout::record::Meta;
 use crate::rollout::rules;
 use crate::rollout::summary::{ScanOptions, ScanState, Until};
-use crate::rollout::transcript::{self, Entry, Transcript, TranscriptOptions};
+use crate::rollout::transcript::{self, Entry, Parse, Transcript, TranscriptOptions};
 use crate::session::{self, SessionRow};
 
 /// Finds the file of a session by its id.
@@ -131,40 +131,20 @@ pub fn fill_from_parent(row: &mut SessionRow, find: &mut dyn FindFile) {
     }
 }
 
-/// How a transcript is read from a stream (see `rollout::transcript`).
-type ReadFn = fn(Box<dyn BufRead + Send>, &TranscriptOptions) -> io::Result<Transcript>;
-
-/// The transcript of a session: a paginated fork's starts with its parent's history.
+/// The transcript of a session, parsed as `parse` says: a paginated fork's starts with its
+/// parent's history.
 pub fn read_transcript(
     file: &RolloutFile,
     find: &mut dyn FindFile,
     opts: &TranscriptOptions,
-) -> Result<Transcript, FileIssue> {
-    read_with(file, find, opts, transcript::read_transcript)
-}
-
-/// [`read_transcript`] for indexing: the same entries, read without parsing the rows the
-/// transcript drops ([`transcript::read_transcript_entries`]).
-pub fn read_transcript_entries(
-    file: &RolloutFile,
-    find: &mut dyn FindFile,
-    opts: &TranscriptOptions,
-) -> Result<Transcript, FileIssue> {
-    read_with(file, find, opts, transcript::read_transcript_entries)
-}
-
-fn read_with(
-    file: &RolloutFile,
-    find: &mut dyn FindFile,
-    opts: &TranscriptOptions,
-    read: ReadFn,
+    parse: Parse,
 ) -> Result<Transcript, FileIssue> {
     let issue = |e: io::Error| FileIssue {
         path: file.path.clone(),
         reason: e.to_string(),
     };
     let reader = open_at(&file.path, file.compressed, 0).map_err(issue)?;
-    let mut own = read(reader, opts).map_err(issue)?;
+    let mut own = transcript::read(reader, opts, parse).map_err(issue)?;
     // The fork's own records are read first: only they say whether it has a parent.
     if let Some(parent) = parent_of(file, own.meta.as_ref(), find) {
         let popts = TranscriptOptions {
@@ -172,7 +152,7 @@ fn read_with(
             ..*opts
         };
         let inherited = open_at(&parent.file.path, parent.file.compressed, 0)
-            .and_then(|reader| read(reader, &popts));
+            .and_then(|reader| transcript::read(reader, &popts, parse));
         if let Ok(mut inherited) = inherited {
             inherited.entries.append(&mut own.entries);
             own.entries = inherited.entries;

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread;
 
-use crate::rollout::transcript::{Transcript, TranscriptOptions};
+use crate::rollout::transcript::{Parse, Transcript, TranscriptOptions};
 use crate::store::fork::{self, LazyWalk};
 use crate::store::walk::RolloutFile;
 use crate::store::Store;
@@ -51,7 +51,9 @@ fn run(store: &Store, rx: &Receiver<Job>, tx: &Sender<Loaded>) {
         };
         let result = RolloutFile::at(&job.path)
             .map_err(|e| e.to_string())
-            .and_then(|file| fork::read_transcript(&file, &mut files, &opts).map_err(|i| i.reason));
+            .and_then(|file| {
+                fork::read_transcript(&file, &mut files, &opts, Parse::Every).map_err(|i| i.reason)
+            });
         let loaded = Loaded {
             gen: job.gen,
             id: job.id,

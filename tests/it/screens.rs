@@ -104,8 +104,13 @@ fn settle(app: &mut App, demo: &Demo) {
                         tools: true,
                         ordinal_below: None,
                     };
-                    let t = store::fork::read_transcript(file, &mut files.as_slice(), &opts)
-                        .map_err(|i| i.reason);
+                    let t = store::fork::read_transcript(
+                        file,
+                        &mut files.as_slice(),
+                        &opts,
+                        codex_picker::rollout::transcript::Parse::Every,
+                    )
+                    .map_err(|i| i.reason);
                     app.apply_transcript(gen, id, t);
                 }
                 Request::ContentSearch { gen, query } => {
