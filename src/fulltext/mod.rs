@@ -14,6 +14,7 @@
 //! no injected context. Building and caching are in [`build`].
 
 pub mod build;
+pub mod cached;
 mod search;
 
 use memchr::memmem;

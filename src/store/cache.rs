@@ -64,6 +64,13 @@ pub fn allowed(cache_file: &Path, home: &Path) -> bool {
     !dir.starts_with(&home)
 }
 
+/// The cache file of `kind` for a store home, when caching is on (`cache_dir` is set) and the
+/// file would not be inside the Codex home: the one lookup every user of a cache goes through.
+pub fn located(cache_dir: Option<&Path>, home: &Path, kind: &str) -> Option<PathBuf> {
+    let file = cache_file(cache_dir?, home, kind);
+    allowed(&file, home).then_some(file)
+}
+
 /// A fast streaming checksum of the cache body: four 64-bit lanes over little-endian words
 /// (the tail zero-padded), mixed at the end. Not cryptographic; it catches torn and corrupt
 /// files.

@@ -20,7 +20,7 @@ use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::fulltext::{build as content_build, ContentIndex};
+use crate::fulltext::{self, ContentIndex};
 use crate::rollout::summary::{ScanOptions, ScanState, Until};
 use crate::session::SessionRow;
 use crate::store::cache::{self, Plan, RowCache};
@@ -176,15 +176,14 @@ enum Found {
     Issue(FileIssue, Option<RolloutFile>),
 }
 
-/// The rows cache file for this store, if caching is on and allowed.
-fn rows_file(store: &Store, setup: &CacheSetup, kind: &str) -> Option<PathBuf> {
-    let file = cache::cache_file(setup.dir.as_deref()?, &store.home, kind);
-    cache::allowed(&file, &store.home).then_some(file)
+/// The cache file of `kind` for this store, if caching is on and allowed.
+fn cache_path(store: &Store, setup: &CacheSetup, kind: &str) -> Option<PathBuf> {
+    cache::located(setup.dir.as_deref(), &store.home, kind)
 }
 
 fn run(store: &Store, opts: IndexOptions, setup: &CacheSetup, tx: &Sender<Event>) {
     let started = Instant::now();
-    let cache_file = rows_file(store, setup, "rows");
+    let cache_file = cache_path(store, setup, "rows");
     let mut rc = match &cache_file {
         Some(f) => RowCache::load(f, &store.home).0,
         None => RowCache::empty(&store.home),
@@ -388,21 +387,13 @@ fn content_phase(
     opts: IndexOptions,
     tx: &Sender<Event>,
 ) {
-    let targets = content_build::targets_for(files, ids);
-    let file = rows_file(store, setup, "content");
-    let previous = file.as_deref().and_then(|f| content_build::load(f).ok());
-    let previous_len = previous.as_ref().map(ContentIndex::len);
+    let file = cache_path(store, setup, "content");
     let mut report = |done, total| tx.send(Event::ContentProgress { done, total }).is_ok();
-    let Some((index, stats)) =
-        content_build::build(previous, &targets, files, opts.threads, &mut report)
-    else {
-        return;
-    };
-    let unchanged = stats.read == 0 && previous_len == Some(index.len());
-    if let (Some(file), false) = (&file, unchanged) {
-        let _ = content_build::save(&index, file);
+    let refreshed =
+        fulltext::cached::refresh(file.as_deref(), ids, files, opts.threads, &mut report);
+    if let Some((index, _)) = refreshed {
+        let _ = tx.send(Event::ContentReady(Arc::new(index)));
     }
-    let _ = tx.send(Event::ContentReady(Arc::new(index)));
 }
 
 /// Most recently modified first; ties in path order, so the order is the same from run to run.

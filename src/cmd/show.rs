@@ -1,0 +1,235 @@
+//! `codex-picker show`: one session's whole conversation, as text or JSON lines, found by id,
+//! unique id prefix or path; a paginated fork's parent history first.
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use super::{finish, output, report, report_rows, say, EXIT_ERROR};
+use crate::cli::{ShowArgs, StoreArgs};
+use crate::rollout::summary::{ScanOptions, ScanState, Until};
+use crate::rollout::transcript::{Entry, Parse, TranscriptOptions};
+use crate::session::{self, SessionRow};
+use crate::store::fork;
+use crate::store::walk::RolloutFile;
+use crate::store::{self, FileIssue, Store};
+
+/// The longest message the `show` text view prints whole; `--full` lifts it, JSON is always whole.
+pub const SHOW_TEXT_CAP: usize = 64 << 10;
+
+/// The session id a rollout file name carries.
+fn file_id(file: &RolloutFile) -> Option<&str> {
+    file.path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .and_then(session::uuid_from_file_name)
+}
+
+/// The rollout a `show` target names: an existing file, or a session id or unique id prefix.
+/// Several files with the same id (copies) resolve to the most recently written one. A file
+/// whose name carries no id is matched by the id in its `session_meta`.
+pub fn find_target(
+    store: &Store,
+    target: &str,
+    files: &[RolloutFile],
+) -> Result<RolloutFile, String> {
+    let as_path = Path::new(target);
+    if as_path.is_file() {
+        return RolloutFile::at(as_path).map_err(|e| format!("{target}: {e}"));
+    }
+    let needle = target.trim().to_ascii_lowercase();
+    if needle.is_empty() {
+        return Err("an empty session id".into());
+    }
+    let matches_id = |id: &str| id.to_ascii_lowercase().starts_with(&needle);
+    let mut matches: Vec<(&RolloutFile, String)> = files
+        .iter()
+        .filter_map(|f| {
+            file_id(f)
+                .filter(|id| matches_id(id))
+                .map(|id| (f, id.to_owned()))
+        })
+        .collect();
+    if matches.is_empty() {
+        let names = std::collections::HashMap::new();
+        matches = files
+            .iter()
+            .filter(|f| file_id(f).is_none())
+            .filter_map(|f| {
+                store::summarise(f, Until::FirstPrompt, &names)
+                    .ok()
+                    .map(|(row, _)| (f, row.id))
+            })
+            .filter(|(_, id)| matches_id(id))
+            .collect();
+    }
+    let same_id = matches.windows(2).all(|w| w[0].1 == w[1].1);
+    match matches.as_slice() {
+        [] => Err(format!(
+            "no session {target} in {} (archived sessions are searched too)",
+            store.home.display()
+        )),
+        [(one, _)] => Ok((*one).clone()),
+        copies if same_id => Ok(copies
+            .iter()
+            .map(|(f, _)| *f)
+            .max_by(|a, b| {
+                a.mtime_ms
+                    .cmp(&b.mtime_ms)
+                    .then_with(|| b.path.cmp(&a.path))
+            })
+            .cloned()
+            .expect("at least two matches")),
+        many => Err(format!(
+            "{target} matches {} sessions; give more of the id",
+            many.len()
+        )),
+    }
+}
+
+/// Warnings for the other files that carry the shown session's id.
+fn other_copies(shown: &RolloutFile, files: &[RolloutFile]) -> Vec<FileIssue> {
+    let Some(id) = file_id(shown) else {
+        return Vec::new();
+    };
+    files
+        .iter()
+        .filter(|f| f.path != shown.path && file_id(f) == Some(id))
+        .map(|f| FileIssue {
+            path: f.path.clone(),
+            reason: format!(
+                "session id {id} is also in this file; showing {}",
+                shown.path.display()
+            ),
+        })
+        .collect()
+}
+
+pub fn run_show(
+    store_args: &StoreArgs,
+    args: &ShowArgs,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> i32 {
+    let store = match store::resolve(store_args) {
+        Ok(store) => store,
+        Err(_) if Path::new(&args.target).is_file() => {
+            // A rollout path works without a store; fork parents are then not followed.
+            Store {
+                home: PathBuf::from("/nonexistent-codex-home"),
+            }
+        }
+        Err(msg) => {
+            say(err, &msg);
+            return EXIT_ERROR;
+        }
+    };
+    let (files, _) = store.files(true);
+    let file = match find_target(&store, &args.target, &files) {
+        Ok(file) => file,
+        Err(msg) => {
+            say(err, &msg);
+            return EXIT_ERROR;
+        }
+    };
+    report(err, &other_copies(&file, &files));
+    if args.json {
+        return show_json(&file, &files, store_args.verbose, out, err);
+    }
+    let opts = TranscriptOptions {
+        tools: args.tools,
+        max_message_bytes: (!args.full).then_some(SHOW_TEXT_CAP),
+        ..TranscriptOptions::default()
+    };
+    let transcript = match fork::read_transcript(&file, &mut files.as_slice(), &opts, Parse::Every)
+    {
+        Ok(t) => t,
+        Err(issue) => {
+            report(err, &[issue]);
+            return EXIT_ERROR;
+        }
+    };
+    if transcript.meta.is_none() && !transcript.entries.iter().any(Entry::is_message) {
+        // Decide as the listing does: any message line at all (injected context too) makes a
+        // session, even when the transcript keeps none of them.
+        let mut state = ScanState::default();
+        let scanned = store::scan_file(&file, &mut state, &ScanOptions::new(Until::End));
+        if let Some(issue) = scanned
+            .err()
+            .or_else(|| store::not_a_session(&file, &state))
+        {
+            report(err, &[issue]);
+            return EXIT_ERROR;
+        }
+    }
+    let state = ScanState {
+        meta: transcript.meta.clone(),
+        ..ScanState::default()
+    };
+    let mut row = store::row_from_scan(&file, &state, &store.names());
+    let (user, assistant) = transcript.counts();
+    row.user_messages = Some(user);
+    row.assistant_messages = Some(assistant);
+    if store_args.verbose && transcript.skipped_lines > 0 {
+        report_rows(
+            err,
+            &[SessionRow {
+                skipped_lines: transcript.skipped_lines,
+                ..row.clone()
+            }],
+            true,
+        );
+    }
+    let result = output::write_transcript_text(out, &row, &transcript, args.tools);
+    finish(result.and_then(|()| out.flush()), err)
+}
+
+/// `show --json`: every message exact, streamed out as it is read, so a rollout of any size is
+/// printed holding one line at a time. A first pass learns which message shapes the file uses
+/// (and whether it is a session at all); a paginated fork's parent history comes first.
+fn show_json(
+    file: &RolloutFile,
+    files: &[RolloutFile],
+    verbose: bool,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> i32 {
+    let mut state = ScanState::default();
+    if let Err(issue) = store::scan_file(file, &mut state, &ScanOptions::new(Until::End)) {
+        report(err, &[issue]);
+        return EXIT_ERROR;
+    }
+    if let Some(issue) = store::not_a_session(file, &state) {
+        report(err, &[issue]);
+        return EXIT_ERROR;
+    }
+    if verbose && state.skipped_lines > 0 {
+        let reason = store::issues::skipped_lines_note(state.skipped_lines);
+        report(
+            err,
+            &[FileIssue {
+                path: file.path.clone(),
+                reason,
+            }],
+        );
+    }
+    let opts = TranscriptOptions {
+        tools: false,
+        ..TranscriptOptions::default()
+    };
+    let mut sink = |entry: &Entry| output::write_entry_json(out, entry);
+    let streamed = fork::stream_transcript(file, &state, &mut { files }, &opts, &mut sink);
+    match streamed {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+            let reason = e.to_string();
+            report(
+                err,
+                &[FileIssue {
+                    path: file.path.clone(),
+                    reason,
+                }],
+            );
+            EXIT_ERROR
+        }
+        other => finish(other.and_then(|_| out.flush()), err),
+    }
+}
