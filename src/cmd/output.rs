@@ -105,35 +105,57 @@ pub fn write_table(
     cols: usize,
     now: Millis,
 ) -> io::Result<()> {
-    let cols = cols.max(40);
-    // Fixed columns first, the title takes what is left; optional columns drop when narrow.
-    let show_id = cols >= 80;
-    let show_project = cols >= 100;
-    let show_branch = cols >= 120;
-    let mut fixed = 5 + 1 + 7 + 1 + 6 + 1; // AGE, MSGS, KIND
-    if show_id {
-        fixed += 36 + 1;
-    }
-    if show_project {
-        fixed += 18 + 1;
-    }
-    if show_branch {
-        fixed += 14 + 1;
-    }
-    let title_w = cols.saturating_sub(fixed).max(10);
+    let table = Table::fitting(cols.max(40));
     let mut header = format!("{} {} {} ", fit("AGE", 5), fit("MSGS", 7), fit("KIND", 6));
-    if show_id {
+    if table.id {
         header.push_str(&fit("ID", 37));
     }
-    if show_project {
+    if table.project {
         header.push_str(&fit("PROJECT", 19));
     }
-    if show_branch {
+    if table.branch {
         header.push_str(&fit("BRANCH", 15));
     }
     header.push_str("TITLE");
     writeln!(out, "{}", header.trim_end())?;
     for row in rows {
+        let line = table.line(row, now);
+        debug_assert!(width(&line) <= table.cols.max(table.fixed + table.title));
+        writeln!(out, "{}", line.trim_end())?;
+    }
+    Ok(())
+}
+
+/// The columns of a table `cols` cells wide: fixed columns first, the title takes what is left,
+/// and the optional columns drop when it is narrow.
+struct Table {
+    cols: usize,
+    id: bool,
+    project: bool,
+    branch: bool,
+    fixed: usize,
+    title: usize,
+}
+
+impl Table {
+    fn fitting(cols: usize) -> Table {
+        let (id, project, branch) = (cols >= 80, cols >= 100, cols >= 120);
+        let fixed = 5 + 1 + 7 + 1 + 6 + 1 // AGE, MSGS, KIND
+            + if id { 36 + 1 } else { 0 }
+            + if project { 18 + 1 } else { 0 }
+            + if branch { 14 + 1 } else { 0 };
+        Table {
+            cols,
+            id,
+            project,
+            branch,
+            fixed,
+            title: cols.saturating_sub(fixed).max(10),
+        }
+    }
+
+    /// One row's line, not yet trimmed.
+    fn line(&self, row: &SessionRow, now: Millis) -> String {
         let msgs = match (row.user_messages, row.assistant_messages) {
             (Some(u), Some(a)) => format!("{u}/{a}"),
             _ => "-".into(),
@@ -149,11 +171,11 @@ pub fn write_table(
             fit(&msgs, 7),
             fit(&sanitize::one_line(&kind), 6)
         );
-        if show_id {
+        if self.id {
             line.push_str(&fit(&sanitize::one_line(&row.id), 36));
             line.push(' ');
         }
-        if show_project {
+        if self.project {
             let project = row
                 .cwd
                 .as_deref()
@@ -163,11 +185,9 @@ pub fn write_table(
             line.push_str(&fit(&project, 18));
             line.push(' ');
         }
-        if show_branch {
-            line.push_str(&fit(
-                &sanitize::one_line(row.git_branch.as_deref().unwrap_or("")),
-                14,
-            ));
+        if self.branch {
+            let branch = sanitize::one_line(row.git_branch.as_deref().unwrap_or(""));
+            line.push_str(&fit(&branch, 14));
             line.push(' ');
         }
         let title = sanitize::one_line(row.title());
@@ -176,11 +196,9 @@ pub fn write_table(
         } else {
             title
         };
-        line.push_str(&truncate(&title, title_w));
-        debug_assert!(width(&line) <= cols.max(fixed + title_w));
-        writeln!(out, "{}", line.trim_end())?;
+        line.push_str(&truncate(&title, self.title));
+        line
     }
-    Ok(())
 }
 
 #[derive(Serialize)]

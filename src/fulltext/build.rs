@@ -218,39 +218,10 @@ pub fn build(
     let mut index = previous.unwrap_or_default();
     // Session numbers change below: forget the last query's matches.
     index.last = Default::default();
-    let mut stats = BuildStats::default();
-    let wanted: HashMap<&Path, &Target> =
-        targets.iter().map(|t| (t.file.path.as_path(), t)).collect();
-    let old_sessions = std::mem::take(&mut index.sessions);
-    index.by_path.clear();
-    let mut kept = Vec::with_capacity(old_sessions.len());
-    let mut have = std::collections::HashSet::new();
-    for mut s in old_sessions {
-        let Some(t) = wanted.get(s.path.as_path()) else {
-            continue;
-        };
-        if t.file.size == s.size && t.file.mtime_ms == s.mtime_ms && have.insert(s.path.clone()) {
-            s.id.clone_from(&t.id);
-            kept.push(s);
-        }
-    }
-    let live: u64 = kept.iter().map(|s| s.end - s.start).sum();
-    if (index.lower.len() as u64 - live) * 4 > index.lower.len() as u64 {
-        let old = std::mem::take(&mut index);
-        let old = ContentIndex {
-            sessions: kept,
-            ..old
-        };
-        for si in 0..old.sessions.len() {
-            index.append_from(&old, si, &old.sessions[si].id.clone());
-        }
-    } else {
-        for s in kept {
-            index.by_path.insert(s.path.clone(), index.sessions.len());
-            index.sessions.push(s);
-        }
-    }
-    stats.reused = index.sessions.len();
+    let mut stats = BuildStats {
+        reused: index.keep_unchanged(targets),
+        read: 0,
+    };
     let todo: Vec<usize> = (0..targets.len())
         .filter(|&i| !index.by_path.contains_key(&targets[i].file.path))
         .collect();
@@ -267,26 +238,7 @@ pub fn build(
         for _ in 0..threads.max(1) {
             let tx = tx.clone();
             let (todo, stop, next) = (&todo, &stop, &next);
-            scope.spawn(move || {
-                let mut batch = Vec::new();
-                let mut bytes = 0;
-                while !stop.load(Ordering::Relaxed) {
-                    let k = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&i) = todo.get(k) else { break };
-                    let text = extract(&targets[i].file, files);
-                    bytes += text.lower.len();
-                    batch.push((i, text));
-                    if batch.len() >= HANDOVER_FILES || bytes >= HANDOVER_BYTES {
-                        if tx.send(std::mem::take(&mut batch)).is_err() {
-                            return;
-                        }
-                        bytes = 0;
-                    }
-                }
-                if !batch.is_empty() {
-                    let _ = tx.send(batch);
-                }
-            });
+            scope.spawn(move || read_files(targets, files, todo, stop, next, &tx));
         }
         drop(tx);
         let mut done = stats.reused;
@@ -300,7 +252,7 @@ pub fn build(
             index.append_file(&targets[i], text);
             stats.read += 1;
             done += 1;
-            if done % 64 == 0 && !progress(done, total) {
+            if done.is_multiple_of(64) && !progress(done, total) {
                 stop.store(true, Ordering::Relaxed);
                 cancelled = true;
             }
@@ -313,6 +265,77 @@ pub fn build(
     progress(total, total);
     index.finish_build();
     Some((index, stats))
+}
+
+/// A reading thread: the files of `todo` the shared counter `next` hands out, their texts sent
+/// a few files at a time, until `stop` or the end.
+fn read_files(
+    targets: &[Target],
+    files: &[RolloutFile],
+    todo: &[usize],
+    stop: &AtomicBool,
+    next: &AtomicUsize,
+    tx: &mpsc::SyncSender<Vec<(usize, FileText)>>,
+) {
+    let mut batch = Vec::new();
+    let mut bytes = 0;
+    while !stop.load(Ordering::Relaxed) {
+        let k = next.fetch_add(1, Ordering::Relaxed);
+        let Some(&i) = todo.get(k) else { break };
+        let text = extract(&targets[i].file, files);
+        bytes += text.lower.len();
+        batch.push((i, text));
+        if batch.len() >= HANDOVER_FILES || bytes >= HANDOVER_BYTES {
+            if tx.send(std::mem::take(&mut batch)).is_err() {
+                return;
+            }
+            bytes = 0;
+        }
+    }
+    if !batch.is_empty() {
+        // The assembling thread may have stopped listening; the texts are then not wanted.
+        let _ = tx.send(batch);
+    }
+}
+
+impl ContentIndex {
+    /// Keep the sessions of `targets` whose files are unchanged (same path, size and mtime),
+    /// compacting the arena when the dropped ones pass a quarter of it; returns how many.
+    fn keep_unchanged(&mut self, targets: &[Target]) -> usize {
+        let wanted: HashMap<&Path, &Target> =
+            targets.iter().map(|t| (t.file.path.as_path(), t)).collect();
+        let old_sessions = std::mem::take(&mut self.sessions);
+        self.by_path.clear();
+        let mut kept = Vec::with_capacity(old_sessions.len());
+        let mut have = std::collections::HashSet::new();
+        for mut s in old_sessions {
+            let Some(t) = wanted.get(s.path.as_path()) else {
+                continue;
+            };
+            if t.file.size == s.size && t.file.mtime_ms == s.mtime_ms && have.insert(s.path.clone())
+            {
+                s.id.clone_from(&t.id);
+                kept.push(s);
+            }
+        }
+        let live: u64 = kept.iter().map(|s| s.end - s.start).sum();
+        if (self.lower.len() as u64 - live) * 4 > self.lower.len() as u64 {
+            let old = std::mem::take(self);
+            let old = ContentIndex {
+                sessions: kept,
+                ..old
+            };
+            for si in 0..old.sessions.len() {
+                self.append_from(&old, si, &old.sessions[si].id.clone());
+            }
+        } else {
+            for s in kept {
+                self.by_path.insert(s.path.clone(), self.sessions.len());
+                self.sessions.push(s);
+            }
+        }
+        self.sessions.len()
+    }
 }
 
 fn put(w: &mut dyn Write, v: u64) -> io::Result<()> {

@@ -152,43 +152,8 @@ impl ContentIndex {
                 &all
             }
         };
-        let sources: Vec<Source> = order
-            .iter()
-            .map(|t| {
-                let Some(last) = &last else {
-                    return Source::Scan;
-                };
-                if let Some((_, h)) = last.terms.iter().find(|(u, _)| u == *t) {
-                    return Source::Same(h);
-                }
-                last.terms
-                    .iter()
-                    .filter(|(u, _)| t.starts_with(u) && !self_overlaps(u))
-                    .max_by_key(|(u, _)| u.len())
-                    .map_or(Source::Scan, |(_, h)| Source::Extends(h))
-            })
-            .collect();
-        let big = pool.len() > 2000 && self.lower.len() > (4 << 20);
-        let part = if big {
-            let mid = pool.len() / 2;
-            let (a, b) = pool.split_at(mid);
-            let (finders, sources) = (&finders, &sources);
-            std::thread::scope(|sc| {
-                let other = sc.spawn(move || self.match_part(b, mid, finders, sources));
-                let mut x = self.match_part(a, 0, finders, sources);
-                if let Ok(y) = other.join() {
-                    x.found.extend(y.found);
-                    for (th, more) in x.terms.iter_mut().zip(y.terms) {
-                        let shift = th.pos.len() as u32;
-                        th.pos.extend(more.pos);
-                        th.offs.extend(more.offs[1..].iter().map(|o| o + shift));
-                    }
-                }
-                x
-            })
-        } else {
-            self.match_part(pool, 0, &finders, &sources)
-        };
+        let sources = sources_for(&order, last.as_ref());
+        let part = self.match_pool(pool, &finders, &sources);
         drop(sources);
         drop(last);
         let Part { mut found, terms } = part;
@@ -214,6 +179,29 @@ impl ContentIndex {
             .into_iter()
             .map(|(si, hits, at, len)| self.hit(si, hits, at, len))
             .collect()
+    }
+
+    /// Match `pool` against every term, on two threads when it is large.
+    fn match_pool(&self, pool: &[u32], finders: &[memmem::Finder], sources: &[Source]) -> Part {
+        let big = pool.len() > 2000 && self.lower.len() > (4 << 20);
+        if !big {
+            return self.match_part(pool, 0, finders, sources);
+        }
+        let mid = pool.len() / 2;
+        let (a, b) = pool.split_at(mid);
+        std::thread::scope(|sc| {
+            let other = sc.spawn(move || self.match_part(b, mid, finders, sources));
+            let mut x = self.match_part(a, 0, finders, sources);
+            if let Ok(y) = other.join() {
+                x.found.extend(y.found);
+                for (th, more) in x.terms.iter_mut().zip(y.terms) {
+                    let shift = th.pos.len() as u32;
+                    th.pos.extend(more.pos);
+                    th.offs.extend(more.offs[1..].iter().map(|o| o + shift));
+                }
+            }
+            x
+        })
     }
 
     fn hit(&self, si: usize, hits: usize, at: u64, len: usize) -> ContentHit {
@@ -269,6 +257,27 @@ fn blank_controls_slow(text: &str) -> String {
             c if c.is_ascii_control() => ' ',
             c if c.is_control() => '\u{b7}',
             c => c,
+        })
+        .collect()
+}
+
+/// Where each term's matches come from: the last query's hits of the same term, or of a term
+/// it extends, or a scan.
+fn sources_for<'a>(order: &[&Vec<u8>], last: Option<&'a LastQuery>) -> Vec<Source<'a>> {
+    order
+        .iter()
+        .map(|t| {
+            let Some(last) = last else {
+                return Source::Scan;
+            };
+            if let Some((_, h)) = last.terms.iter().find(|(u, _)| u == *t) {
+                return Source::Same(h);
+            }
+            last.terms
+                .iter()
+                .filter(|(u, _)| t.starts_with(u) && !self_overlaps(u))
+                .max_by_key(|(u, _)| u.len())
+                .map_or(Source::Scan, |(_, h)| Source::Extends(h))
         })
         .collect()
 }
