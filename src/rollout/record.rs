@@ -99,13 +99,20 @@ impl Message {
 
     /// Injected context: a `response` user row whose text starts with `#` or `<`.
     pub fn is_injected(&self) -> bool {
-        self.injection_prone && super::rules::is_injected_context(&self.text)
+        self.injection_prone && is_injected_context(&self.text)
     }
 
     /// A user message that can title a session: typed by the user and not only white space.
     pub fn is_real_prompt(&self) -> bool {
         self.role == Role::User && !self.is_injected() && !self.text.trim().is_empty()
     }
+}
+
+/// Codex injects context as `response` user rows starting (after leading white space) with a
+/// Markdown heading or an XML-style tag. The rule is the prefix, not a list of tag names.
+pub fn is_injected_context(text: &str) -> bool {
+    let start = text.trim_start();
+    start.starts_with('#') || start.starts_with('<')
 }
 
 /// The first `session_meta` of a file.

@@ -77,13 +77,6 @@ pub fn content_text(content: &Value) -> String {
     }
 }
 
-/// Codex injects context as `response` user rows starting (after leading white space) with a
-/// Markdown heading or an XML-style tag. The rule is the prefix, not a list of tag names.
-pub fn is_injected_context(text: &str) -> bool {
-    let start = text.trim_start();
-    start.starts_with('#') || start.starts_with('<')
-}
-
 fn phase_of(value: Option<&Value>) -> Option<String> {
     value
         .and_then(Value::as_str)

@@ -1,6 +1,7 @@
 //! Table-driven tests of the classifier: every rule of reading-rules sections 2 and 3.
 
 use super::*;
+use crate::rollout::record::is_injected_context;
 use serde_json::json;
 
 fn msg(line: Value) -> Option<Message> {
