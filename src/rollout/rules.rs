@@ -1,9 +1,12 @@
-//! The classifier: one parsed rollout line -> at most one user or assistant message.
+//! The reading rules (spec/reading-rules.md) in their plain form: a line parsed by serde_json
+//! into a `Value`, then read field by field.
 //!
-//! This module is pure: no IO, no clock, no panics on any `serde_json::Value`. It owns the three
-//! message shapes codex has written (`event`, `item`, `response`), the text-flattening rule, the
-//! injected-context prefix rule and the preview rules (IDE wrapper, white space). The summary
-//! (preview) and the transcript both call it, so the two can never disagree.
+//! Pure: no IO, no clock, no panics on any `serde_json::Value`. It owns the three message shapes
+//! codex has written (`event`, `item`, `response`) in [`message_from_line`], the metadata in
+//! [`meta_from_line`], the text-flattening rule, the per-role choice of a transcript's source
+//! ([`Sources`]) and the preview rules (IDE wrapper, white space). The reader's fast paths
+//! (`meta_line`, `message_line`) are proven equal to these functions by the property tests; the
+//! reader itself uses them for the rare rows and for lines a fast path refuses.
 
 use serde_json::Value;
 
