@@ -2,7 +2,7 @@
 //!
 //! Most bytes of a rollout are tool output, reasoning and instructions that the picker never
 //! shows. This scanner walks the top-level object and its `payload` keys only, skipping every
-//! other value by its bytes (`skim_scan` finds where each ends; long strings go by `memchr`), so
+//! other value by its bytes (`json_scan` finds where each ends; long strings go by `memchr`), so
 //! such lines are rejected at memory speed; only the rows that can carry a message, the session
 //! metadata or a name are then parsed in full. It agrees with serde_json
 //! on every valid line whatever the key order, white space, string escapes or repeated keys; it

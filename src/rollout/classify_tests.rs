@@ -1,4 +1,4 @@
-//! The skimmer against lines of every shape, escape and repetition serde_json resolves.
+//! The line classifier against lines of every shape, escape and repetition serde_json resolves.
 
 use super::super::json_scan::quote_or_backslash;
 use super::*;

@@ -1,6 +1,6 @@
-//! Property tests over hostile input: the classifier, the line skimmer, the streaming scan and the
-//! transcript reader must never panic, and the skimmer must agree with serde_json on every line
-//! that is valid JSON.
+//! Property tests over hostile input: the message rules, the line classifier, the streaming scan
+//! and the transcript reader must never panic, and the classifier must agree with serde_json on
+//! every line that is valid JSON.
 //!
 //! Each property runs `PROPTEST_CASES` cases (default: a few thousand in total, so CI stays
 //! short). A long run: `PROPTEST_CASES=2000000 cargo test --release --test it fuzz::`.
@@ -87,7 +87,7 @@ fn check_message(v: &Value) -> Result<(), TestCaseError> {
 }
 
 /// `classify::kind` on `line` agrees with serde_json (through the reader's own parser).
-fn check_skim(line: &[u8]) -> Result<(), TestCaseError> {
+fn check_classify(line: &[u8]) -> Result<(), TestCaseError> {
     let got = classify::kind(line);
     if let Some(v) = parse_line(line) {
         prop_assert_eq!(
@@ -308,27 +308,27 @@ proptest! {
     }
 
     #[test]
-    fn skim_agrees_with_serde_on_valid_json(
+    fn classify_agrees_with_serde_on_valid_json(
         v in prop_oneof![json(), message_like()],
         seed in any::<u64>(),
     ) {
         let line = render_line(&v, seed, true);
         let parsed: Value = serde_json::from_str(&line).expect("rendered JSON parses");
         prop_assert_eq!(&parsed, &v, "rendering is faithful: {}", line);
-        check_skim(line.as_bytes())?;
+        check_classify(line.as_bytes())?;
         prop_assert_eq!(classify::kind(line.as_bytes()), expected_kind(&v), "{}", line);
     }
 
     #[test]
-    fn skim_never_panics_on_bytes(
+    fn classify_never_panics_on_bytes(
         bytes in prop_oneof![prop::collection::vec(any::<u8>(), 0..256), jsonish_bytes()],
     ) {
-        check_skim(&bytes)?;
+        check_classify(&bytes)?;
     }
 
     #[test]
-    fn skim_on_damaged_real_lines(line in mutated_real_line()) {
-        check_skim(&line)?;
+    fn classify_on_damaged_real_lines(line in mutated_real_line()) {
+        check_classify(&line)?;
     }
 
     #[test]
@@ -455,8 +455,8 @@ proptest! {
 
 // ---- regressions found by long runs ----------------------------------------------------------
 
-/// Found by `skim_agrees_with_serde_on_valid_json`: a `\u` escape inside a value the skimmer
-/// compares (`"\u0075ser"` is `"user"`) made a user message look like an uninteresting row.
+/// Found by `classify_agrees_with_serde_on_valid_json`: a `\u` escape inside a value the
+/// classifier compares (`"\u0075ser"` is `"user"`) made a user message look like an uninteresting row.
 #[test]
 fn regression_escaped_role_is_still_a_message() {
     let line = br#"{"type":"response_item","payload":{"role":"\u0075ser","content":"hi"}}"#;
