@@ -13,11 +13,11 @@ use crate::cli::Cli;
 use crate::cli::{EXIT_CANCELLED, EXIT_ERROR, EXIT_OK};
 use crate::session::SessionRow;
 use crate::store;
-use crate::tui::app::{Action, App, Effect, Options, Outcome, Request};
+use crate::tui::app::{Action, App, Effect, Options, Outcome};
 use crate::tui::terminal::Tui;
 use crate::tui::{clipboard, keys, launch, ui};
 use crate::workers::indexer::{self, CacheSetup, Event, IndexOptions};
-use crate::workers::search::{self, Answer};
+use crate::workers::search::{self, Answer, Request};
 use crate::workers::transcript::{self, Job, Loaded};
 
 /// The repository root of `dir` (the nearest folder up with a `.git`), else `dir` itself.
@@ -306,15 +306,12 @@ fn route(
     job_tx: &std::sync::mpsc::Sender<Job>,
     held: &mut Option<(Job, Instant)>,
 ) {
-    for req in app.take_outbox() {
-        match req {
-            Request::Transcript { gen, id, path } => {
-                *held = Some((Job { gen, id, path }, Instant::now()));
-            }
-            other => {
-                let _ = search_tx.send(other);
-            }
-        }
+    let outbox = app.take_outbox();
+    for req in outbox.search {
+        let _ = search_tx.send(req);
+    }
+    if let Some(job) = outbox.transcripts.into_iter().last() {
+        *held = Some((job, Instant::now()));
     }
     let settled = held
         .as_ref()

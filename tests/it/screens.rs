@@ -6,9 +6,11 @@ use codex_picker::search::{self, Searcher};
 use codex_picker::session::SessionRow;
 use codex_picker::store::{self, ListOptions, Store};
 use codex_picker::timefmt;
-use codex_picker::tui::app::{Action, App, Options, Request};
+use codex_picker::tui::app::{Action, App, Options};
 use codex_picker::tui::ui::{self, Theme};
 use codex_picker::workers::indexer::Event;
+use codex_picker::workers::search::Request;
+use codex_picker::workers::transcript::Job;
 use ratatui::backend::TestBackend;
 use ratatui::style::Modifier;
 use ratatui::Terminal;
@@ -88,7 +90,7 @@ fn settle(app: &mut App, demo: &Demo) {
         if reqs.is_empty() {
             return;
         }
-        for req in reqs {
+        for req in reqs.search {
             match req {
                 Request::Search { gen, query, order } => {
                     let hays: Vec<search::Haystack> =
@@ -97,22 +99,22 @@ fn settle(app: &mut App, demo: &Demo) {
                     let ranked = searcher.search(&hays, &query, order);
                     app.apply_search(gen, ranked);
                 }
-                Request::Transcript { gen, id, path } => {
-                    let file = files.iter().find(|f| f.path == path).unwrap();
-                    let opts = TranscriptOptions {
-                        max_message_bytes: Some(256 * 1024),
-                        tools: true,
-                        ordinal_below: None,
-                    };
-                    let t = store::read_transcript(file, &files, &opts).map_err(|i| i.reason);
-                    app.apply_transcript(gen, id, t);
-                }
                 Request::ContentSearch { gen, query } => {
                     let index = app.content.clone().expect("content index sent first");
                     app.apply_content(gen, index.search(&query, usize::MAX));
                 }
                 Request::AddRows(_) | Request::ReplaceRow(..) | Request::ContentIndex(_) => {}
             }
+        }
+        for Job { gen, id, path } in reqs.transcripts {
+            let file = files.iter().find(|f| f.path == path).unwrap();
+            let opts = TranscriptOptions {
+                max_message_bytes: Some(256 * 1024),
+                tools: true,
+                ordinal_below: None,
+            };
+            let t = store::read_transcript(file, &files, &opts).map_err(|i| i.reason);
+            app.apply_transcript(gen, id, t);
         }
     }
 }

@@ -4,10 +4,11 @@
 
 use std::sync::Arc;
 
-use super::{App, Request, Scope, TRANSCRIPT_CACHE};
+use super::{App, Scope, TRANSCRIPT_CACHE};
 use crate::fulltext::ContentHit;
 use crate::rollout::transcript::Transcript;
 use crate::workers::indexer::Event;
+use crate::workers::search::Request;
 
 impl App {
     /// An indexer event.
@@ -16,7 +17,7 @@ impl App {
             Event::Found { total } => self.indexing = Some((0, total)),
             Event::Rows(rows) => {
                 // The search worker prepares its own haystacks, off this thread.
-                self.outbox.push(Request::AddRows(rows.clone()));
+                self.outbox.search.push(Request::AddRows(rows.clone()));
                 self.note_scope(&rows);
                 for row in rows {
                     self.by_path
@@ -30,6 +31,7 @@ impl App {
                 for row in rows {
                     if let Some(&i) = self.by_path.get(row.path.as_os_str()) {
                         self.outbox
+                            .search
                             .push(Request::ReplaceRow(i, Box::new(row.clone())));
                         self.rows[i] = row;
                         self.gone.remove(&i);
@@ -64,7 +66,9 @@ impl App {
             Event::ContentProgress { done, total } => self.content_progress = Some((done, total)),
             Event::ContentReady(index) => {
                 self.content_progress = None;
-                self.outbox.push(Request::ContentIndex(index.clone()));
+                self.outbox
+                    .search
+                    .push(Request::ContentIndex(index.clone()));
                 self.content = Some(index);
                 if self.content_mode() {
                     self.request_search();

@@ -1,6 +1,6 @@
 //! The picker's state and its transitions: one [`Action`] enum, [`App::update`] returning an
 //! [`Effect`], and `apply_*` for background messages (index events, search results,
-//! transcripts). Requests for the workers are queued in [`App::outbox`] with generation numbers.
+//! transcripts). Requests for the workers are queued in an [`Outbox`] with generation numbers.
 //!
 //! Pure: no terminal, no files, no clock (the event loop sets [`App::now`]). Drawing reads this
 //! state and never changes it.
@@ -25,6 +25,8 @@ use crate::rollout::transcript::Transcript;
 use crate::search::{self, Query, Recency};
 use crate::session::SessionRow;
 use crate::timefmt::Millis;
+use crate::workers::search::Request;
+use crate::workers::transcript::Job;
 use conversation::PaneLine;
 use geometry::Geometry;
 pub use scope::in_scope;
@@ -32,7 +34,6 @@ pub use scope::in_scope;
 /// Transcripts kept for instant switching back.
 const TRANSCRIPT_CACHE: usize = 8;
 
-#[derive(Debug)]
 pub struct App {
     pub opts: Options,
     pub now: Millis,
@@ -68,7 +69,7 @@ pub struct App {
     pane_for: Option<(String, usize, bool)>,
     pub pane: Vec<PaneLine>,
     pub scroll: usize,
-    pub outbox: Vec<Request>,
+    outbox: Outbox,
     scope_chosen: bool,
     /// A row of the current folder has been seen. Until one is (and unless the user chose a
     /// scope), the folder scope shows every folder: while indexing, an empty list would hide
@@ -138,7 +139,7 @@ impl App {
             pane_for: None,
             pane: Vec::new(),
             scroll: 0,
-            outbox: Vec::new(),
+            outbox: Outbox::default(),
             by_path: HashMap::new(),
             gone: HashSet::new(),
             content: None,
@@ -198,7 +199,7 @@ impl App {
         usize::from(self.geometry.conversation.height).max(1)
     }
 
-    pub fn take_outbox(&mut self) -> Vec<Request> {
+    pub fn take_outbox(&mut self) -> Outbox {
         std::mem::take(&mut self.outbox)
     }
 
@@ -420,14 +421,14 @@ impl App {
                 return;
             }
             self.search_gen += 1;
-            self.outbox.push(Request::ContentSearch {
+            self.outbox.search.push(Request::ContentSearch {
                 gen: self.search_gen,
                 query: self.search_text().to_owned(),
             });
             return;
         }
         self.search_gen += 1;
-        self.outbox.push(Request::Search {
+        self.outbox.search.push(Request::Search {
             gen: self.search_gen,
             query: self.search_text().to_owned(),
             order: self.order,
@@ -519,7 +520,7 @@ impl App {
         }
         if !self.cache.iter().any(|(c, _)| *c == id) {
             self.transcript_gen += 1;
-            self.outbox.push(Request::Transcript {
+            self.outbox.transcripts.push(Job {
                 gen: self.transcript_gen,
                 id,
                 path,

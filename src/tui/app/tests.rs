@@ -5,6 +5,7 @@ use crate::fulltext::ContentHit;
 use crate::rollout::transcript::Entry;
 use crate::search::Haystack;
 use crate::workers::indexer::Event;
+use crate::workers::search::Request;
 use std::path::PathBuf;
 
 #[path = "scope_tests.rs"]
@@ -50,7 +51,7 @@ fn all() -> Options {
 
 /// Answer queued searches like the worker would; drop transcript requests.
 fn answer(app: &mut App) {
-    for req in app.take_outbox() {
+    for req in app.take_outbox().search {
         if let Request::Search { gen, query, order } = req {
             let hays: Vec<Haystack> = app.rows.iter().map(Haystack::new).collect();
             let ranked = search::Searcher::default().search(&hays, &query, order);
@@ -347,6 +348,7 @@ fn stale_search_answers_are_dropped() {
     answer(&mut app);
     let shown_now = shown(&app).len();
     if let Some(Request::Search { gen, .. }) = first
+        .search
         .into_iter()
         .find(|r| matches!(r, Request::Search { .. }))
     {
@@ -362,12 +364,7 @@ fn stale_search_answers_are_dropped() {
 #[test]
 fn transcripts_load_for_the_selection_and_are_cached() {
     let mut app = app_with(all());
-    let asks = |app: &mut App| {
-        app.take_outbox()
-            .into_iter()
-            .filter(|r| matches!(r, Request::Transcript { .. }))
-            .count()
-    };
+    let asks = |app: &mut App| app.take_outbox().transcripts.len();
     assert!(app.pane.iter().any(|l| l.text().contains("loading")));
     with_transcript(&mut app, 3);
     assert!(app.pane.iter().any(|l| l.text().contains("line 2")));
@@ -393,6 +390,7 @@ fn hit(id: &str, snippet: &str, at: std::ops::Range<usize>) -> ContentHit {
 /// The content searches queued, as (gen, query).
 fn content_requests(app: &mut App) -> Vec<(u64, String)> {
     app.take_outbox()
+        .search
         .into_iter()
         .filter_map(|r| match r {
             Request::ContentSearch { gen, query } => Some((gen, query)),
@@ -418,11 +416,15 @@ fn content_search_waits_for_its_index_then_runs() {
     app.apply_index(Event::ContentReady(Arc::new(ContentIndex::default())));
     let outbox = app.take_outbox();
     assert!(
-        outbox.iter().any(|r| matches!(r, Request::ContentIndex(_))),
+        outbox
+            .search
+            .iter()
+            .any(|r| matches!(r, Request::ContentIndex(_))),
         "the worker gets the index"
     );
     assert!(
         outbox
+            .search
             .iter()
             .any(|r| matches!(r, Request::ContentSearch { query, .. } if query == "deep phrase")),
         "the waiting query runs"

@@ -1,12 +1,8 @@
-//! The vocabulary of the picker's state machine: modes, actions, effects, worker requests and
-//! start-up options. Plain data.
+//! The vocabulary of the picker's state machine: modes, actions, effects, the outbox of work for
+//! the workers (their own messages) and start-up options. Plain data.
 
-use std::path::PathBuf;
-use std::sync::Arc;
-
-use crate::fulltext::ContentIndex;
-use crate::search::Recency;
-use crate::session::SessionRow;
+use crate::workers::search;
+use crate::workers::transcript::Job;
 
 /// How the query is matched.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -103,29 +99,20 @@ pub enum Effect {
     Suspend,
 }
 
-/// Work for the background threads.
-#[derive(Debug, Clone)]
-pub enum Request {
-    /// New rows for the search worker, in row order.
-    AddRows(Vec<SessionRow>),
-    /// A row changed in place.
-    ReplaceRow(usize, Box<SessionRow>),
-    Search {
-        gen: u64,
-        query: String,
-        order: Recency,
-    },
-    /// The content index is ready (for the search worker).
-    ContentIndex(Arc<ContentIndex>),
-    ContentSearch {
-        gen: u64,
-        query: String,
-    },
-    Transcript {
-        gen: u64,
-        id: String,
-        path: PathBuf,
-    },
+/// Work queued for the background threads, taken by the event loop with
+/// [`App::take_outbox`](super::App::take_outbox).
+#[derive(Default)]
+pub struct Outbox {
+    /// For the search thread, in the order asked.
+    pub search: Vec<search::Request>,
+    /// Conversations to read, oldest first: only the last one still matters.
+    pub transcripts: Vec<Job>,
+}
+
+impl Outbox {
+    pub fn is_empty(&self) -> bool {
+        self.search.is_empty() && self.transcripts.is_empty()
+    }
 }
 
 /// How the picker starts.
