@@ -66,7 +66,7 @@ fn the_first_batch_is_drawn_alone_then_the_waiting_batches_are_taken_at_once() {
         ["preview of a", "preview of c", "preview of d", "renamed b"],
         "every waiting batch, and the update after them, in one turn"
     );
-    assert_eq!(app.indexing, Some((4, 4)));
+    assert_eq!(app.index().progress(), Some((4, 4)));
 
     drop(tx);
     assert!(!drain_index(&mut app, &rx).open);

@@ -13,8 +13,8 @@ use crate::workers::search::Request;
 impl App {
     /// An indexer event.
     pub fn apply_index(&mut self, event: Event) {
+        self.index.apply(&event);
         match event {
-            Event::Found { total } => self.indexing = Some((0, total)),
             Event::Rows(rows) => {
                 // The search worker prepares its own haystacks, off this thread.
                 self.outbox.search.push(Request::AddRows(rows.clone()));
@@ -48,11 +48,11 @@ impl App {
                 }
                 self.rows_changed();
             }
-            Event::Issue(_) => self.issues += 1,
-            Event::Progress { done, total } => self.indexing = Some((done, total)),
+            Event::Found { .. }
+            | Event::Issue(_)
+            | Event::Progress { .. }
+            | Event::ContentProgress { .. } => {}
             Event::Finished { .. } => {
-                self.indexing = None;
-                self.indexed = true;
                 if self.scope_provisional() {
                     self.scope = Scope::All;
                     let root = self.opts.scope_root.as_deref().unwrap_or("");
@@ -63,9 +63,7 @@ impl App {
                     self.refilter(true);
                 }
             }
-            Event::ContentProgress { done, total } => self.content_progress = Some((done, total)),
             Event::ContentReady(index) => {
-                self.content_progress = None;
                 self.outbox
                     .search
                     .push(Request::ContentIndex(index.clone()));
@@ -83,7 +81,7 @@ impl App {
     /// follows the top, as rows do not arrive in order; afterwards, or once the user has moved,
     /// the selected session is kept wherever it goes.
     pub fn follows_top(&self) -> bool {
-        !self.indexed && self.selected == 0 && self.parsed.is_empty()
+        !self.index.finished() && self.selected == 0 && self.parsed.is_empty()
     }
 
     fn rows_changed(&mut self) {

@@ -9,10 +9,12 @@ mod background;
 pub mod conversation;
 pub mod geometry;
 mod hits;
+mod index_status;
 mod resume;
 mod scope;
 mod types;
 
+pub use index_status::IndexStatus;
 pub use resume::{resume_command, shell_quote};
 pub use types::*;
 
@@ -59,9 +61,7 @@ pub struct App {
     pub focus: Focus,
     pub geometry: Geometry,
     pub size: (u16, u16),
-    pub indexing: Option<(usize, usize)>,
-    pub indexed: bool,
-    pub issues: usize,
+    index: IndexStatus,
     pub flash: Option<String>,
     /// Transcripts by session id, newest last.
     cache: VecDeque<(String, Arc<Result<Transcript, String>>)>,
@@ -82,7 +82,6 @@ pub struct App {
     gone: HashSet<usize>,
     /// The content index, once built.
     pub content: Option<Arc<ContentIndex>>,
-    pub content_progress: Option<(usize, usize)>,
     /// The hit of each row matched by the current content search.
     pub content_hits: HashMap<usize, ContentHit>,
     /// Pane lines holding a content-search hit, and the one last jumped to.
@@ -130,9 +129,7 @@ impl App {
             focus: Focus::List,
             geometry: Geometry::default(),
             size: (0, 0),
-            indexing: None,
-            indexed: false,
-            issues: 0,
+            index: IndexStatus::default(),
             flash: None,
             cache: VecDeque::new(),
             transcript_gen: 0,
@@ -143,7 +140,6 @@ impl App {
             by_path: HashMap::new(),
             gone: HashSet::new(),
             content: None,
-            content_progress: None,
             content_hits: HashMap::new(),
             pane_hits: Vec::new(),
             hit_cursor: 0,
@@ -180,6 +176,11 @@ impl App {
     /// Content search was asked for but its index is still being built.
     pub fn content_pending(&self) -> bool {
         self.content_mode() && self.content.is_none() && !self.parsed.is_empty()
+    }
+
+    /// What the indexer has said about its progress.
+    pub fn index(&self) -> &IndexStatus {
+        &self.index
     }
 
     pub fn selected_row(&self) -> Option<&SessionRow> {

@@ -54,7 +54,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
 fn empty_message(app: &App) -> Vec<Line<'static>> {
     let mut lines = vec![Line::default()];
     let text = if app.content_pending() {
-        match app.content_progress {
+        match app.index().content_progress() {
             Some((done, total)) => format!(
                 "  building the index of every conversation ({} / {} sessions); results follow",
                 super::status::thousands(done),
@@ -62,7 +62,7 @@ fn empty_message(app: &App) -> Vec<Line<'static>> {
             ),
             None => "  the index of every conversation is being built; results follow".to_owned(),
         }
-    } else if !app.indexed && app.rows.is_empty() {
+    } else if !app.index().finished() && app.rows.is_empty() {
         "  reading sessions…".to_owned()
     } else if app.rows.is_empty() {
         "  no sessions in this Codex home".to_owned()

@@ -28,14 +28,14 @@ pub fn thousands(n: usize) -> String {
 /// The status text, in parts joined by ` · `.
 pub fn status_text(app: &App) -> String {
     let mut parts = Vec::new();
-    if let Some((done, total)) = app.indexing {
+    if let Some((done, total)) = app.index().progress() {
         parts.push(format!(
             "indexed {} / {}",
             thousands(done),
             thousands(total)
         ));
     }
-    if let Some((done, total)) = app.content_progress {
+    if let Some((done, total)) = app.index().content_progress() {
         parts.push(format!(
             "conversations indexed {} / {}",
             thousands(done),
@@ -76,8 +76,9 @@ pub fn status_text(app: &App) -> String {
         }
         .into(),
     );
-    if app.issues > 0 {
-        parts.push(format!("{} unreadable files", thousands(app.issues)));
+    let issues = app.index().issues();
+    if issues > 0 {
+        parts.push(format!("{} unreadable files", thousands(issues)));
     }
     parts.join(" · ")
 }
