@@ -139,7 +139,7 @@ fn event_loop(
     let mut held: Option<(Job, Instant)> = None;
     loop {
         if dirty && (urgent || drawn.elapsed() >= FRAME) {
-            app.now = crate::timefmt::now_ms();
+            app.set_now(crate::timefmt::now_ms());
             tui.terminal.draw(|f| ui::draw(f, app, &theme))?;
             (dirty, urgent, drawn) = (false, false, Instant::now());
         }
@@ -329,7 +329,7 @@ fn to_action(ev: TermEvent, app: &App) -> Option<Action> {
             key,
             keys::Context {
                 query_empty: app.query.is_empty(),
-                focus: app.focus,
+                focus: app.screen().focus(),
             },
         ),
         TermEvent::Paste(text) => Some(Action::Paste(text)),

@@ -56,7 +56,7 @@ impl App {
                 if self.scope_provisional() {
                     self.scope = Scope::All;
                     let root = self.opts.scope_root.as_deref().unwrap_or("");
-                    self.flash = Some(format!(
+                    self.screen.notify(format!(
                         "no sessions in {}: showing every folder",
                         crate::sanitize::one_line(root)
                     ));

@@ -25,11 +25,12 @@ impl App {
     pub(super) fn jump_hit(&mut self, forward: bool) {
         let n = self.pane_hits.len();
         if n == 0 {
-            self.flash = Some(if self.content_mode() {
-                "no match in this conversation".into()
+            let why = if self.content_mode() {
+                "no match in this conversation"
             } else {
-                "n / N jump between matches of a content search (Ctrl+F)".into()
-            });
+                "n / N jump between matches of a content search (Ctrl+F)"
+            };
+            self.screen.notify(why);
             return;
         }
         self.hit_cursor = if forward {
@@ -38,7 +39,8 @@ impl App {
             (self.hit_cursor + n - 1) % n
         };
         self.show_line(self.pane_hits[self.hit_cursor]);
-        self.flash = Some(format!("match {} of {n}", self.hit_cursor + 1));
+        self.screen
+            .notify(format!("match {} of {n}", self.hit_cursor + 1));
     }
 
     /// Scroll so `line` sits a few lines below the top of the pane.

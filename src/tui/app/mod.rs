@@ -12,10 +12,12 @@ mod hits;
 mod index_status;
 mod resume;
 mod scope;
+mod screen;
 mod types;
 
 pub use index_status::IndexStatus;
 pub use resume::{resume_command, shell_quote};
+pub use screen::Screen;
 pub use types::*;
 
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -30,7 +32,6 @@ use crate::timefmt::Millis;
 use crate::workers::search::Request;
 use crate::workers::transcript::Job;
 use conversation::PaneLine;
-use geometry::Geometry;
 pub use scope::in_scope;
 
 /// Transcripts kept for instant switching back.
@@ -38,7 +39,6 @@ const TRANSCRIPT_CACHE: usize = 8;
 
 pub struct App {
     pub opts: Options,
-    pub now: Millis,
     pub rows: Vec<SessionRow>,
     pub mode: SearchMode,
     pub query: String,
@@ -57,12 +57,8 @@ pub struct App {
     pub show_exec: bool,
     pub show_archived: bool,
     pub tools: bool,
-    pub help: bool,
-    pub focus: Focus,
-    pub geometry: Geometry,
-    pub size: (u16, u16),
     index: IndexStatus,
-    pub flash: Option<String>,
+    screen: Screen,
     /// Transcripts by session id, newest last.
     cache: VecDeque<(String, Arc<Result<Transcript, String>>)>,
     transcript_gen: u64,
@@ -113,7 +109,7 @@ impl App {
             scope_chosen: opts.all,
             folder_seen: false,
             opts,
-            now,
+            screen: Screen::new(now),
             rows: Vec::new(),
             mode,
             matches: None,
@@ -125,12 +121,7 @@ impl App {
             offset: 0,
             order: Recency::Updated,
             tools: false,
-            help: false,
-            focus: Focus::List,
-            geometry: Geometry::default(),
-            size: (0, 0),
             index: IndexStatus::default(),
-            flash: None,
             cache: VecDeque::new(),
             transcript_gen: 0,
             pane_for: None,
@@ -193,11 +184,21 @@ impl App {
     }
 
     fn list_height(&self) -> usize {
-        usize::from(self.geometry.list.height).max(1)
+        self.screen.list_height()
     }
 
     fn pane_height(&self) -> usize {
-        usize::from(self.geometry.conversation.height).max(1)
+        self.screen.pane_height()
+    }
+
+    /// The terminal-wide state: size, layout, focus, help, the status message, the clock.
+    pub fn screen(&self) -> &Screen {
+        &self.screen
+    }
+
+    /// The time the list's ages are counted to (the event loop sets it before each frame).
+    pub fn set_now(&mut self, now: Millis) {
+        self.screen.set_now(now);
     }
 
     pub fn take_outbox(&mut self) -> Outbox {
@@ -207,10 +208,9 @@ impl App {
     /// Apply one user action.
     pub fn update(&mut self, action: Action) -> Effect {
         if !matches!(action, Action::Resize(..) | Action::Wheel { .. }) {
-            self.flash = None;
+            self.screen.clear_flash();
         }
-        if self.help && !matches!(action, Action::Resize(..)) {
-            self.help = false;
+        if !matches!(action, Action::Resize(..)) && self.screen.close_help() {
             if matches!(action, Action::ToggleHelp | Action::Escape) {
                 return Effect::None;
             }
@@ -254,18 +254,18 @@ impl App {
                 self.scroll_by(half * i64::from(dir.signum()));
             }
             Action::FocusConversation => {
-                self.focus = Focus::Conversation;
+                self.screen.focus_on(Focus::Conversation);
                 self.relayout();
             }
             Action::FocusList => {
-                self.focus = Focus::List;
+                self.screen.focus_on(Focus::List);
                 self.relayout();
             }
             Action::Accept => return self.accept(self.opts.exec),
             Action::ExecSelected => return self.accept(true),
             Action::Escape => {
-                if self.focus == Focus::Conversation {
-                    self.focus = Focus::List;
+                if self.screen.focus() == Focus::Conversation {
+                    self.screen.focus_on(Focus::List);
                     self.relayout();
                 } else if !self.query.is_empty() {
                     self.clear_query();
@@ -278,7 +278,7 @@ impl App {
                 let shown = self.effective_scope();
                 self.scope_chosen = true;
                 if self.opts.scope_root.is_none() {
-                    self.flash = Some("no current folder to scope to".into());
+                    self.screen.notify("no current folder to scope to");
                 } else {
                     self.scope = match shown {
                         Scope::Folder => Scope::All,
@@ -325,7 +325,7 @@ impl App {
                 self.rebuild_pane();
             }
             Action::JumpHit(forward) => self.jump_hit(forward),
-            Action::ToggleHelp => self.help = true,
+            Action::ToggleHelp => self.screen.open_help(),
             Action::CopyId => {
                 if let Some(row) = self.selected_row() {
                     return Effect::Copy {
@@ -344,13 +344,15 @@ impl App {
             }
             Action::Suspend => return Effect::Suspend,
             Action::Resize(w, h) => {
-                self.size = (w, h);
+                self.screen.resize(w, h);
                 self.relayout();
             }
             Action::Click(col, row) => {
-                let list = self.geometry.list;
+                let list = self.screen.geometry().list;
                 if geometry::contains(list, col, row) {
-                    self.focus = Focus::List;
+                    // Wide, the layout is the same whichever pane has the focus; narrow, the
+                    // list is on screen only when it has it.
+                    self.screen.focus_on(Focus::List);
                     let i = self.offset + usize::from(row - list.y);
                     if i < self.visible.len() {
                         self.select(i);
@@ -359,9 +361,10 @@ impl App {
             }
             Action::Wheel { col, row, down } => {
                 let step = if down { 3 } else { -3 };
-                if geometry::contains(self.geometry.conversation, col, row) {
+                let at = self.screen.geometry();
+                if geometry::contains(at.conversation, col, row) {
                     self.scroll_by(step);
-                } else if geometry::contains(self.geometry.list, col, row) {
+                } else if geometry::contains(at.list, col, row) {
                     let to = (self.selected as i64 + step).max(0);
                     self.select(usize::try_from(to).unwrap_or(0));
                 }
@@ -372,7 +375,7 @@ impl App {
 
     fn accept(&mut self, exec: bool) -> Effect {
         let Some(row) = self.selected_row() else {
-            self.flash = Some("no session selected".into());
+            self.screen.notify("no session selected");
             return Effect::None;
         };
         if exec {
@@ -531,9 +534,6 @@ impl App {
     }
 
     fn relayout(&mut self) {
-        let (w, h) = self.size;
-        let full = self.focus == Focus::Conversation;
-        self.geometry = Geometry::new(w, h, full);
         self.select(self.selected);
         self.pane_for = None;
         self.rebuild_pane();
@@ -541,7 +541,7 @@ impl App {
 
     /// Recompute the pane lines for the selected row, width and tool setting.
     fn rebuild_pane(&mut self) {
-        let width = usize::from(self.geometry.conversation_text().width);
+        let width = self.screen.pane_width();
         let Some(row) = self.selected_row() else {
             self.pane.clear();
             self.pane_for = None;
@@ -581,7 +581,7 @@ impl App {
 
     /// Show a short message in the status line until the next key.
     pub fn notify(&mut self, text: impl Into<String>) {
-        self.flash = Some(text.into());
+        self.screen.notify(text);
     }
 }
 

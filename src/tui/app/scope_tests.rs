@@ -117,8 +117,8 @@ fn folder_without_sessions_falls_back_to_all_and_says_so() {
     });
     assert_eq!(app.scope, Scope::All);
     assert!(app
-        .flash
-        .as_deref()
+        .screen()
+        .flash()
         .unwrap()
         .contains("no sessions in /elsewhere"));
 }

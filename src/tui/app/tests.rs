@@ -167,16 +167,16 @@ fn scrolling_the_conversation() {
 fn focus_conversation_and_back() {
     let mut app = app_with(all());
     app.update(Action::FocusConversation);
-    assert_eq!(app.focus, Focus::Conversation);
+    assert_eq!(app.screen().focus(), Focus::Conversation);
     app.update(Action::FocusList);
-    assert_eq!(app.focus, Focus::List);
+    assert_eq!(app.screen().focus(), Focus::List);
     app.update(Action::FocusConversation);
     assert_eq!(
         app.update(Action::Escape),
         Effect::None,
         "Esc leaves the pane first"
     );
-    assert_eq!(app.focus, Focus::List);
+    assert_eq!(app.screen().focus(), Focus::List);
 }
 
 #[test]
@@ -268,12 +268,12 @@ fn tools_toggle_shows_tool_lines() {
 fn help_opens_and_any_key_closes_it() {
     let mut app = app_with(all());
     app.update(Action::ToggleHelp);
-    assert!(app.help);
+    assert!(app.screen().help());
     app.update(Action::ToggleHelp);
-    assert!(!app.help);
+    assert!(!app.screen().help());
     app.update(Action::ToggleHelp);
     app.update(Action::MoveDown);
-    assert!(!app.help);
+    assert!(!app.screen().help());
 }
 
 #[test]
@@ -306,11 +306,15 @@ fn suspend_is_an_effect() {
 #[test]
 fn resize_narrow_hides_the_pane() {
     let mut app = app_with(all());
-    assert!(app.geometry.conversation.width > 0);
+    assert!(app.screen().geometry().conversation.width > 0);
     app.update(Action::Resize(80, 24));
-    assert_eq!(app.geometry.conversation.width, 0);
+    assert_eq!(app.screen().geometry().conversation.width, 0);
     app.update(Action::FocusConversation);
-    assert_eq!(app.geometry.conversation.width, 80, "→ opens it full width");
+    assert_eq!(
+        app.screen().geometry().conversation.width,
+        80,
+        "→ opens it full width"
+    );
 }
 
 #[test]
@@ -320,7 +324,7 @@ fn click_selects_and_wheel_scrolls() {
     app.update(Action::Click(5, 3));
     assert_eq!(selected(&app), "c", "third list line");
     with_transcript(&mut app, 100);
-    let x = app.geometry.conversation.x + 3;
+    let x = app.screen().geometry().conversation.x + 3;
     app.update(Action::Wheel {
         col: x,
         row: 4,
@@ -509,10 +513,10 @@ fn the_pane_opens_at_the_first_hit_and_n_jumps() {
     );
     app.update(Action::JumpHit(true));
     assert!(app.scroll > first, "n goes to the next hit");
-    assert_eq!(app.flash.as_deref(), Some("match 2 of 2"));
+    assert_eq!(app.screen().flash(), Some("match 2 of 2"));
     app.update(Action::JumpHit(true));
     assert_eq!(
-        app.flash.as_deref(),
+        app.screen().flash(),
         Some("match 1 of 2"),
         "and wraps around"
     );

@@ -43,7 +43,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
                 content,
                 pos == app.selected,
                 area.width,
-                app.now,
+                app.screen().now(),
                 theme,
             )
         })

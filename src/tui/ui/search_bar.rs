@@ -51,7 +51,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     }
     spans.push(Span::styled(right, theme.mode));
     frame.render_widget(Line::from(spans), area);
-    if !app.help {
+    if !app.screen().help() {
         let x = area.x + u16::try_from(textwidth::width(prompt) + shown_w).unwrap_or(0);
         frame.set_cursor_position((x.min(area.right().saturating_sub(1)), area.y));
     }

@@ -86,7 +86,7 @@ pub fn status_text(app: &App) -> String {
 pub fn draw(frame: &mut Frame, status: Rect, footer: Rect, app: &App, theme: &Theme) {
     let width = usize::from(status.width);
     if status.height > 0 {
-        let line = match &app.flash {
+        let line = match app.screen().flash() {
             Some(flash) => Line::from(vec![
                 Span::styled(textwidth::truncate(flash, width), theme.flash),
                 Span::styled(

@@ -11,10 +11,10 @@ use crate::tui::app::{App, Focus};
 use super::Theme;
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
-    let text = app.geometry.conversation_text();
+    let text = app.screen().geometry().conversation_text();
     if area.x > 0 {
         // The rule doubles as a scroll bar: the thick part is the visible share.
-        let rule_style = if app.focus == Focus::Conversation {
+        let rule_style = if app.screen().focus() == Focus::Conversation {
             theme.marker
         } else {
             theme.rule
