@@ -2,9 +2,7 @@
 //! changed and vanished files, the content index), search answers (fuzzy and content) and
 //! transcripts. Stale generations are dropped here. Pure, like the rest of `app`.
 
-use std::sync::Arc;
-
-use super::{App, Scope, TRANSCRIPT_CACHE};
+use super::{App, Scope};
 use crate::fulltext::ContentHit;
 use crate::rollout::transcript::Transcript;
 use crate::workers::indexer::Event;
@@ -37,7 +35,7 @@ impl App {
                         self.gone.remove(&i);
                     }
                 }
-                self.pane_for = None;
+                self.pane.invalidate();
                 self.rows_changed();
             }
             Event::Removed(paths) => {
@@ -71,7 +69,7 @@ impl App {
                 if self.content_mode() {
                     self.request_search();
                 }
-                self.pane_for = None;
+                self.pane.invalidate();
                 self.rebuild_pane();
             }
         }
@@ -132,25 +130,15 @@ impl App {
             }
         }
         self.matches = Some(ranked);
-        self.pane_for = None;
+        self.pane.invalidate();
         self.refilter(!fresh || self.selected > 0);
     }
 
     /// A transcript answer; kept in the cache even when the user has moved on.
     pub fn apply_transcript(&mut self, gen: u64, id: String, result: Result<Transcript, String>) {
         let _ = gen;
-        self.cache.retain(|(c, _)| *c != id);
-        self.cache.push_back((id.clone(), Arc::new(result)));
-        while self.cache.len() > TRANSCRIPT_CACHE {
-            self.cache.pop_front();
-        }
-        if self.selected_row().is_some_and(|r| r.id == id) {
-            let (scroll, opened) = (self.scroll, self.hits_for.clone());
-            self.rebuild_pane();
-            if self.hits_for == opened {
-                self.scroll = scroll;
-                self.scroll_by(0);
-            }
-        }
+        let ctx = self.pane_context();
+        let row = self.visible.get(self.selected).map(|&i| &self.rows[i]);
+        self.pane.loaded(id, result, row, &ctx);
     }
 }

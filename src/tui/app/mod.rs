@@ -10,32 +10,28 @@ pub mod conversation;
 pub mod geometry;
 mod hits;
 mod index_status;
+mod pane;
 mod resume;
 mod scope;
 mod screen;
 mod types;
 
 pub use index_status::IndexStatus;
+pub use pane::{Pane, PaneContext};
 pub use resume::{resume_command, shell_quote};
 pub use screen::Screen;
 pub use types::*;
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, HashSet};
 use std::ffi::OsString;
 use std::sync::Arc;
 
 use crate::fulltext::{ContentHit, ContentIndex};
-use crate::rollout::transcript::Transcript;
 use crate::search::{self, Query, Recency};
 use crate::session::SessionRow;
 use crate::timefmt::Millis;
 use crate::workers::search::Request;
-use crate::workers::transcript::Job;
-use conversation::PaneLine;
 pub use scope::in_scope;
-
-/// Transcripts kept for instant switching back.
-const TRANSCRIPT_CACHE: usize = 8;
 
 pub struct App {
     pub opts: Options,
@@ -56,15 +52,9 @@ pub struct App {
     pub order: Recency,
     pub show_exec: bool,
     pub show_archived: bool,
-    pub tools: bool,
     index: IndexStatus,
     screen: Screen,
-    /// Transcripts by session id, newest last.
-    cache: VecDeque<(String, Arc<Result<Transcript, String>>)>,
-    transcript_gen: u64,
-    pane_for: Option<(String, usize, bool)>,
-    pub pane: Vec<PaneLine>,
-    pub scroll: usize,
+    pane: Pane,
     outbox: Outbox,
     scope_chosen: bool,
     /// A row of the current folder has been seen. Until one is (and unless the user chose a
@@ -80,13 +70,6 @@ pub struct App {
     pub content: Option<Arc<ContentIndex>>,
     /// The hit of each row matched by the current content search.
     pub content_hits: HashMap<usize, ContentHit>,
-    /// Pane lines holding a content-search hit, and the one last jumped to.
-    pub pane_hits: Vec<usize>,
-    hit_cursor: usize,
-    /// The session and content query the pane last opened at a hit for.
-    hits_for: Option<(String, String)>,
-    /// The session the pane last showed.
-    shown: Option<String>,
 }
 
 impl App {
@@ -120,22 +103,13 @@ impl App {
             selected: 0,
             offset: 0,
             order: Recency::Updated,
-            tools: false,
             index: IndexStatus::default(),
-            cache: VecDeque::new(),
-            transcript_gen: 0,
-            pane_for: None,
-            pane: Vec::new(),
-            scroll: 0,
+            pane: Pane::default(),
             outbox: Outbox::default(),
             by_path: HashMap::new(),
             gone: HashSet::new(),
             content: None,
             content_hits: HashMap::new(),
-            pane_hits: Vec::new(),
-            hit_cursor: 0,
-            hits_for: None,
-            shown: None,
         };
         app.parsed = search::parse(app.search_text());
         if !app.query.is_empty() {
@@ -167,6 +141,11 @@ impl App {
     /// Content search was asked for but its index is still being built.
     pub fn content_pending(&self) -> bool {
         self.content_mode() && self.content.is_none() && !self.parsed.is_empty()
+    }
+
+    /// The conversation pane: its lines and where the reader is.
+    pub fn pane(&self) -> &Pane {
+        &self.pane
     }
 
     /// What the indexer has said about its progress.
@@ -304,9 +283,9 @@ impl App {
                 self.refilter(false);
             }
             Action::ToggleTools => {
-                self.tools = !self.tools;
-                self.scroll = 0;
-                self.rebuild_pane();
+                let ctx = self.pane_context();
+                let row = self.visible.get(self.selected).map(|&i| &self.rows[i]);
+                self.pane.toggle_tools(row, &ctx);
             }
             Action::ToggleContent => {
                 if self.query.starts_with(CONTENT_PREFIX) {
@@ -320,11 +299,15 @@ impl App {
                 }
                 self.matches = None;
                 self.content_hits.clear();
-                self.pane_for = None;
+                self.pane.invalidate();
                 self.query_changed();
                 self.rebuild_pane();
             }
-            Action::JumpHit(forward) => self.jump_hit(forward),
+            Action::JumpHit(forward) => {
+                let ctx = self.pane_context();
+                let said = self.pane.jump_hit(forward, &ctx);
+                self.screen.notify(said);
+            }
             Action::ToggleHelp => self.screen.open_help(),
             Action::CopyId => {
                 if let Some(row) = self.selected_row() {
@@ -417,7 +400,7 @@ impl App {
             return;
         }
         if self.content_mode() {
-            self.pane_for = None;
+            self.pane.invalidate();
             if self.content.is_none() {
                 // Answered when the index is ready; meanwhile nothing is claimed to match.
                 self.matches = Some(Vec::new());
@@ -505,78 +488,39 @@ impl App {
         self.want_transcript();
     }
 
+    /// Show the selected session in the pane, asking for its transcript when not read yet.
     fn want_transcript(&mut self) {
-        let Some(row) = self.selected_row() else {
-            self.pane_for = None;
-            self.pane.clear();
-            return;
-        };
-        let (id, path) = (row.id.clone(), row.path.clone());
-        if self.pane_for.as_ref().is_some_and(|(p, _, _)| *p == id) {
-            return;
+        let ctx = self.pane_context();
+        let row = self.visible.get(self.selected).map(|&i| &self.rows[i]);
+        if let Some(job) = self.pane.show(row, &ctx) {
+            self.outbox.transcripts.push(job);
         }
-        // A different session is read from the top (a content search opens it at its first hit);
-        // the same one, redrawn after a background update, keeps its place.
-        if self.shown.as_deref() != Some(id.as_str()) {
-            self.scroll = 0;
-            self.hits_for = None;
-            self.shown = Some(id.clone());
+    }
+
+    /// What the pane needs to know of the rest: its room and the content search.
+    fn pane_context(&self) -> PaneContext {
+        PaneContext {
+            width: self.screen.pane_width(),
+            height: self.screen.pane_height(),
+            content_query: self.content_mode().then(|| self.search_text().to_owned()),
         }
-        if !self.cache.iter().any(|(c, _)| *c == id) {
-            self.transcript_gen += 1;
-            self.outbox.transcripts.push(Job {
-                gen: self.transcript_gen,
-                id,
-                path,
-            });
-        }
-        self.rebuild_pane();
     }
 
     fn relayout(&mut self) {
         self.select(self.selected);
-        self.pane_for = None;
+        self.pane.invalidate();
         self.rebuild_pane();
     }
 
-    /// Recompute the pane lines for the selected row, width and tool setting.
+    /// Build the pane's lines again for the selected row.
     fn rebuild_pane(&mut self) {
-        let width = self.screen.pane_width();
-        let Some(row) = self.selected_row() else {
-            self.pane.clear();
-            self.pane_for = None;
-            return;
-        };
-        let id = row.id.clone();
-        let cached = self
-            .cache
-            .iter()
-            .find(|(c, _)| *c == id)
-            .map(|(_, t)| t.clone());
-        self.pane = conversation::build(row, cached.as_deref(), width, self.tools);
-        self.pane_hits = if self.content_mode() {
-            let terms = self.search_terms();
-            conversation::mark_hits(&mut self.pane, &terms)
-        } else {
-            Vec::new()
-        };
-        // A session shown for a new content query opens at its first hit.
-        let key = (id.clone(), self.search_text().to_owned());
-        let loaded = cached.is_some();
-        self.pane_for = Some((id, width, self.tools));
-        if loaded && self.content_mode() && self.hits_for.as_ref() != Some(&key) {
-            self.hits_for = Some(key);
-            if self.jump_to_first_hit() {
-                return;
-            }
-        }
-        self.scroll_by(0);
+        let ctx = self.pane_context();
+        let row = self.visible.get(self.selected).map(|&i| &self.rows[i]);
+        self.pane.rebuild(row, &ctx);
     }
 
     fn scroll_by(&mut self, delta: i64) {
-        let max = self.pane.len().saturating_sub(self.pane_height()) as i64;
-        let to = (self.scroll as i64 + delta).clamp(0, max.max(0));
-        self.scroll = usize::try_from(to).unwrap_or(0);
+        self.pane.scroll_by(delta, self.screen.pane_height());
     }
 
     /// Show a short message in the status line until the next key.

@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::fulltext::ContentHit;
-use crate::rollout::transcript::Entry;
+use crate::rollout::transcript::{Entry, Transcript};
 use crate::search::Haystack;
 use crate::workers::indexer::Event;
 use crate::workers::search::Request;
@@ -152,15 +152,23 @@ fn scrolling_the_conversation() {
     let mut app = app_with(all());
     with_transcript(&mut app, 100);
     app.update(Action::Scroll(3));
-    assert_eq!(app.scroll, 3);
+    assert_eq!(app.pane().scroll(), 3);
     app.update(Action::PageConversation(1));
-    assert_eq!(app.scroll, 3 + 7, "a page is the pane height (9) less 2");
+    assert_eq!(
+        app.pane().scroll(),
+        3 + 7,
+        "a page is the pane height (9) less 2"
+    );
     app.update(Action::HalfPageConversation(-1));
-    assert_eq!(app.scroll, 10 - 4);
+    assert_eq!(app.pane().scroll(), 10 - 4);
     app.update(Action::Scroll(-100));
-    assert_eq!(app.scroll, 0, "clamped");
+    assert_eq!(app.pane().scroll(), 0, "clamped");
     app.update(Action::Scroll(10_000));
-    assert_eq!(app.scroll, app.pane.len() - 9, "last page");
+    assert_eq!(
+        app.pane().scroll(),
+        app.pane().lines().len() - 9,
+        "last page"
+    );
 }
 
 #[test]
@@ -258,7 +266,12 @@ fn exec_and_archived_toggles_are_counted() {
 fn tools_toggle_shows_tool_lines() {
     let mut app = app_with(all());
     with_transcript(&mut app, 2);
-    let has_tool = |app: &App| app.pane.iter().any(|l| l.text().contains("exec_command"));
+    let has_tool = |app: &App| {
+        app.pane()
+            .lines()
+            .iter()
+            .any(|l| l.text().contains("exec_command"))
+    };
     assert!(!has_tool(&app));
     app.update(Action::ToggleTools);
     assert!(has_tool(&app));
@@ -330,7 +343,7 @@ fn click_selects_and_wheel_scrolls() {
         row: 4,
         down: true,
     });
-    assert_eq!(app.scroll, 3);
+    assert_eq!(app.pane().scroll(), 3);
     app.update(Action::Wheel {
         col: 5,
         row: 4,
@@ -369,14 +382,26 @@ fn stale_search_answers_are_dropped() {
 fn transcripts_load_for_the_selection_and_are_cached() {
     let mut app = app_with(all());
     let asks = |app: &mut App| app.take_outbox().transcripts.len();
-    assert!(app.pane.iter().any(|l| l.text().contains("loading")));
+    assert!(app
+        .pane()
+        .lines()
+        .iter()
+        .any(|l| l.text().contains("loading")));
     with_transcript(&mut app, 3);
-    assert!(app.pane.iter().any(|l| l.text().contains("line 2")));
+    assert!(app
+        .pane()
+        .lines()
+        .iter()
+        .any(|l| l.text().contains("line 2")));
     app.update(Action::MoveDown);
     assert_eq!(asks(&mut app), 1, "b is requested");
     app.update(Action::MoveUp);
     assert_eq!(asks(&mut app), 0, "a comes from the cache");
-    assert!(app.pane.iter().any(|l| l.text().contains("line 2")));
+    assert!(app
+        .pane()
+        .lines()
+        .iter()
+        .any(|l| l.text().contains("line 2")));
 }
 
 fn hit(id: &str, snippet: &str, at: std::ops::Range<usize>) -> ContentHit {
@@ -504,15 +529,17 @@ fn the_pane_opens_at_the_first_hit_and_n_jumps() {
         ..Transcript::default()
     };
     app.apply_transcript(1, "a".into(), Ok(t));
-    assert_eq!(app.pane_hits.len(), 2);
-    let first = app.pane_hits[0];
-    assert!(app.pane[first].text().contains("NEEDLE is here 12"));
+    assert_eq!(app.pane().hit_lines().len(), 2);
+    let first = app.pane().hit_lines()[0];
+    assert!(app.pane().lines()[first]
+        .text()
+        .contains("NEEDLE is here 12"));
     assert!(
-        app.scroll > 0 && app.scroll <= first,
+        app.pane().scroll() > 0 && app.pane().scroll() <= first,
         "opened at the first hit"
     );
     app.update(Action::JumpHit(true));
-    assert!(app.scroll > first, "n goes to the next hit");
+    assert!(app.pane().scroll() > first, "n goes to the next hit");
     assert_eq!(app.screen().flash(), Some("match 2 of 2"));
     app.update(Action::JumpHit(true));
     assert_eq!(
@@ -545,16 +572,17 @@ fn a_background_update_keeps_the_reading_position() {
         }),
     );
     app.update(Action::Scroll(20));
-    assert_eq!(app.scroll, 20);
+    assert_eq!(app.pane().scroll(), 20);
     let mut newer = row("a", "/w/p", 60, true, false);
     newer.preview = "grew".into();
     app.apply_index(Event::Updated(vec![newer]));
     assert_eq!(
-        app.scroll, 20,
+        app.pane().scroll(),
+        20,
         "the same session stays where the reader was"
     );
     app.apply_index(Event::Rows(vec![row("b", "/w/p", 70, true, false)]));
     app.update(Action::First);
     assert_eq!(selected(&app), "b");
-    assert_eq!(app.scroll, 0, "another session starts at the top");
+    assert_eq!(app.pane().scroll(), 0, "another session starts at the top");
 }
