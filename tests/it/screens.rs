@@ -100,7 +100,11 @@ fn settle(app: &mut App, demo: &Demo) {
                     app.apply_search(gen, ranked);
                 }
                 Request::ContentSearch { gen, query } => {
-                    let index = app.content.clone().expect("content index sent first");
+                    let index = app
+                        .searches()
+                        .index()
+                        .cloned()
+                        .expect("content index sent first");
                     app.apply_content(gen, index.search(&query, usize::MAX));
                 }
                 Request::AddRows(_) | Request::ReplaceRow(..) | Request::ContentIndex(_) => {}

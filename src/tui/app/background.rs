@@ -2,7 +2,7 @@
 //! changed and vanished files, the content index), search answers (fuzzy and content) and
 //! transcripts. Stale generations are dropped here. Pure, like the rest of `app`.
 
-use super::{App, Scope};
+use super::{App, Freshness, Scope};
 use crate::fulltext::ContentHit;
 use crate::rollout::transcript::Transcript;
 use crate::workers::indexer::Event;
@@ -65,7 +65,7 @@ impl App {
                 self.outbox
                     .search
                     .push(Request::ContentIndex(index.clone()));
-                self.content = Some(index);
+                self.searches.set_index(index);
                 if self.content_mode() {
                     self.request_search();
                 }
@@ -90,48 +90,30 @@ impl App {
         }
     }
 
-    /// Whether an answer of generation `gen` is the newest one worth showing.
-    fn fresh_answer(&mut self, gen: u64) -> Option<bool> {
-        if gen < self.answered_gen || gen > self.search_gen || self.parsed.is_empty() {
-            return None;
-        }
-        let fresh = gen > self.answered_gen;
-        self.answered_gen = gen;
-        Some(fresh)
-    }
-
     /// A fuzzy search answer; stale generations are dropped.
     pub fn apply_search(&mut self, gen: u64, ranked: Vec<usize>) {
-        if self.content_mode() {
+        if self.content_mode() || self.parsed.is_empty() {
             return;
         }
-        let Some(fresh) = self.fresh_answer(gen) else {
+        let Some(fresh) = self.searches.take_ranked(gen, ranked) else {
             return;
         };
-        self.matches = Some(ranked);
         // Rows streaming in under the same query keep the selection; a new query starts on top.
-        self.refilter(!fresh || self.selected > 0);
+        self.refilter(fresh == Freshness::Repeated || self.selected > 0);
     }
 
     /// A content search answer: the matching sessions, best first, with their snippets.
     pub fn apply_content(&mut self, gen: u64, hits: Vec<ContentHit>) {
-        if !self.content_mode() {
+        if !self.content_mode() || self.parsed.is_empty() {
             return;
         }
-        let Some(fresh) = self.fresh_answer(gen) else {
+        let by_path = &self.by_path;
+        let row_of = |path: &std::path::Path| by_path.get(path.as_os_str()).copied();
+        let Some(fresh) = self.searches.take_content(gen, hits, row_of) else {
             return;
         };
-        self.content_hits.clear();
-        let mut ranked = Vec::with_capacity(hits.len());
-        for hit in hits {
-            if let Some(&i) = self.by_path.get(hit.path.as_os_str()) {
-                ranked.push(i);
-                self.content_hits.insert(i, hit);
-            }
-        }
-        self.matches = Some(ranked);
         self.pane.invalidate();
-        self.refilter(!fresh || self.selected > 0);
+        self.refilter(fresh == Freshness::Repeated || self.selected > 0);
     }
 
     /// A transcript answer; kept in the cache even when the user has moved on.

@@ -14,35 +14,30 @@ mod pane;
 mod resume;
 mod scope;
 mod screen;
+mod searches;
 mod types;
 
 pub use index_status::IndexStatus;
 pub use pane::{Pane, PaneContext};
 pub use resume::{resume_command, shell_quote};
 pub use screen::Screen;
+pub use searches::{Freshness, Searches};
 pub use types::*;
 
 use std::collections::{HashMap, HashSet};
 use std::ffi::OsString;
-use std::sync::Arc;
 
-use crate::fulltext::{ContentHit, ContentIndex};
 use crate::search::{self, Query, Recency};
 use crate::session::SessionRow;
 use crate::timefmt::Millis;
-use crate::workers::search::Request;
 pub use scope::in_scope;
 
 pub struct App {
     pub opts: Options,
     pub rows: Vec<SessionRow>,
-    pub mode: SearchMode,
     pub query: String,
     pub parsed: Query,
-    /// Ranked matches of the newest answered search (indices into `rows`).
-    matches: Option<Vec<usize>>,
-    search_gen: u64,
-    answered_gen: u64,
+    searches: Searches,
     /// Rows shown, in order.
     pub visible: Vec<usize>,
     pub hidden: Hidden,
@@ -66,10 +61,6 @@ pub struct App {
     by_path: HashMap<OsString, usize>,
     /// Rows whose files vanished.
     gone: HashSet<usize>,
-    /// The content index, once built.
-    pub content: Option<Arc<ContentIndex>>,
-    /// The hit of each row matched by the current content search.
-    pub content_hits: HashMap<usize, ContentHit>,
 }
 
 impl App {
@@ -94,10 +85,7 @@ impl App {
             opts,
             screen: Screen::new(now),
             rows: Vec::new(),
-            mode,
-            matches: None,
-            search_gen: 0,
-            answered_gen: 0,
+            searches: Searches::new(mode),
             visible: Vec::new(),
             hidden: Hidden::default(),
             selected: 0,
@@ -108,8 +96,6 @@ impl App {
             outbox: Outbox::default(),
             by_path: HashMap::new(),
             gone: HashSet::new(),
-            content: None,
-            content_hits: HashMap::new(),
         };
         app.parsed = search::parse(app.search_text());
         if !app.query.is_empty() {
@@ -120,11 +106,7 @@ impl App {
 
     /// The mode the current query runs in (a leading `/` asks for content search).
     pub fn effective_mode(&self) -> SearchMode {
-        if self.query.starts_with(CONTENT_PREFIX) {
-            SearchMode::Content
-        } else {
-            self.mode
-        }
+        self.searches.effective_mode(&self.query)
     }
 
     pub fn content_mode(&self) -> bool {
@@ -140,12 +122,17 @@ impl App {
 
     /// Content search was asked for but its index is still being built.
     pub fn content_pending(&self) -> bool {
-        self.content_mode() && self.content.is_none() && !self.parsed.is_empty()
+        self.content_mode() && self.searches.index().is_none() && !self.parsed.is_empty()
     }
 
     /// The conversation pane: its lines and where the reader is.
     pub fn pane(&self) -> &Pane {
         &self.pane
+    }
+
+    /// The searches asked and their newest answers.
+    pub fn searches(&self) -> &Searches {
+        &self.searches
     }
 
     /// What the indexer has said about its progress.
@@ -159,7 +146,7 @@ impl App {
 
     /// A search is running for a newer query than the one shown.
     pub fn searching(&self) -> bool {
-        !self.query.trim().is_empty() && self.answered_gen < self.search_gen
+        !self.query.trim().is_empty() && self.searches.awaiting()
     }
 
     fn list_height(&self) -> usize {
@@ -288,17 +275,17 @@ impl App {
                 self.pane.toggle_tools(row, &ctx);
             }
             Action::ToggleContent => {
-                if self.query.starts_with(CONTENT_PREFIX) {
+                let mode = if self.query.starts_with(CONTENT_PREFIX) {
                     self.query.remove(0);
-                    self.mode = SearchMode::Fuzzy;
+                    SearchMode::Fuzzy
                 } else {
-                    self.mode = match self.mode {
+                    match self.searches.mode() {
                         SearchMode::Fuzzy => SearchMode::Content,
                         SearchMode::Content => SearchMode::Fuzzy,
-                    };
-                }
-                self.matches = None;
-                self.content_hits.clear();
+                    }
+                };
+                self.searches.set_mode(mode);
+                self.searches.forget_answers();
                 self.pane.invalidate();
                 self.query_changed();
                 self.rebuild_pane();
@@ -387,8 +374,7 @@ impl App {
         self.selected = 0;
         self.offset = 0;
         if self.parsed.is_empty() {
-            self.matches = None;
-            self.answered_gen = self.search_gen;
+            self.searches.query_emptied();
             self.refilter(false);
         } else {
             self.request_search();
@@ -399,27 +385,15 @@ impl App {
         if self.parsed.is_empty() {
             return;
         }
-        if self.content_mode() {
+        let mode = self.effective_mode();
+        if mode == SearchMode::Content {
             self.pane.invalidate();
-            if self.content.is_none() {
-                // Answered when the index is ready; meanwhile nothing is claimed to match.
-                self.matches = Some(Vec::new());
-                self.refilter(false);
-                return;
-            }
-            self.search_gen += 1;
-            self.outbox.search.push(Request::ContentSearch {
-                gen: self.search_gen,
-                query: self.search_text().to_owned(),
-            });
-            return;
         }
-        self.search_gen += 1;
-        self.outbox.search.push(Request::Search {
-            gen: self.search_gen,
-            query: self.search_text().to_owned(),
-            order: self.order,
-        });
+        let text = self.search_text().to_owned();
+        match self.searches.ask(&text, mode, self.order) {
+            Some(req) => self.outbox.search.push(req),
+            None => self.refilter(false),
+        }
     }
 
     /// Rows of the current scope and filters, ordered; keeps the selected session when asked.
@@ -429,8 +403,8 @@ impl App {
         } else {
             None
         };
-        let base: Vec<usize> = match &self.matches {
-            Some(m) if !self.parsed.is_empty() => m.clone(),
+        let base: Vec<usize> = match self.searches.matches() {
+            Some(m) if !self.parsed.is_empty() => m.to_vec(),
             // The first answer for this query is on its way and refilters when it lands.
             _ if !self.parsed.is_empty() => return,
             _ => {

@@ -1,12 +1,13 @@
 //! One test per action on [`App`], plus the background messages.
 
 use super::*;
-use crate::fulltext::ContentHit;
+use crate::fulltext::{ContentHit, ContentIndex};
 use crate::rollout::transcript::{Entry, Transcript};
 use crate::search::Haystack;
 use crate::workers::indexer::Event;
 use crate::workers::search::Request;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 #[path = "scope_tests.rs"]
 mod scope;
@@ -478,7 +479,7 @@ fn content_answers_rank_rows_and_carry_snippets() {
     );
     assert_eq!(shown(&app), ["d", "b"], "hit order, unknown paths dropped");
     let d = app.visible[0];
-    assert_eq!(app.content_hits[&d].snippet, "one zeta");
+    assert_eq!(app.searches().hit(d).unwrap().snippet, "one zeta");
     app.apply_content(gen - 1, vec![hit("a", "stale", 0..1)]);
     assert_eq!(shown(&app), ["d", "b"], "a stale answer is dropped");
 }

@@ -30,7 +30,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         .skip(app.offset)
         .take(height)
         .map(|(pos, &i)| {
-            let content = app.content_hits.get(&i).filter(|_| app.content_mode());
+            let content = app.searches().hit(i).filter(|_| app.content_mode());
             let marks = if app.parsed.is_empty() || content.is_some() {
                 Highlights::default()
             } else {
