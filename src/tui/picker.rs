@@ -190,7 +190,7 @@ fn event_loop(
         route(app, &search_tx, &job_tx, &mut held);
         // Rows are taken in once a frame (each time the list is sorted again); at every turn
         // until the first ones are in, and while a backlog is being worked through.
-        let due = backlog || app.rows.is_empty() || drained_at.elapsed() >= FRAME;
+        let due = backlog || app.rows().is_empty() || drained_at.elapsed() >= FRAME;
         if index_open && due {
             let drained = drain_index(app, index_rx);
             drained_at = Instant::now();
@@ -257,7 +257,7 @@ fn drain_index(app: &mut App, rx: &Receiver<Event>) -> Drained {
         }
         match rx.try_recv() {
             Ok(Event::Rows(batch)) => {
-                let first = app.rows.is_empty() && rows.is_empty();
+                let first = app.rows().is_empty() && rows.is_empty();
                 rows.extend(batch);
                 if first {
                     out.backlog = true;
@@ -328,7 +328,7 @@ fn to_action(ev: TermEvent, app: &App) -> Option<Action> {
         TermEvent::Key(key) => keys::action(
             key,
             keys::Context {
-                query_empty: app.query.is_empty(),
+                query_empty: app.list().query().is_empty(),
                 focus: app.screen().focus(),
             },
         ),

@@ -31,7 +31,7 @@ fn app() -> App {
 }
 
 fn previews(app: &App) -> Vec<String> {
-    let mut p: Vec<String> = app.rows.iter().map(|r| r.preview.clone()).collect();
+    let mut p: Vec<String> = app.rows().iter().map(|r| r.preview.clone()).collect();
     p.sort();
     p
 }
@@ -54,7 +54,7 @@ fn the_first_batch_is_drawn_alone_then_the_waiting_batches_are_taken_at_once() {
     let first = drain_index(&mut app, &rx);
     assert!(first.applied && first.backlog && first.open);
     assert_eq!(
-        app.rows.len(),
+        app.rows().len(),
         1,
         "the first screenful is drawn before the rest"
     );

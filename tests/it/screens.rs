@@ -94,7 +94,7 @@ fn settle(app: &mut App, demo: &Demo) {
             match req {
                 Request::Search { gen, query, order } => {
                     let hays: Vec<search::Haystack> =
-                        app.rows.iter().map(search::Haystack::new).collect();
+                        app.rows().iter().map(search::Haystack::new).collect();
                     searcher.reset();
                     let ranked = searcher.search(&hays, &query, order);
                     app.apply_search(gen, ranked);

@@ -1,8 +1,8 @@
-//! Background messages applied to the picker's state: indexer events (rows streaming in,
-//! changed and vanished files, the content index), search answers (fuzzy and content) and
-//! transcripts. Stale generations are dropped here. Pure, like the rest of `app`.
+//! Background messages routed to the sub-states: indexer events (rows streaming in, changed and
+//! vanished files, progress, the content index), search answers (fuzzy and content) and
+//! transcripts. Pure, like the rest of `app`.
 
-use super::{App, Freshness, Scope};
+use super::{App, Freshness};
 use crate::fulltext::ContentHit;
 use crate::rollout::transcript::Transcript;
 use crate::workers::indexer::Event;
@@ -16,34 +16,21 @@ impl App {
             Event::Rows(rows) => {
                 // The search worker prepares its own haystacks, off this thread.
                 self.outbox.search.push(Request::AddRows(rows.clone()));
-                self.note_scope(&rows);
-                for row in rows {
-                    self.by_path
-                        .insert(row.path.clone().into_os_string(), self.rows.len());
-                    self.rows.push(row);
-                }
+                self.filters.note(&rows);
+                self.rows.add(rows);
                 self.rows_changed();
             }
             Event::Updated(rows) => {
-                self.note_scope(&rows);
-                for row in rows {
-                    if let Some(&i) = self.by_path.get(row.path.as_os_str()) {
-                        self.outbox
-                            .search
-                            .push(Request::ReplaceRow(i, Box::new(row.clone())));
-                        self.rows[i] = row;
-                        self.gone.remove(&i);
-                    }
+                self.filters.note(&rows);
+                for i in self.rows.replace(rows) {
+                    let row = Box::new(self.rows.all()[i].clone());
+                    self.outbox.search.push(Request::ReplaceRow(i, row));
                 }
                 self.pane.invalidate();
                 self.rows_changed();
             }
             Event::Removed(paths) => {
-                for path in paths {
-                    if let Some(&i) = self.by_path.get(path.as_os_str()) {
-                        self.gone.insert(i);
-                    }
-                }
+                self.rows.remove(&paths);
                 self.rows_changed();
             }
             Event::Found { .. }
@@ -51,9 +38,8 @@ impl App {
             | Event::Progress { .. }
             | Event::ContentProgress { .. } => {}
             Event::Finished { .. } => {
-                if self.scope_provisional() {
-                    self.scope = Scope::All;
-                    let root = self.opts.scope_root.as_deref().unwrap_or("");
+                if self.filters.settle_scope() {
+                    let root = self.filters.root().unwrap_or("");
                     self.screen.notify(format!(
                         "no sessions in {}: showing every folder",
                         crate::sanitize::one_line(root)
@@ -79,11 +65,11 @@ impl App {
     /// follows the top, as rows do not arrive in order; afterwards, or once the user has moved,
     /// the selected session is kept wherever it goes.
     pub fn follows_top(&self) -> bool {
-        !self.index.finished() && self.selected == 0 && self.parsed.is_empty()
+        !self.index.finished() && self.list.selected() == 0 && self.list.parsed().is_empty()
     }
 
     fn rows_changed(&mut self) {
-        if self.parsed.is_empty() {
+        if self.list.parsed().is_empty() {
             self.refilter(!self.follows_top());
         } else {
             self.request_search();
@@ -92,35 +78,37 @@ impl App {
 
     /// A fuzzy search answer; stale generations are dropped.
     pub fn apply_search(&mut self, gen: u64, ranked: Vec<usize>) {
-        if self.content_mode() || self.parsed.is_empty() {
+        if self.content_mode() || self.list.parsed().is_empty() {
             return;
         }
         let Some(fresh) = self.searches.take_ranked(gen, ranked) else {
             return;
         };
         // Rows streaming in under the same query keep the selection; a new query starts on top.
-        self.refilter(fresh == Freshness::Repeated || self.selected > 0);
+        self.refilter(fresh == Freshness::Repeated || self.list.selected() > 0);
     }
 
     /// A content search answer: the matching sessions, best first, with their snippets.
     pub fn apply_content(&mut self, gen: u64, hits: Vec<ContentHit>) {
-        if !self.content_mode() || self.parsed.is_empty() {
+        if !self.content_mode() || self.list.parsed().is_empty() {
             return;
         }
-        let by_path = &self.by_path;
-        let row_of = |path: &std::path::Path| by_path.get(path.as_os_str()).copied();
-        let Some(fresh) = self.searches.take_content(gen, hits, row_of) else {
+        let rows = &self.rows;
+        let Some(fresh) = self
+            .searches
+            .take_content(gen, hits, |path| rows.index_of(path))
+        else {
             return;
         };
         self.pane.invalidate();
-        self.refilter(fresh == Freshness::Repeated || self.selected > 0);
+        self.refilter(fresh == Freshness::Repeated || self.list.selected() > 0);
     }
 
     /// A transcript answer; kept in the cache even when the user has moved on.
     pub fn apply_transcript(&mut self, gen: u64, id: String, result: Result<Transcript, String>) {
         let _ = gen;
         let ctx = self.pane_context();
-        let row = self.visible.get(self.selected).map(|&i| &self.rows[i]);
+        let row = self.list.selected_row(&self.rows);
         self.pane.loaded(id, result, row, &ctx);
     }
 }

@@ -3,7 +3,7 @@
 use super::*;
 use crate::fulltext::{ContentHit, ContentIndex};
 use crate::rollout::transcript::{Entry, Transcript};
-use crate::search::Haystack;
+use crate::search::{self, Haystack, Recency};
 use crate::workers::indexer::Event;
 use crate::workers::search::Request;
 use std::path::PathBuf;
@@ -54,7 +54,7 @@ fn all() -> Options {
 fn answer(app: &mut App) {
     for req in app.take_outbox().search {
         if let Request::Search { gen, query, order } = req {
-            let hays: Vec<Haystack> = app.rows.iter().map(Haystack::new).collect();
+            let hays: Vec<Haystack> = app.rows().iter().map(Haystack::new).collect();
             let ranked = search::Searcher::default().search(&hays, &query, order);
             app.apply_search(gen, ranked);
         }
@@ -62,9 +62,10 @@ fn answer(app: &mut App) {
 }
 
 fn shown(app: &App) -> Vec<&str> {
-    app.visible
+    app.list()
+        .visible()
         .iter()
-        .map(|&i| app.rows[i].id.as_str())
+        .map(|&i| app.rows()[i].id.as_str())
         .collect()
 }
 
@@ -76,14 +77,15 @@ fn selected(app: &App) -> &str {
 fn insert_and_paste_edit_the_query_and_search() {
     let mut app = app_with(all());
     app.update(Action::Insert('c'));
-    assert_eq!(app.query, "c");
+    assert_eq!(app.list().query(), "c");
     assert!(app.searching());
     answer(&mut app);
     assert_eq!(shown(&app)[0], "c");
     app.update(Action::ClearQuery);
     app.update(Action::Paste("  preview of d\n".into()));
     assert_eq!(
-        app.query, "preview of d",
+        app.list().query(),
+        "preview of d",
         "pasted text on one line, trimmed"
     );
     answer(&mut app);
@@ -97,11 +99,11 @@ fn delete_back_word_and_clear() {
         app.update(Action::Insert(c));
     }
     app.update(Action::DeleteBack);
-    assert_eq!(app.query, "ab c");
+    assert_eq!(app.list().query(), "ab c");
     app.update(Action::DeleteWord);
-    assert_eq!(app.query, "ab ");
+    assert_eq!(app.list().query(), "ab ");
     app.update(Action::ClearQuery);
-    assert_eq!(app.query, "");
+    assert_eq!(app.list().query(), "");
     assert_eq!(shown(&app), vec!["a", "b", "c", "d", "e"], "newest first");
 }
 
@@ -231,7 +233,7 @@ fn escape_clears_then_quits_and_quit_quits() {
     let mut app = app_with(all());
     app.update(Action::Insert('x'));
     assert_eq!(app.update(Action::Escape), Effect::None);
-    assert_eq!(app.query, "");
+    assert_eq!(app.list().query(), "");
     assert_eq!(app.update(Action::Escape), Effect::Quit(Outcome::Cancelled));
     app.update(Action::Insert('x'));
     assert_eq!(app.update(Action::Quit), Effect::Quit(Outcome::Cancelled));
@@ -241,26 +243,33 @@ fn escape_clears_then_quits_and_quit_quits() {
 fn sort_toggle_orders_by_creation() {
     let mut app = app_with(all());
     app.update(Action::ToggleSort);
-    assert_eq!(app.order, Recency::Created);
+    assert_eq!(app.list().order(), Recency::Created);
     assert_eq!(shown(&app), vec!["e", "d", "c", "b", "a"]);
 }
 
 #[test]
 fn exec_and_archived_toggles_are_counted() {
     let mut app = app_with(all());
-    assert_eq!(app.hidden.archived, 1, "archived hidden by default");
+    assert_eq!(
+        app.list().hidden().archived,
+        1,
+        "archived hidden by default"
+    );
     app.update(Action::ToggleExec);
-    assert_eq!(app.hidden.exec, 1);
+    assert_eq!(app.list().hidden().exec, 1);
     assert!(!shown(&app).contains(&"e"));
     app.update(Action::ToggleArchived);
-    assert_eq!(app.hidden.archived, 0);
+    assert_eq!(app.list().hidden().archived, 0);
     assert!(shown(&app).contains(&"f"));
     let app = app_with(Options {
         hide_exec: true,
         show_archived: true,
         ..all()
     });
-    assert_eq!((app.hidden.exec, app.hidden.archived), (1, 0));
+    assert_eq!(
+        (app.list().hidden().exec, app.list().hidden().archived),
+        (1, 0)
+    );
 }
 
 #[test]
@@ -478,7 +487,7 @@ fn content_answers_rank_rows_and_carry_snippets() {
         ],
     );
     assert_eq!(shown(&app), ["d", "b"], "hit order, unknown paths dropped");
-    let d = app.visible[0];
+    let d = app.list().visible()[0];
     assert_eq!(app.searches().hit(d).unwrap().snippet, "one zeta");
     app.apply_content(gen - 1, vec![hit("a", "stale", 0..1)]);
     assert_eq!(shown(&app), ["d", "b"], "a stale answer is dropped");
@@ -494,7 +503,8 @@ fn a_leading_slash_searches_inside_conversations() {
     assert_eq!(content_requests(&mut app)[0].1, "needle");
     app.update(Action::ToggleContent);
     assert_eq!(
-        app.query, "needle",
+        app.list().query(),
+        "needle",
         "Ctrl+F drops the prefix and returns to fuzzy search"
     );
     assert_eq!(app.effective_mode(), SearchMode::Fuzzy);

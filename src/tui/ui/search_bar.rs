@@ -26,7 +26,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let prompt = "❯ ";
     let room = usize::from(area.width)
         .saturating_sub(textwidth::width(prompt) + textwidth::width(&right) + 1);
-    let query = sanitize::one_line(&app.query);
+    let query = sanitize::one_line(app.list().query());
     let mut spans = vec![Span::styled(prompt, theme.prompt)];
     let shown_w;
     if query.is_empty() {

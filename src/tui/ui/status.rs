@@ -45,17 +45,18 @@ pub fn status_text(app: &App) -> String {
     if app.content_mode() {
         parts.push("searching inside conversations (Ctrl+F: titles)".into());
     }
-    let scope = match app.effective_scope() {
-        _ if app.scope_provisional() => "all folders: none in this folder so far",
+    let filters = app.filters();
+    let scope = match filters.effective_scope() {
+        _ if filters.scope_provisional() => "all folders: none in this folder so far",
         Scope::Folder => "this folder",
         Scope::All => "all folders",
     };
     parts.push(format!(
         "{} of {} sessions ({scope})",
-        thousands(app.visible.len()),
-        thousands(app.rows.len())
+        thousands(app.list().visible().len()),
+        thousands(app.rows().len())
     ));
-    let h = app.hidden;
+    let h = app.list().hidden();
     let mut hidden = Vec::new();
     if h.scope > 0 {
         hidden.push(format!("{} other folders (Tab)", thousands(h.scope)));
@@ -70,7 +71,7 @@ pub fn status_text(app: &App) -> String {
         parts.push(format!("hidden: {}", hidden.join(", ")));
     }
     parts.push(
-        match app.order {
+        match app.list().order() {
             Recency::Updated => "by update",
             Recency::Created => "by creation",
         }
