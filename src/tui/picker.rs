@@ -206,8 +206,8 @@ fn event_loop(
             }
             (dirty, urgent) = (true, true);
         }
-        for Loaded { gen, id, result } in loaded_rx.try_iter() {
-            app.apply_transcript(gen, id, result);
+        for Loaded { id, result, .. } in loaded_rx.try_iter() {
+            app.apply_transcript(id, result);
             (dirty, urgent) = (true, true);
         }
         route(app, &search_tx, &job_tx, &mut held);

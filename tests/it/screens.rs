@@ -110,7 +110,7 @@ fn settle(app: &mut App, demo: &Demo) {
                 Request::AddRows(_) | Request::ReplaceRow(..) | Request::ContentIndex(_) => {}
             }
         }
-        for Job { gen, id, path } in reqs.transcripts {
+        for Job { id, path, .. } in reqs.transcripts {
             let file = files.iter().find(|f| f.path == path).unwrap();
             let opts = TranscriptOptions {
                 max_message_bytes: Some(256 * 1024),
@@ -118,7 +118,7 @@ fn settle(app: &mut App, demo: &Demo) {
                 ordinal_below: None,
             };
             let t = store::read_transcript(file, &files, &opts).map_err(|i| i.reason);
-            app.apply_transcript(gen, id, t);
+            app.apply_transcript(id, t);
         }
     }
 }

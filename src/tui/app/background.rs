@@ -2,7 +2,7 @@
 //! vanished files, progress, the content index), search answers (fuzzy and content) and
 //! transcripts. Pure, like the rest of `app`.
 
-use super::{App, Freshness};
+use super::{App, Freshness, Reselect};
 use crate::fulltext::ContentHit;
 use crate::rollout::transcript::Transcript;
 use crate::workers::indexer::Event;
@@ -44,7 +44,7 @@ impl App {
                         "no sessions in {}: showing every folder",
                         crate::sanitize::one_line(root)
                     ));
-                    self.refilter(true);
+                    self.refilter(Reselect::Keep);
                 }
             }
             Event::ContentReady(index) => {
@@ -70,7 +70,12 @@ impl App {
 
     fn rows_changed(&mut self) {
         if self.list.parsed().is_empty() {
-            self.refilter(!self.follows_top());
+            let reselect = if self.follows_top() {
+                Reselect::Top
+            } else {
+                Reselect::Keep
+            };
+            self.refilter(reselect);
         } else {
             self.request_search();
         }
@@ -84,8 +89,7 @@ impl App {
         let Some(fresh) = self.searches.take_ranked(gen, ranked) else {
             return;
         };
-        // Rows streaming in under the same query keep the selection; a new query starts on top.
-        self.refilter(fresh == Freshness::Repeated || self.list.selected() > 0);
+        self.refilter(self.reselect_for(fresh));
     }
 
     /// A content search answer: the matching sessions, best first, with their snippets.
@@ -101,12 +105,22 @@ impl App {
             return;
         };
         self.pane.invalidate();
-        self.refilter(fresh == Freshness::Repeated || self.list.selected() > 0);
+        self.refilter(self.reselect_for(fresh));
     }
 
-    /// A transcript answer; kept in the cache even when the user has moved on.
-    pub fn apply_transcript(&mut self, gen: u64, id: String, result: Result<Transcript, String>) {
-        let _ = gen;
+    /// Rows streaming in under the same query keep the selection; a new query starts on top.
+    fn reselect_for(&self, fresh: Freshness) -> Reselect {
+        if fresh == Freshness::Repeated || self.list.selected() > 0 {
+            Reselect::Keep
+        } else {
+            Reselect::Top
+        }
+    }
+
+    /// A transcript the worker read for session `id`; kept in the cache even when the user has
+    /// moved on. Whatever its generation: transcripts are kept by session, so a late one is not
+    /// stale.
+    pub fn apply_transcript(&mut self, id: String, result: Result<Transcript, String>) {
         let ctx = self.pane_context();
         let row = self.list.selected_row(&self.rows);
         self.pane.loaded(id, result, row, &ctx);

@@ -3,6 +3,7 @@
 //! with `n` / `N`.
 
 use super::conversation::{self, PaneLine};
+use super::HitStep;
 
 #[derive(Debug, Clone, Default)]
 pub struct Hits {
@@ -55,16 +56,15 @@ impl Hits {
         Some(line)
     }
 
-    /// The line of the next (`forward`) or previous hit, wrapping around, now the current one.
-    pub(super) fn step(&mut self, forward: bool) -> Option<usize> {
+    /// The line of the next or previous hit, wrapping around, now the current one.
+    pub(super) fn step(&mut self, step: HitStep) -> Option<usize> {
         let n = self.lines.len();
         if n == 0 {
             return None;
         }
-        self.cursor = if forward {
-            (self.cursor + 1) % n
-        } else {
-            (self.cursor + n - 1) % n
+        self.cursor = match step {
+            HitStep::Next => (self.cursor + 1) % n,
+            HitStep::Previous => (self.cursor + n - 1) % n,
         };
         Some(self.lines[self.cursor])
     }

@@ -5,7 +5,7 @@
 
 use super::filters::Filters;
 use super::rows::Rows;
-use super::{Action, Hidden, CONTENT_PREFIX};
+use super::{Action, Hidden, Reselect, CONTENT_PREFIX};
 use crate::search::{self, Query, Recency};
 use crate::session::SessionRow;
 
@@ -159,20 +159,19 @@ impl List {
     }
 
     /// Recompute the rows shown: the answer's `matches` while there is a query, else every row
-    /// in the list's order; then the filters. Returns the position to select (the selected
-    /// session's new place when `keep` and it is still shown), or `None` when nothing changed
-    /// because the first answer for this query is still on its way.
+    /// in the list's order; then the filters. Returns the position to select (see
+    /// [`Reselect`]), or `None` when nothing changed because the first answer for this query
+    /// is still on its way.
     pub fn refilter(
         &mut self,
         rows: &Rows,
         matches: Option<&[usize]>,
         filters: &Filters,
-        keep: bool,
+        reselect: Reselect,
     ) -> Option<usize> {
-        let keep_id = if keep {
-            self.selected_row(rows).map(|r| r.id.clone())
-        } else {
-            None
+        let keep_id = match reselect {
+            Reselect::Keep => self.selected_row(rows).map(|r| r.id.clone()),
+            Reselect::Top => None,
         };
         let base: Vec<usize> = match matches {
             Some(m) if !self.parsed.is_empty() => m.to_vec(),
@@ -188,7 +187,10 @@ impl List {
             .collect();
         self.hidden = hidden;
         let kept = keep_id.and_then(|id| self.visible.iter().position(|&i| all[i].id == id));
-        Some(kept.unwrap_or(if keep { self.selected } else { 0 }))
+        Some(match reselect {
+            Reselect::Keep => kept.unwrap_or(self.selected),
+            Reselect::Top => 0,
+        })
     }
 
     /// Every row, newest first by the list's order.

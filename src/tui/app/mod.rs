@@ -44,7 +44,8 @@ use crate::session::SessionRow;
 use crate::timefmt::Millis;
 
 pub struct App {
-    opts: Options,
+    /// What Enter hands back.
+    enter: Pick,
     rows: Rows,
     list: List,
     filters: Filters,
@@ -71,7 +72,13 @@ impl App {
             index: IndexStatus::default(),
             screen: Screen::new(now),
             outbox: Outbox::default(),
-            opts,
+            enter: if opts.exec {
+                Pick::Exec
+            } else if opts.print_command {
+                Pick::Command
+            } else {
+                Pick::Id
+            },
         };
         if !app.list.query().is_empty() {
             app.request_search();
@@ -157,7 +164,7 @@ impl App {
         self.list.reparse();
         if self.list.parsed().is_empty() {
             self.searches.query_emptied();
-            self.refilter(false);
+            self.refilter(Reselect::Top);
         } else {
             self.request_search();
         }
@@ -176,15 +183,18 @@ impl App {
             .ask(self.list.search_text(), mode, self.list.order());
         match asked {
             Some(req) => self.outbox.search.push(req),
-            None => self.refilter(false),
+            None => self.refilter(Reselect::Top),
         }
     }
 
-    /// Rows of the current answer, scope and filters, ordered; keeps the selected session when
-    /// asked.
-    fn refilter(&mut self, keep: bool) {
+    /// Rows of the current answer, scope and filters, ordered; the selection goes where
+    /// `reselect` says.
+    fn refilter(&mut self, reselect: Reselect) {
         let matches = self.searches.matches();
-        if let Some(to) = self.list.refilter(&self.rows, matches, &self.filters, keep) {
+        if let Some(to) = self
+            .list
+            .refilter(&self.rows, matches, &self.filters, reselect)
+        {
             self.select(to);
         }
     }

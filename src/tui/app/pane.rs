@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use super::conversation::{self, PaneLine};
 use super::hits::Hits;
+use super::HitStep;
 use crate::rollout::transcript::Transcript;
 use crate::session::SessionRow;
 use crate::workers::transcript::Job;
@@ -159,10 +160,9 @@ impl Pane {
         self.scroll = usize::try_from(to).unwrap_or(0);
     }
 
-    /// Jump to the next (`forward`) or previous content-search hit; returns what to tell the
-    /// user.
-    pub fn jump_hit(&mut self, forward: bool, ctx: &PaneContext) -> String {
-        let Some(line) = self.hits.step(forward) else {
+    /// Jump to the next or previous content-search hit; returns what to tell the user.
+    pub fn jump_hit(&mut self, step: HitStep, ctx: &PaneContext) -> String {
+        let Some(line) = self.hits.step(step) else {
             return if ctx.content_query.is_some() {
                 "no match in this conversation".into()
             } else {

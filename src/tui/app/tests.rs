@@ -147,7 +147,7 @@ fn with_transcript(app: &mut App, lines: usize) {
         ],
         ..Transcript::default()
     };
-    app.apply_transcript(1, id, Ok(t));
+    app.apply_transcript(id, Ok(t));
 }
 
 #[test]
@@ -539,7 +539,7 @@ fn the_pane_opens_at_the_first_hit_and_n_jumps() {
         entries,
         ..Transcript::default()
     };
-    app.apply_transcript(1, "a".into(), Ok(t));
+    app.apply_transcript("a".into(), Ok(t));
     assert_eq!(app.pane().hit_lines().len(), 2);
     let first = app.pane().hit_lines()[0];
     assert!(app.pane().lines()[first]
@@ -549,10 +549,10 @@ fn the_pane_opens_at_the_first_hit_and_n_jumps() {
         app.pane().scroll() > 0 && app.pane().scroll() <= first,
         "opened at the first hit"
     );
-    app.update(Action::JumpHit(true));
+    app.update(Action::JumpHit(HitStep::Next));
     assert!(app.pane().scroll() > first, "n goes to the next hit");
     assert_eq!(app.screen().flash(), Some("match 2 of 2"));
-    app.update(Action::JumpHit(true));
+    app.update(Action::JumpHit(HitStep::Next));
     assert_eq!(
         app.screen().flash(),
         Some("match 1 of 2"),
@@ -575,7 +575,6 @@ fn a_background_update_keeps_the_reading_position() {
         })
         .collect();
     app.apply_transcript(
-        1,
         "a".into(),
         Ok(Transcript {
             entries,

@@ -63,8 +63,8 @@ pub enum Action {
     ToggleTools,
     /// Switch between fuzzy search and search inside conversations.
     ToggleContent,
-    /// Scroll the conversation to the next (`true`) or previous content-search hit.
-    JumpHit(bool),
+    /// Scroll the conversation to another content-search hit.
+    JumpHit(HitStep),
     ToggleHelp,
     CopyId,
     CopyCommand,
@@ -76,6 +76,33 @@ pub enum Action {
         row: u16,
         down: bool,
     },
+}
+
+/// Which content-search hit `n` / `N` go to, wrapping around.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HitStep {
+    Next,
+    Previous,
+}
+
+/// Where the selection goes when the rows shown are recomputed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reselect {
+    /// The selected session, wherever it moved (the same position when it is no longer shown).
+    Keep,
+    /// The top row.
+    Top,
+}
+
+/// What a pick hands back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pick {
+    /// Print the session id.
+    Id,
+    /// Print the command that resumes it.
+    Command,
+    /// Run `codex resume` in its folder.
+    Exec,
 }
 
 /// What the picker ends with.

@@ -1,7 +1,9 @@
 //! [`App::update`]: a user action routed to the sub-state it concerns, and what follows from it
 //! in the others (a new query searches, a new selection is shown in the pane).
 
-use super::{geometry, resume_command, Action, App, Effect, Focus, Outcome, SearchMode};
+use super::{
+    geometry, resume_command, Action, App, Effect, Focus, Outcome, Pick, Reselect, SearchMode,
+};
 
 impl App {
     /// Apply one user action.
@@ -35,8 +37,8 @@ impl App {
             }
             Action::FocusConversation => self.focus(Focus::Conversation),
             Action::FocusList => self.focus(Focus::List),
-            Action::Accept => return self.accept(self.opts.exec),
-            Action::ExecSelected => return self.accept(true),
+            Action::Accept => return self.accept(self.enter),
+            Action::ExecSelected => return self.accept(Pick::Exec),
             Action::Escape => return self.escape(),
             Action::Quit => return Effect::Quit(Outcome::Cancelled),
             Action::ToggleScope
@@ -49,9 +51,9 @@ impl App {
                     .toggle_tools(self.list.selected_row(&self.rows), &ctx);
             }
             Action::ToggleContent => self.toggle_content(),
-            Action::JumpHit(forward) => {
+            Action::JumpHit(step) => {
                 let ctx = self.pane_context();
-                let said = self.pane.jump_hit(forward, &ctx);
+                let said = self.pane.jump_hit(step, &ctx);
                 self.screen.notify(said);
             }
             Action::ToggleHelp => self.screen.open_help(),
@@ -85,23 +87,19 @@ impl App {
         Effect::None
     }
 
-    fn accept(&mut self, exec: bool) -> Effect {
+    fn accept(&mut self, pick: Pick) -> Effect {
         let Some(row) = self.selected_row() else {
             self.screen.notify("no session selected");
             return Effect::None;
         };
-        if exec {
-            return Effect::Quit(Outcome::Exec {
+        Effect::Quit(match pick {
+            Pick::Id => Outcome::Print(row.id.clone()),
+            Pick::Command => Outcome::Print(resume_command(row)),
+            Pick::Exec => Outcome::Exec {
                 id: row.id.clone(),
                 cwd: row.cwd.clone(),
-            });
-        }
-        let text = if self.opts.print_command {
-            resume_command(row)
-        } else {
-            row.id.clone()
-        };
-        Effect::Quit(Outcome::Print(text))
+            },
+        })
     }
 
     fn copy(&self, action: &Action) -> Effect {
@@ -138,7 +136,7 @@ impl App {
             Action::ToggleArchived => self.filters.toggle_archived(),
             _ => return,
         }
-        self.refilter(false);
+        self.refilter(Reselect::Top);
     }
 
     /// Ctrl+F: the other search mode (a leading `/` is dropped: back to fuzzy search).
