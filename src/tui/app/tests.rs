@@ -198,20 +198,20 @@ fn accept_prints_the_id_or_the_command() {
         app.update(Action::Accept),
         Effect::Quit(Outcome::Print("b".into()))
     );
-    let mut app = app_with(Options {
-        print_command: true,
-        ..all()
-    });
+    // Enter on a fresh picker started with these options.
+    let accept = |opts| app_with(opts).update(Action::Accept);
     assert_eq!(
-        app.update(Action::Accept),
+        accept(Options {
+            print_command: true,
+            ..all()
+        }),
         Effect::Quit(Outcome::Print("cd /w/p && codex resume a".into()))
     );
-    let mut app = app_with(Options {
-        exec: true,
-        ..all()
-    });
     assert!(matches!(
-        app.update(Action::Accept),
+        accept(Options {
+            exec: true,
+            ..all()
+        }),
         Effect::Quit(Outcome::Exec { .. })
     ));
 }
