@@ -1,8 +1,8 @@
-//! The event loop's hand-over rules: indexer batches taken in together, conversations held
-//! while the top row is still changing.
+//! The hand-over rules: indexer batches taken in together, conversations held while the top
+//! row is still changing.
 
 use super::*;
-use crate::tui::app::Options;
+use crate::tui::app::{Action, Options};
 use std::path::PathBuf;
 use std::sync::mpsc;
 
@@ -75,29 +75,32 @@ fn the_first_batch_is_drawn_alone_then_the_waiting_batches_are_taken_at_once() {
 #[test]
 fn a_conversation_waits_for_the_top_row_to_settle_while_the_first_index_streams_in() {
     let mut app = app();
+    let (_index_tx, index_rx) = mpsc::channel();
     let (search_tx, _search_rx) = mpsc::channel();
+    let (_answer_tx, answer_rx) = mpsc::channel();
     let (job_tx, job_rx) = mpsc::channel();
-    let mut held = None;
+    let (_loaded_tx, loaded_rx) = mpsc::channel();
+    let mut workers = Workers::new(index_rx, (search_tx, answer_rx), (job_tx, loaded_rx));
     app.apply_index(Event::Rows(vec![row("a", 10)]));
     app.apply_index(Event::Rows(vec![row("b", 20)]));
     assert!(app.follows_top());
-    route(&mut app, &search_tx, &job_tx, &mut held);
+    workers.send(&mut app);
     assert!(
         job_rx.try_recv().is_err(),
         "not read while the top may change"
     );
-    let (job, _) = held.as_ref().expect("the newest ask is held");
+    let (job, _) = workers.held.as_ref().expect("the newest ask is held");
     assert_eq!(job.id, "b");
 
     // The top stayed the same long enough: its conversation is read.
-    if let Some((_, since)) = held.as_mut() {
+    if let Some((_, since)) = workers.held.as_mut() {
         *since = Instant::now()
             .checked_sub(TOP_SETTLE)
             .expect("a clock past its start");
     }
-    route(&mut app, &search_tx, &job_tx, &mut held);
+    workers.send(&mut app);
     assert_eq!(job_rx.try_recv().map(|j| j.id).ok().as_deref(), Some("b"));
-    assert!(held.is_none());
+    assert!(workers.held.is_none());
 
     // Once the index is complete, a conversation is read as soon as it is asked for.
     app.apply_index(Event::Rows(vec![row("c", 30)]));
@@ -107,6 +110,6 @@ fn a_conversation_waits_for_the_top_row_to_settle_while_the_first_index_streams_
         elapsed: Duration::ZERO,
     });
     assert!(!app.follows_top());
-    route(&mut app, &search_tx, &job_tx, &mut held);
+    workers.send(&mut app);
     assert_eq!(job_rx.try_recv().map(|j| j.id).ok().as_deref(), Some("c"));
 }
