@@ -31,6 +31,8 @@ pub struct Workers {
     loaded: Receiver<Loaded>,
     /// The conversation asked for last, not sent yet, and since when it waits.
     held: Option<(Job, Instant)>,
+    /// The generation of the last conversation sent, until it is answered.
+    reading: Option<u64>,
 }
 
 /// What [`Workers::drain_index`] did.
@@ -61,6 +63,7 @@ impl Workers {
             jobs,
             loaded,
             held: None,
+            reading: None,
         }
     }
 
@@ -72,7 +75,7 @@ impl Workers {
     /// A worker may have something for the app soon. The workers cannot wake the loop's wait
     /// for a key, so while this holds it looks for their answers every few milliseconds.
     pub fn busy(&self, app: &App) -> bool {
-        self.index_open || app.searching() || self.held.is_some()
+        self.index_open || app.searching() || self.held.is_some() || self.reading.is_some()
     }
 
     /// Send the app's requests to the workers. While the first index streams in and the
@@ -94,6 +97,7 @@ impl Workers {
             .is_some_and(|(_, since)| !app.follows_top() || since.elapsed() >= TOP_SETTLE);
         if settled {
             if let Some((job, _)) = self.held.take() {
+                self.reading = Some(job.gen);
                 let _ = self.jobs.send(job);
             }
         }
@@ -110,7 +114,12 @@ impl Workers {
             }
             taken = true;
         }
-        for Loaded { id, result, .. } in self.loaded.try_iter() {
+        for Loaded { gen, id, result } in self.loaded.try_iter() {
+            // The worker skips asks that a newer one replaced: only the last one sent is sure
+            // to be answered.
+            if self.reading.is_some_and(|sent| gen >= sent) {
+                self.reading = None;
+            }
             app.apply_transcript(id, result);
             taken = true;
         }

@@ -1,5 +1,5 @@
 //! The hand-over rules: indexer batches taken in together, conversations held while the top
-//! row is still changing.
+//! row is still changing, and the loop kept looking while a conversation is read.
 
 use super::*;
 use crate::tui::app::{Action, Options};
@@ -28,6 +28,32 @@ fn app() -> App {
     );
     app.update(Action::Resize(120, 20));
     app
+}
+
+/// The workers' ends of the channels.
+struct Ends {
+    index: mpsc::Sender<Event>,
+    _search: mpsc::Receiver<search::Request>,
+    _answers: mpsc::Sender<Answer>,
+    jobs: mpsc::Receiver<Job>,
+    loaded: mpsc::Sender<Loaded>,
+}
+
+fn workers() -> (Workers, Ends) {
+    let (index, index_rx) = mpsc::channel();
+    let (search_tx, search) = mpsc::channel();
+    let (answers, answer_rx) = mpsc::channel();
+    let (job_tx, jobs) = mpsc::channel();
+    let (loaded, loaded_rx) = mpsc::channel();
+    let workers = Workers::new(index_rx, (search_tx, answer_rx), (job_tx, loaded_rx));
+    let ends = Ends {
+        index,
+        _search: search,
+        _answers: answers,
+        jobs,
+        loaded,
+    };
+    (workers, ends)
 }
 
 fn previews(app: &App) -> Vec<String> {
@@ -75,12 +101,8 @@ fn the_first_batch_is_drawn_alone_then_the_waiting_batches_are_taken_at_once() {
 #[test]
 fn a_conversation_waits_for_the_top_row_to_settle_while_the_first_index_streams_in() {
     let mut app = app();
-    let (_index_tx, index_rx) = mpsc::channel();
-    let (search_tx, _search_rx) = mpsc::channel();
-    let (_answer_tx, answer_rx) = mpsc::channel();
-    let (job_tx, job_rx) = mpsc::channel();
-    let (_loaded_tx, loaded_rx) = mpsc::channel();
-    let mut workers = Workers::new(index_rx, (search_tx, answer_rx), (job_tx, loaded_rx));
+    let (mut workers, ends) = workers();
+    let job_rx = &ends.jobs;
     app.apply_index(Event::Rows(vec![row("a", 10)]));
     app.apply_index(Event::Rows(vec![row("b", 20)]));
     assert!(app.follows_top());
@@ -112,4 +134,36 @@ fn a_conversation_waits_for_the_top_row_to_settle_while_the_first_index_streams_
     assert!(!app.follows_top());
     workers.send(&mut app);
     assert_eq!(job_rx.try_recv().map(|j| j.id).ok().as_deref(), Some("c"));
+}
+
+#[test]
+fn once_the_index_is_done_the_loop_still_looks_for_a_conversation_until_it_arrives() {
+    let mut app = app();
+    let (mut workers, ends) = workers();
+    drop(ends.index);
+    assert!(!workers.drain_index(&mut app).open);
+    app.apply_index(Event::Rows(vec![row("a", 10), row("b", 20)]));
+    app.apply_index(Event::Finished {
+        rows: 2,
+        issues: 0,
+        elapsed: Duration::ZERO,
+    });
+    workers.send(&mut app);
+    let job = ends
+        .jobs
+        .try_recv()
+        .expect("read at once: the index is complete");
+    assert!(
+        workers.busy(&app),
+        "nothing else runs, yet the answer is on its way"
+    );
+    ends.loaded
+        .send(Loaded {
+            gen: job.gen,
+            id: job.id,
+            result: Err("gone".into()),
+        })
+        .unwrap();
+    assert!(workers.take_answers(&mut app));
+    assert!(!workers.busy(&app), "nothing left to wait for");
 }
