@@ -75,7 +75,13 @@ impl Workers {
     /// A worker may have something for the app soon. The workers cannot wake the loop's wait
     /// for a key, so while this holds it looks for their answers every few milliseconds.
     pub fn busy(&self, app: &App) -> bool {
-        self.index_open || app.searching() || self.held.is_some() || self.reading.is_some()
+        self.index_open || self.awaiting(app)
+    }
+
+    /// An answer the app asked for is still to come: a search, or a conversation (held back or
+    /// being read).
+    pub fn awaiting(&self, app: &App) -> bool {
+        app.searching() || self.held.is_some() || self.reading.is_some()
     }
 
     /// Send the app's requests to the workers. While the first index streams in and the
