@@ -2,7 +2,8 @@
 //! [`Effect`], and `apply_*` for background messages (index events, search results,
 //! transcripts). Requests for the workers are queued in an [`Outbox`] with generation numbers.
 //!
-//! [`App`] owns one sub-state per concern and routes to them; none of them sees another:
+//! [`App`] owns one sub-state per concern and routes actions and messages to them; none of them
+//! holds or changes another:
 //! - [`Rows`]: the sessions known so far;
 //! - [`List`]: the query, the order, the rows shown and the selection;
 //! - [`Filters`]: the scope and the exec and archived filters;
@@ -11,8 +12,8 @@
 //! - [`IndexStatus`]: the indexer's progress;
 //! - [`Screen`]: size, layout, focus, help, the status message and the clock.
 //!
-//! What crosses from one to another (the selected row for the pane, the answer for the list) is
-//! passed by `App` as an argument. Pure: no terminal, no files, no clock (the event loop sets
+//! What one needs of another (the selected row for the pane, the rows, the answer and the
+//! filters for the list) `App` passes as an argument. Pure: no terminal, no files, no clock (the event loop sets
 //! it with [`App::set_now`]). Drawing reads this state and never changes it.
 
 mod background;

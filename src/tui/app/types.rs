@@ -96,7 +96,7 @@ pub enum Reselect {
 
 /// What a pick hands back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Pick {
+pub(super) enum Pick {
     /// Print the session id.
     Id,
     /// Print the command that resumes it.
@@ -134,12 +134,6 @@ pub struct Outbox {
     pub search: Vec<search::Request>,
     /// Conversations to read, oldest first: only the last one still matters.
     pub transcripts: Vec<Job>,
-}
-
-impl Outbox {
-    pub fn is_empty(&self) -> bool {
-        self.search.is_empty() && self.transcripts.is_empty()
-    }
 }
 
 /// How the picker starts.
