@@ -1,31 +1,7 @@
-//! Content search: waiting for its index, ranking the rows its answer names, the `/` prefix,
-//! and the pane opened at the first hit with `n` jumping between hits.
+//! Content search: waiting for its index, ranking the rows its answer names, and the `/`
+//! prefix. (Opening the pane at a hit is in the pane's tests.)
 
 use super::*;
-
-fn hit(id: &str, snippet: &str, at: std::ops::Range<usize>) -> ContentHit {
-    ContentHit {
-        path: PathBuf::from(format!("/s/{id}.jsonl")),
-        id: id.into(),
-        hits: 1,
-        first_message: 0,
-        snippet: snippet.into(),
-        snippet_match: at,
-        updated_ms: 0,
-    }
-}
-
-/// The content searches queued, as (gen, query).
-fn content_requests(app: &mut App) -> Vec<(u64, String)> {
-    app.take_outbox()
-        .search
-        .into_iter()
-        .filter_map(|r| match r {
-            Request::ContentSearch { gen, query } => Some((gen, query)),
-            _ => None,
-        })
-        .collect()
-}
 
 #[test]
 fn content_search_waits_for_its_index_then_runs() {
@@ -97,54 +73,4 @@ fn a_leading_slash_searches_inside_conversations() {
         "Ctrl+F drops the prefix and returns to fuzzy search"
     );
     assert_eq!(app.effective_mode(), SearchMode::Fuzzy);
-}
-
-#[test]
-fn the_pane_opens_at_the_first_hit_and_n_jumps() {
-    let mut app = App::new(all(), 10_000);
-    app.update(Action::Resize(120, 12));
-    app.apply_index(Event::Rows(vec![row("a", "/w/p", 50, true, false)]));
-    app.apply_index(Event::ContentReady(Arc::new(ContentIndex::default())));
-    app.update(Action::ToggleContent);
-    app.update(Action::Paste("needle".into()));
-    let (gen, _) = content_requests(&mut app)[0].clone();
-    app.apply_content(gen, vec![hit("a", "a needle", 2..8)]);
-    let mut entries = Vec::new();
-    for i in 0..30 {
-        let text = if i == 12 || i == 25 {
-            format!("the NEEDLE is here {i}")
-        } else {
-            format!("filler {i}")
-        };
-        entries.push(Entry::Message {
-            role: crate::rollout::rules::Role::Assistant,
-            text,
-            shape: crate::rollout::rules::Shape::Event,
-            phase: Some("final_answer".into()),
-            elided: 0,
-        });
-    }
-    let t = Transcript {
-        entries,
-        ..Transcript::default()
-    };
-    app.apply_transcript("a".into(), Ok(t));
-    assert_eq!(app.pane().hit_lines().len(), 2);
-    let first = app.pane().hit_lines()[0];
-    assert!(app.pane().lines()[first]
-        .text()
-        .contains("NEEDLE is here 12"));
-    assert!(
-        app.pane().scroll() > 0 && app.pane().scroll() <= first,
-        "opened at the first hit"
-    );
-    app.update(Action::JumpHit(HitStep::Next));
-    assert!(app.pane().scroll() > first, "n goes to the next hit");
-    assert_eq!(app.screen().flash(), Some("match 2 of 2"));
-    app.update(Action::JumpHit(HitStep::Next));
-    assert_eq!(
-        app.screen().flash(),
-        Some("match 1 of 2"),
-        "and wraps around"
-    );
 }
