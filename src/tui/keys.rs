@@ -6,7 +6,7 @@
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
-use crate::tui::app::{Action, Focus};
+use crate::tui::app::{Action, Focus, HitStep};
 
 /// What the table needs to know about the state.
 #[derive(Debug, Clone, Copy)]
@@ -46,11 +46,12 @@ pub fn action(key: KeyEvent, ctx: Context) -> Option<Action> {
         KeyCode::Char('y' | 'Y') if alt => Action::CopyCommand,
         KeyCode::Char(_) if alt => return None,
         KeyCode::Char('?') if ctx.query_empty => Action::ToggleHelp,
-        KeyCode::Char('n') if reading => Action::JumpHit(true),
-        KeyCode::Char('N') if reading => Action::JumpHit(false),
+        KeyCode::Char('n') if reading => Action::JumpHit(HitStep::Next),
+        KeyCode::Char('N') if reading => Action::JumpHit(HitStep::Previous),
         KeyCode::Char(c) => Action::Insert(c),
         KeyCode::F(1) => Action::ToggleHelp,
-        KeyCode::F(3) => Action::JumpHit(!shift),
+        KeyCode::F(3) if shift => Action::JumpHit(HitStep::Previous),
+        KeyCode::F(3) => Action::JumpHit(HitStep::Next),
         KeyCode::Backspace if ctrl || alt => Action::DeleteWord,
         KeyCode::Backspace => Action::DeleteBack,
         KeyCode::Enter => Action::Accept,

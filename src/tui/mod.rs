@@ -1,9 +1,13 @@
-//! The interactive picker: [`picker`] runs the event loop, [`terminal`] owns the terminal,
-//! [`keys`] maps keys to actions, [`app`] is the picker's pure state, [`ui`] draws it;
-//! [`clipboard`] and [`launch`] are the two ways a pick leaves the picker besides stdout.
+//! The interactive picker: [`picker`] sets it up (store, terminal, workers), [`event_loop`] runs
+//! it on any ratatui backend, [`dispatch`] carries messages between the app and the workers,
+//! [`terminal`] owns the terminal, [`keys`] maps keys to actions, [`app`] is the picker's pure
+//! state, [`ui`] draws it; [`clipboard`] and [`launch`] are the two ways a pick leaves the
+//! picker besides stdout.
 
 pub mod app;
 pub mod clipboard;
+pub mod dispatch;
+pub mod event_loop;
 pub mod keys;
 pub mod launch;
 pub mod picker;

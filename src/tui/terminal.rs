@@ -19,6 +19,13 @@ pub type Backend = CrosstermBackend<BufWriter<File>>;
 
 pub struct Tui {
     pub terminal: Terminal<Backend>,
+    pub modes: Modes,
+}
+
+/// The terminal modes the picker sets (raw mode, alternate screen, mouse capture, bracketed
+/// paste) and whether they are set now. Apart from the terminal so the event loop can draw on
+/// the one while the other gives the terminal back for Ctrl+Z.
+pub struct Modes {
     active: bool,
 }
 
@@ -57,41 +64,48 @@ impl Tui {
         let terminal = Terminal::new(CrosstermBackend::new(tty))?;
         Ok(Tui {
             terminal,
-            active: true,
+            modes: Modes { active: true },
         })
     }
 
     /// Give the terminal back.
     pub fn restore(&mut self) {
+        self.modes.restore(&mut self.terminal);
+    }
+}
+
+impl Modes {
+    /// Give the terminal back, once.
+    pub fn restore(&mut self, terminal: &mut Terminal<Backend>) {
         if self.active {
-            leave_modes(self.terminal.backend_mut());
+            leave_modes(terminal.backend_mut());
             self.active = false;
         }
     }
 
     /// Ctrl+Z: give the terminal back, stop, and take it again when resumed.
-    pub fn suspend(&mut self) -> io::Result<()> {
-        self.restore();
+    pub fn suspend(&mut self, terminal: &mut Terminal<Backend>) -> io::Result<()> {
+        self.restore(terminal);
         // SAFETY: raise only sends a signal to this process; SIGTSTP stops it until SIGCONT.
         unsafe {
             libc::raise(libc::SIGTSTP);
         }
-        enter_modes(self.terminal.backend_mut())?;
+        enter_modes(terminal.backend_mut())?;
         self.active = true;
         // A full redraw on the next frame. Not `Terminal::clear`: it asks the terminal for the
         // cursor position, a query written to standard output, which holds the answer (often a
         // file or `$(...)`), so the reply never comes and the query would end up in the answer.
         let area =
-            ratatui::layout::Rect::from((ratatui::layout::Position::ORIGIN, self.terminal.size()?));
-        self.terminal.resize(area)
+            ratatui::layout::Rect::from((ratatui::layout::Position::ORIGIN, terminal.size()?));
+        terminal.resize(area)
     }
+}
 
-    /// Bytes straight to the terminal (an OSC 52 clipboard sequence).
-    pub fn write_raw(&mut self, bytes: &[u8]) -> io::Result<()> {
-        let out = self.terminal.backend_mut();
-        out.write_all(bytes)?;
-        out.flush()
-    }
+/// Bytes straight to the terminal (an OSC 52 clipboard sequence).
+pub fn write_raw(terminal: &mut Terminal<Backend>, bytes: &[u8]) -> io::Result<()> {
+    let out = terminal.backend_mut();
+    out.write_all(bytes)?;
+    out.flush()
 }
 
 impl Drop for Tui {

@@ -10,14 +10,33 @@ use std::time::Duration;
 use std::sync::Arc;
 
 use crate::fulltext::{ContentHit, ContentIndex};
-use crate::search::{Haystack, Searcher};
+use crate::search::{Haystack, Recency, Searcher};
 use crate::session::SessionRow;
-use crate::tui::app::Request;
 
 /// Rows that arrive are prepared for matching once none has come for this long, or as soon as
 /// a query needs them: while the first index streams in, this thread then leaves the cores to
 /// the indexer instead of preparing each batch as it comes.
 const SETTLE: Duration = Duration::from_millis(60);
+
+/// What the picker sends this thread: rows to search, the content index, and searches.
+#[derive(Debug, Clone)]
+pub enum Request {
+    /// New rows, in row order.
+    AddRows(Vec<SessionRow>),
+    /// A row changed in place.
+    ReplaceRow(usize, Box<SessionRow>),
+    Search {
+        gen: u64,
+        query: String,
+        order: Recency,
+    },
+    /// The content index is ready.
+    ContentIndex(Arc<ContentIndex>),
+    ContentSearch {
+        gen: u64,
+        query: String,
+    },
+}
 
 /// The answer to one search, with the generation it was asked under.
 pub enum Answer {
@@ -28,7 +47,7 @@ pub enum Answer {
 }
 
 enum Job {
-    Fuzzy(u64, String, crate::search::Recency),
+    Fuzzy(u64, String, Recency),
     Content(u64, String),
 }
 
@@ -80,7 +99,6 @@ fn run(rx: &Receiver<Request>, tx: &Sender<Answer>) {
                 }
                 Request::ContentSearch { gen, query } => latest = Some(Job::Content(gen, query)),
                 Request::ContentIndex(index) => content = Some(index),
-                Request::Transcript { .. } => {}
             }
         }
         if latest.is_some() {
@@ -109,7 +127,6 @@ fn run(rx: &Receiver<Request>, tx: &Sender<Answer>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::Recency;
     use std::path::PathBuf;
 
     fn row(id: &str, preview: &str) -> SessionRow {

@@ -3,6 +3,7 @@
 mod common;
 mod fixtures;
 mod picker_hostile;
+mod picker_loop;
 mod screens;
 mod split_roles;
 mod tmux;

@@ -1,18 +1,21 @@
 //! Whole-screen snapshots of the picker on ratatui's TestBackend, at a fixed size and clock, on
-//! the demo store (times shifted to a fixed date), in the no-colour theme.
+//! the demo store (times shifted to a fixed date), in the no-colour theme. The rows are fed by
+//! hand (for their fixed times); searches and conversations come from the real workers, through
+//! the event loop's own dispatch.
 
-use codex_picker::rollout::transcript::TranscriptOptions;
-use codex_picker::search::{self, Searcher};
 use codex_picker::session::SessionRow;
 use codex_picker::store::{self, ListOptions, Store};
 use codex_picker::timefmt;
-use codex_picker::tui::app::{Action, App, Options, Request};
+use codex_picker::tui::app::{Action, App, Options};
+use codex_picker::tui::dispatch::Workers;
 use codex_picker::tui::ui::{self, Theme};
 use codex_picker::workers::indexer::Event;
+use codex_picker::workers::{search, transcript};
 use ratatui::backend::TestBackend;
 use ratatui::style::Modifier;
 use ratatui::Terminal;
-use std::time::Duration;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 /// 2026-11-30 09:37 UTC: the newest demo session is 7 minutes old.
 fn now() -> i64 {
@@ -23,6 +26,8 @@ struct Demo {
     _dir: tempfile::TempDir,
     store: Store,
     rows: Vec<SessionRow>,
+    /// The search and transcript workers on the demo store.
+    workers: Workers,
 }
 
 fn demo() -> Demo {
@@ -42,14 +47,18 @@ fn demo() -> Demo {
     for r in &mut rows {
         r.updated_ms += shift;
     }
+    // The rows are applied by hand: the indexer's channel is closed from the start.
+    let (_, index) = mpsc::channel();
+    let workers = Workers::new(index, search::spawn(), transcript::spawn(store.clone()));
     Demo {
         _dir: dir,
         store,
         rows,
+        workers,
     }
 }
 
-fn app(demo: &Demo, opts: Options, w: u16, h: u16) -> App {
+fn app(demo: &mut Demo, opts: Options, w: u16, h: u16) -> App {
     let mut app = App::new(opts, now());
     app.update(Action::Resize(w, h));
     app.apply_index(Event::Found {
@@ -79,51 +88,24 @@ fn content_index(demo: &Demo) -> std::sync::Arc<codex_picker::fulltext::ContentI
     std::sync::Arc::new(index)
 }
 
-/// Do what the workers would: answer every queued search and transcript request.
-fn settle(app: &mut App, demo: &Demo) {
-    let (files, _) = demo.store.files(true);
-    let mut searcher = Searcher::default();
+/// Send every request to the workers and apply their answers, until none is awaited.
+fn settle(app: &mut App, demo: &mut Demo) {
+    let start = Instant::now();
     loop {
-        let reqs = app.take_outbox();
-        if reqs.is_empty() {
+        demo.workers.send(app);
+        let taken = demo.workers.take_answers(app);
+        if !taken && !demo.workers.awaiting(app) {
             return;
         }
-        for req in reqs {
-            match req {
-                Request::Search { gen, query, order } => {
-                    let hays: Vec<search::Haystack> =
-                        app.rows.iter().map(search::Haystack::new).collect();
-                    searcher.reset();
-                    let ranked = searcher.search(&hays, &query, order);
-                    app.apply_search(gen, ranked);
-                }
-                Request::Transcript { gen, id, path } => {
-                    let file = files.iter().find(|f| f.path == path).unwrap();
-                    let opts = TranscriptOptions {
-                        max_message_bytes: Some(256 * 1024),
-                        tools: true,
-                        ordinal_below: None,
-                    };
-                    let t = store::fork::read_transcript(
-                        file,
-                        &mut files.as_slice(),
-                        &opts,
-                        codex_picker::rollout::transcript::Parse::Every,
-                    )
-                    .map_err(|i| i.reason);
-                    app.apply_transcript(gen, id, t);
-                }
-                Request::ContentSearch { gen, query } => {
-                    let index = app.content.clone().expect("content index sent first");
-                    app.apply_content(gen, index.search(&query, usize::MAX));
-                }
-                Request::AddRows(_) | Request::ReplaceRow(..) | Request::ContentIndex(_) => {}
-            }
-        }
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "the workers did not answer"
+        );
+        std::thread::sleep(Duration::from_millis(2));
     }
 }
 
-fn type_text(app: &mut App, demo: &Demo, text: &str) {
+fn type_text(app: &mut App, demo: &mut Demo, text: &str) {
     for c in text.chars() {
         app.update(Action::Insert(c));
     }
@@ -164,7 +146,7 @@ fn empty_store() {
 
 #[test]
 fn indexing_in_progress() {
-    let demo = demo();
+    let mut demo = demo();
     let mut app = App::new(all(), now());
     app.update(Action::Resize(120, 24));
     app.apply_index(Event::Found { total: 5678 });
@@ -173,7 +155,7 @@ fn indexing_in_progress() {
         done: 1234,
         total: 5678,
     });
-    settle(&mut app, &demo);
+    settle(&mut app, &mut demo);
     let term = screen(&app, 120, 24);
     assert!(text_of(&term).contains("indexed 1,234 / 5,678"));
     insta::assert_snapshot!("indexing_in_progress", term.backend());
@@ -181,9 +163,9 @@ fn indexing_in_progress() {
 
 #[test]
 fn results_with_a_highlighted_query() {
-    let demo = demo();
-    let mut app = app(&demo, all(), 120, 24);
-    type_text(&mut app, &demo, "release");
+    let mut demo = demo();
+    let mut app = app(&mut demo, all(), 120, 24);
+    type_text(&mut app, &mut demo, "release");
     let term = screen(&app, 120, 24);
     let text = text_of(&term);
     assert!(text.contains("❯ release"));
@@ -204,9 +186,9 @@ fn results_with_a_highlighted_query() {
 
 #[test]
 fn conversation_with_commentary_and_final_answer() {
-    let demo = demo();
-    let mut app = app(&demo, all(), 120, 40);
-    type_text(&mut app, &demo, "checkout rounding");
+    let mut demo = demo();
+    let mut app = app(&mut demo, all(), 120, 40);
+    type_text(&mut app, &mut demo, "checkout rounding");
     let term = screen(&app, 120, 40);
     let text = text_of(&term);
     assert!(text.contains("ASSISTANT · commentary"));
@@ -217,9 +199,9 @@ fn conversation_with_commentary_and_final_answer() {
 
 #[test]
 fn tool_calls_toggle() {
-    let demo = demo();
-    let mut app = app(&demo, all(), 120, 40);
-    type_text(&mut app, &demo, "checkout rounding");
+    let mut demo = demo();
+    let mut app = app(&mut demo, all(), 120, 40);
+    type_text(&mut app, &mut demo, "checkout rounding");
     app.update(Action::ToggleTools);
     let term = screen(&app, 120, 40);
     assert!(text_of(&term).contains("▸ function_call: exec_command"));
@@ -228,8 +210,8 @@ fn tool_calls_toggle() {
 
 #[test]
 fn help_overlay() {
-    let demo = demo();
-    let mut app = app(&demo, all(), 120, 32);
+    let mut demo = demo();
+    let mut app = app(&mut demo, all(), 120, 32);
     app.update(Action::ToggleHelp);
     let term = screen(&app, 120, 32);
     let text = text_of(&term);
@@ -240,13 +222,13 @@ fn help_overlay() {
 
 #[test]
 fn narrow_terminal_hides_the_conversation() {
-    let demo = demo();
-    let mut app = app(&demo, all(), 80, 20);
+    let mut demo = demo();
+    let mut app = app(&mut demo, all(), 80, 20);
     let term = screen(&app, 80, 20);
     assert!(!text_of(&term).contains("▍ USER"));
     insta::assert_snapshot!("narrow", term.backend());
     app.update(Action::FocusConversation);
-    settle(&mut app, &demo);
+    settle(&mut app, &mut demo);
     let term = screen(&app, 80, 20);
     assert!(text_of(&term).contains("▍ USER"), "→ opens it full width");
     insta::assert_snapshot!("narrow_conversation", term.backend());
@@ -265,30 +247,29 @@ fn no_store_message() {
 
 #[test]
 fn folder_scope_counts_what_it_hides() {
-    let demo = demo();
+    let mut demo = demo();
     let opts = Options {
         scope_root: Some("/home/demo/work/webshop".into()),
         ..Options::default()
     };
-    let mut app = app(&demo, opts, 120, 20);
+    let mut app = app(&mut demo, opts, 120, 20);
     let term = screen(&app, 120, 20);
     let text = text_of(&term);
     assert!(text.contains("(this folder)"), "{text}");
     assert!(text.contains("other folders (Tab)"), "{text}");
     app.update(Action::ToggleScope);
-    settle(&mut app, &demo);
+    settle(&mut app, &mut demo);
     assert!(text_of(&screen(&app, 120, 20)).contains("(all folders)"));
-    let _ = search::parse("");
 }
 
 #[test]
 fn content_search_lists_snippets_and_opens_the_conversation_at_the_hit() {
-    let demo = demo();
-    let mut app = app(&demo, all(), 120, 30);
+    let mut demo = demo();
+    let mut app = app(&mut demo, all(), 120, 30);
     app.apply_index(Event::ContentReady(content_index(&demo)));
-    settle(&mut app, &demo);
+    settle(&mut app, &mut demo);
     app.update(Action::ToggleContent);
-    type_text(&mut app, &demo, "refund");
+    type_text(&mut app, &mut demo, "refund");
     let term = screen(&app, 120, 30);
     insta::assert_debug_snapshot!("content_search", term.backend());
     let text = format!("{:?}", term.backend());

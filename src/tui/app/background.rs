@@ -1,75 +1,61 @@
-//! Background messages applied to the picker's state: indexer events (rows streaming in,
-//! changed and vanished files, the content index), search answers (fuzzy and content) and
-//! transcripts. Stale generations are dropped here. Pure, like the rest of `app`.
+//! Background messages routed to the sub-states: indexer events (rows streaming in, changed and
+//! vanished files, progress, the content index), search answers (fuzzy and content) and
+//! transcripts. Pure, like the rest of `app`.
 
-use std::sync::Arc;
-
-use super::{App, Request, Scope, TRANSCRIPT_CACHE};
+use super::{App, Freshness, Reselect};
 use crate::fulltext::ContentHit;
 use crate::rollout::transcript::Transcript;
 use crate::workers::indexer::Event;
+use crate::workers::search::Request;
 
 impl App {
     /// An indexer event.
     pub fn apply_index(&mut self, event: Event) {
+        self.index.apply(&event);
         match event {
-            Event::Found { total } => self.indexing = Some((0, total)),
             Event::Rows(rows) => {
                 // The search worker prepares its own haystacks, off this thread.
-                self.outbox.push(Request::AddRows(rows.clone()));
-                self.note_scope(&rows);
-                for row in rows {
-                    self.by_path
-                        .insert(row.path.clone().into_os_string(), self.rows.len());
-                    self.rows.push(row);
-                }
+                self.outbox.search.push(Request::AddRows(rows.clone()));
+                self.filters.note(&rows);
+                self.rows.add(rows);
                 self.rows_changed();
             }
             Event::Updated(rows) => {
-                self.note_scope(&rows);
-                for row in rows {
-                    if let Some(&i) = self.by_path.get(row.path.as_os_str()) {
-                        self.outbox
-                            .push(Request::ReplaceRow(i, Box::new(row.clone())));
-                        self.rows[i] = row;
-                        self.gone.remove(&i);
-                    }
+                self.filters.note(&rows);
+                for i in self.rows.replace(rows) {
+                    let row = Box::new(self.rows.all()[i].clone());
+                    self.outbox.search.push(Request::ReplaceRow(i, row));
                 }
-                self.pane_for = None;
+                self.pane.invalidate();
                 self.rows_changed();
             }
             Event::Removed(paths) => {
-                for path in paths {
-                    if let Some(&i) = self.by_path.get(path.as_os_str()) {
-                        self.gone.insert(i);
-                    }
-                }
+                self.rows.remove(&paths);
                 self.rows_changed();
             }
-            Event::Issue(_) => self.issues += 1,
-            Event::Progress { done, total } => self.indexing = Some((done, total)),
+            Event::Found { .. }
+            | Event::Issue(_)
+            | Event::Progress { .. }
+            | Event::ContentProgress { .. } => {}
             Event::Finished { .. } => {
-                self.indexing = None;
-                self.indexed = true;
-                if self.scope_provisional() {
-                    self.scope = Scope::All;
-                    let root = self.opts.scope_root.as_deref().unwrap_or("");
-                    self.flash = Some(format!(
+                if self.filters.settle_scope() {
+                    let root = self.filters.root().unwrap_or("");
+                    self.screen.notify(format!(
                         "no sessions in {}: showing every folder",
                         crate::sanitize::one_line(root)
                     ));
-                    self.refilter(true);
+                    self.refilter(Reselect::Keep);
                 }
             }
-            Event::ContentProgress { done, total } => self.content_progress = Some((done, total)),
             Event::ContentReady(index) => {
-                self.content_progress = None;
-                self.outbox.push(Request::ContentIndex(index.clone()));
-                self.content = Some(index);
+                self.outbox
+                    .search
+                    .push(Request::ContentIndex(index.clone()));
+                self.searches.set_index(index);
                 if self.content_mode() {
                     self.request_search();
                 }
-                self.pane_for = None;
+                self.pane.invalidate();
                 self.rebuild_pane();
             }
         }
@@ -79,76 +65,64 @@ impl App {
     /// follows the top, as rows do not arrive in order; afterwards, or once the user has moved,
     /// the selected session is kept wherever it goes.
     pub fn follows_top(&self) -> bool {
-        !self.indexed && self.selected == 0 && self.parsed.is_empty()
+        !self.index.finished() && self.list.selected() == 0 && self.list.parsed().is_empty()
     }
 
     fn rows_changed(&mut self) {
-        if self.parsed.is_empty() {
-            self.refilter(!self.follows_top());
+        if self.list.parsed().is_empty() {
+            let reselect = if self.follows_top() {
+                Reselect::Top
+            } else {
+                Reselect::Keep
+            };
+            self.refilter(reselect);
         } else {
             self.request_search();
         }
     }
 
-    /// Whether an answer of generation `gen` is the newest one worth showing.
-    fn fresh_answer(&mut self, gen: u64) -> Option<bool> {
-        if gen < self.answered_gen || gen > self.search_gen || self.parsed.is_empty() {
-            return None;
-        }
-        let fresh = gen > self.answered_gen;
-        self.answered_gen = gen;
-        Some(fresh)
-    }
-
     /// A fuzzy search answer; stale generations are dropped.
     pub fn apply_search(&mut self, gen: u64, ranked: Vec<usize>) {
-        if self.content_mode() {
+        if self.content_mode() || self.list.parsed().is_empty() {
             return;
         }
-        let Some(fresh) = self.fresh_answer(gen) else {
+        let Some(fresh) = self.searches.take_ranked(gen, ranked) else {
             return;
         };
-        self.matches = Some(ranked);
-        // Rows streaming in under the same query keep the selection; a new query starts on top.
-        self.refilter(!fresh || self.selected > 0);
+        self.refilter(self.reselect_for(fresh));
     }
 
     /// A content search answer: the matching sessions, best first, with their snippets.
     pub fn apply_content(&mut self, gen: u64, hits: Vec<ContentHit>) {
-        if !self.content_mode() {
+        if !self.content_mode() || self.list.parsed().is_empty() {
             return;
         }
-        let Some(fresh) = self.fresh_answer(gen) else {
+        let rows = &self.rows;
+        let Some(fresh) = self
+            .searches
+            .take_content(gen, hits, |path| rows.index_of(path))
+        else {
             return;
         };
-        self.content_hits.clear();
-        let mut ranked = Vec::with_capacity(hits.len());
-        for hit in hits {
-            if let Some(&i) = self.by_path.get(hit.path.as_os_str()) {
-                ranked.push(i);
-                self.content_hits.insert(i, hit);
-            }
-        }
-        self.matches = Some(ranked);
-        self.pane_for = None;
-        self.refilter(!fresh || self.selected > 0);
+        self.pane.invalidate();
+        self.refilter(self.reselect_for(fresh));
     }
 
-    /// A transcript answer; kept in the cache even when the user has moved on.
-    pub fn apply_transcript(&mut self, gen: u64, id: String, result: Result<Transcript, String>) {
-        let _ = gen;
-        self.cache.retain(|(c, _)| *c != id);
-        self.cache.push_back((id.clone(), Arc::new(result)));
-        while self.cache.len() > TRANSCRIPT_CACHE {
-            self.cache.pop_front();
+    /// Rows streaming in under the same query keep the selection; a new query starts on top.
+    fn reselect_for(&self, fresh: Freshness) -> Reselect {
+        if fresh == Freshness::Repeated || self.list.selected() > 0 {
+            Reselect::Keep
+        } else {
+            Reselect::Top
         }
-        if self.selected_row().is_some_and(|r| r.id == id) {
-            let (scroll, opened) = (self.scroll, self.hits_for.clone());
-            self.rebuild_pane();
-            if self.hits_for == opened {
-                self.scroll = scroll;
-                self.scroll_by(0);
-            }
-        }
+    }
+
+    /// A transcript the worker read for session `id`; kept in the cache even when the user has
+    /// moved on. Whatever its generation: transcripts are kept by session, so a late one is not
+    /// stale.
+    pub fn apply_transcript(&mut self, id: String, result: Result<Transcript, String>) {
+        let ctx = self.pane_context();
+        let row = self.list.selected_row(&self.rows);
+        self.pane.loaded(id, result, row, &ctx);
     }
 }

@@ -1,49 +1,81 @@
-//! Content-search hits in the conversation pane: which lines hold one, opening a session at its
-//! first hit and jumping between hits with `n` / `N`.
+//! Content-search hits in the conversation pane: which lines hold one, whether the pane has
+//! already been opened at the first hit for this session and query, and stepping between hits
+//! with `n` / `N`.
 
-use super::App;
+use super::conversation::{self, PaneLine};
+use super::HitStep;
 
-impl App {
-    /// The terms a content search looks for (lowercase).
-    pub(super) fn search_terms(&self) -> Vec<String> {
-        self.search_text()
-            .split_whitespace()
-            .map(str::to_lowercase)
-            .collect()
+#[derive(Debug, Clone, Default)]
+pub struct Hits {
+    /// Pane lines holding a hit, in order.
+    lines: Vec<usize>,
+    /// The hit last jumped to.
+    cursor: usize,
+    /// The session and content query the pane last opened at a hit for.
+    opened_for: Option<(String, String)>,
+}
+
+impl Hits {
+    /// Mark the hits of `query` (a content search) in `lines`; none without a content search.
+    pub(super) fn mark(&mut self, lines: &mut [PaneLine], query: Option<&str>) {
+        self.lines = match query {
+            Some(query) => conversation::mark_hits(lines, &terms(query)),
+            None => Vec::new(),
+        };
     }
 
-    /// Open the pane at the first hit of the content search; false when there is none.
-    pub(super) fn jump_to_first_hit(&mut self) -> bool {
-        if self.pane_hits.is_empty() {
+    pub(super) fn lines(&self) -> &[usize] {
+        &self.lines
+    }
+
+    /// Whether session `id` is shown for `query` for the first time (noted from now on): a
+    /// session shown for a new content query opens at its first hit.
+    pub(super) fn first_time(&mut self, id: &str, query: &str) -> bool {
+        let key = (id.to_owned(), query.to_owned());
+        if self.opened_for.as_ref() == Some(&key) {
             return false;
         }
-        self.hit_cursor = 0;
-        self.show_line(self.pane_hits[0]);
+        self.opened_for = Some(key);
         true
     }
 
-    pub(super) fn jump_hit(&mut self, forward: bool) {
-        let n = self.pane_hits.len();
-        if n == 0 {
-            self.flash = Some(if self.content_mode() {
-                "no match in this conversation".into()
-            } else {
-                "n / N jump between matches of a content search (Ctrl+F)".into()
-            });
-            return;
-        }
-        self.hit_cursor = if forward {
-            (self.hit_cursor + 1) % n
-        } else {
-            (self.hit_cursor + n - 1) % n
-        };
-        self.show_line(self.pane_hits[self.hit_cursor]);
-        self.flash = Some(format!("match {} of {n}", self.hit_cursor + 1));
+    /// The session and content query the pane last opened at a hit for.
+    pub(super) fn opened_for(&self) -> Option<&(String, String)> {
+        self.opened_for.as_ref()
     }
 
-    /// Scroll so `line` sits a few lines below the top of the pane.
-    fn show_line(&mut self, line: usize) {
-        self.scroll = line.saturating_sub(3);
-        self.scroll_by(0);
+    /// Another session is shown: it opens at its first hit again.
+    pub(super) fn forget_opened(&mut self) {
+        self.opened_for = None;
     }
+
+    /// The line of the first hit, now the current one.
+    pub(super) fn first(&mut self) -> Option<usize> {
+        let line = *self.lines.first()?;
+        self.cursor = 0;
+        Some(line)
+    }
+
+    /// The line of the next or previous hit, wrapping around, now the current one.
+    pub(super) fn step(&mut self, step: HitStep) -> Option<usize> {
+        let n = self.lines.len();
+        if n == 0 {
+            return None;
+        }
+        self.cursor = match step {
+            HitStep::Next => (self.cursor + 1) % n,
+            HitStep::Previous => (self.cursor + n - 1) % n,
+        };
+        Some(self.lines[self.cursor])
+    }
+
+    /// "match k of n" for the current hit.
+    pub(super) fn position(&self) -> String {
+        format!("match {} of {}", self.cursor + 1, self.lines.len())
+    }
+}
+
+/// The terms a content search looks for (lowercase).
+fn terms(query: &str) -> Vec<String> {
+    query.split_whitespace().map(str::to_lowercase).collect()
 }

@@ -1,96 +1,60 @@
 //! The picker's state and its transitions: one [`Action`] enum, [`App::update`] returning an
 //! [`Effect`], and `apply_*` for background messages (index events, search results,
-//! transcripts). Requests for the workers are queued in [`App::outbox`] with generation numbers.
+//! transcripts). Requests for the workers are queued in an [`Outbox`] with generation numbers.
 //!
-//! Pure: no terminal, no files, no clock (the event loop sets [`App::now`]). Drawing reads this
-//! state and never changes it.
+//! [`App`] owns one sub-state per concern and routes actions and messages to them; none of them
+//! holds or changes another:
+//! - [`Rows`]: the sessions known so far;
+//! - [`List`]: the query, the order, the rows shown and the selection;
+//! - [`Filters`]: the scope and the exec and archived filters;
+//! - [`Searches`]: the search mode, the searches asked and the newest answers;
+//! - [`Pane`]: the conversation pane and the transcripts read;
+//! - [`IndexStatus`]: the indexer's progress;
+//! - [`Screen`]: size, layout, focus, help, the status message and the clock.
+//!
+//! What one needs of another (the selected row for the pane, the rows, the answer and the
+//! filters for the list) `App` passes as an argument. Pure: no terminal, no files, no clock (the event loop sets
+//! it with [`App::set_now`]). Drawing reads this state and never changes it.
 
 mod background;
 pub mod conversation;
+mod filters;
 pub mod geometry;
 mod hits;
+mod index_status;
+mod list;
+mod pane;
 mod resume;
-mod scope;
+mod rows;
+mod screen;
+mod searches;
 mod types;
+mod update;
 
+pub use filters::{in_scope, Filters};
+pub use index_status::IndexStatus;
+pub use list::List;
+pub use pane::{Pane, PaneContext};
 pub use resume::{resume_command, shell_quote};
+pub use rows::Rows;
+pub use screen::Screen;
+pub use searches::{Freshness, Searches};
 pub use types::*;
 
-use std::collections::{HashMap, HashSet, VecDeque};
-use std::ffi::OsString;
-use std::sync::Arc;
-
-use crate::fulltext::{ContentHit, ContentIndex};
-use crate::rollout::transcript::Transcript;
-use crate::search::{self, Query, Recency};
 use crate::session::SessionRow;
 use crate::timefmt::Millis;
-use conversation::PaneLine;
-use geometry::Geometry;
-pub use scope::in_scope;
 
-/// Transcripts kept for instant switching back.
-const TRANSCRIPT_CACHE: usize = 8;
-
-#[derive(Debug)]
 pub struct App {
-    pub opts: Options,
-    pub now: Millis,
-    pub rows: Vec<SessionRow>,
-    pub mode: SearchMode,
-    pub query: String,
-    pub parsed: Query,
-    /// Ranked matches of the newest answered search (indices into `rows`).
-    matches: Option<Vec<usize>>,
-    search_gen: u64,
-    answered_gen: u64,
-    /// Rows shown, in order.
-    pub visible: Vec<usize>,
-    pub hidden: Hidden,
-    pub selected: usize,
-    pub offset: usize,
-    pub scope: Scope,
-    pub order: Recency,
-    pub show_exec: bool,
-    pub show_archived: bool,
-    pub tools: bool,
-    pub help: bool,
-    pub focus: Focus,
-    pub geometry: Geometry,
-    pub size: (u16, u16),
-    pub indexing: Option<(usize, usize)>,
-    pub indexed: bool,
-    pub issues: usize,
-    pub flash: Option<String>,
-    /// Transcripts by session id, newest last.
-    cache: VecDeque<(String, Arc<Result<Transcript, String>>)>,
-    transcript_gen: u64,
-    pane_for: Option<(String, usize, bool)>,
-    pub pane: Vec<PaneLine>,
-    pub scroll: usize,
-    pub outbox: Vec<Request>,
-    scope_chosen: bool,
-    /// A row of the current folder has been seen. Until one is (and unless the user chose a
-    /// scope), the folder scope shows every folder: while indexing, an empty list would hide
-    /// sessions already read for no reason.
-    folder_seen: bool,
-    /// Row index by file path (rows are never moved, only replaced or marked gone).
-    /// Row index by path, keyed by the path's bytes (hashing a `Path` parses it).
-    by_path: HashMap<OsString, usize>,
-    /// Rows whose files vanished.
-    gone: HashSet<usize>,
-    /// The content index, once built.
-    pub content: Option<Arc<ContentIndex>>,
-    pub content_progress: Option<(usize, usize)>,
-    /// The hit of each row matched by the current content search.
-    pub content_hits: HashMap<usize, ContentHit>,
-    /// Pane lines holding a content-search hit, and the one last jumped to.
-    pub pane_hits: Vec<usize>,
-    hit_cursor: usize,
-    /// The session and content query the pane last opened at a hit for.
-    hits_for: Option<(String, String)>,
-    /// The session the pane last showed.
-    shown: Option<String>,
+    /// What Enter hands back.
+    enter: Pick,
+    rows: Rows,
+    list: List,
+    filters: Filters,
+    searches: Searches,
+    pane: Pane,
+    index: IndexStatus,
+    screen: Screen,
+    outbox: Outbox,
 }
 
 impl App {
@@ -101,485 +65,182 @@ impl App {
             SearchMode::Fuzzy
         };
         let mut app = App {
-            scope: if opts.all || opts.scope_root.is_none() {
-                Scope::All
+            rows: Rows::default(),
+            list: List::new(opts.query.clone()),
+            filters: Filters::new(&opts),
+            searches: Searches::new(mode),
+            pane: Pane::default(),
+            index: IndexStatus::default(),
+            screen: Screen::new(now),
+            outbox: Outbox::default(),
+            enter: if opts.exec {
+                Pick::Exec
+            } else if opts.print_command {
+                Pick::Command
             } else {
-                Scope::Folder
+                Pick::Id
             },
-            show_exec: !opts.hide_exec,
-            show_archived: opts.show_archived,
-            query: opts.query.clone(),
-            parsed: search::parse(&opts.query),
-            scope_chosen: opts.all,
-            folder_seen: false,
-            opts,
-            now,
-            rows: Vec::new(),
-            mode,
-            matches: None,
-            search_gen: 0,
-            answered_gen: 0,
-            visible: Vec::new(),
-            hidden: Hidden::default(),
-            selected: 0,
-            offset: 0,
-            order: Recency::Updated,
-            tools: false,
-            help: false,
-            focus: Focus::List,
-            geometry: Geometry::default(),
-            size: (0, 0),
-            indexing: None,
-            indexed: false,
-            issues: 0,
-            flash: None,
-            cache: VecDeque::new(),
-            transcript_gen: 0,
-            pane_for: None,
-            pane: Vec::new(),
-            scroll: 0,
-            outbox: Vec::new(),
-            by_path: HashMap::new(),
-            gone: HashSet::new(),
-            content: None,
-            content_progress: None,
-            content_hits: HashMap::new(),
-            pane_hits: Vec::new(),
-            hit_cursor: 0,
-            hits_for: None,
-            shown: None,
         };
-        app.parsed = search::parse(app.search_text());
-        if !app.query.is_empty() {
+        if !app.list.query().is_empty() {
             app.request_search();
         }
         app
     }
 
+    /// Every row known, gone ones included (the list holds indices into it).
+    pub fn rows(&self) -> &[SessionRow] {
+        self.rows.all()
+    }
+
+    /// The query, the rows shown and the selection.
+    pub fn list(&self) -> &List {
+        &self.list
+    }
+
+    /// The scope and the exec and archived filters.
+    pub fn filters(&self) -> &Filters {
+        &self.filters
+    }
+
+    /// The searches asked and their newest answers.
+    pub fn searches(&self) -> &Searches {
+        &self.searches
+    }
+
+    /// The conversation pane: its lines and where the reader is.
+    pub fn pane(&self) -> &Pane {
+        &self.pane
+    }
+
+    /// What the indexer has said about its progress.
+    pub fn index(&self) -> &IndexStatus {
+        &self.index
+    }
+
+    /// The terminal-wide state: size, layout, focus, help, the status message, the clock.
+    pub fn screen(&self) -> &Screen {
+        &self.screen
+    }
+
+    /// The time the list's ages are counted to (the event loop sets it before each frame).
+    pub fn set_now(&mut self, now: Millis) {
+        self.screen.set_now(now);
+    }
+
+    /// Show a short message in the status line until the next key.
+    pub fn notify(&mut self, text: impl Into<String>) {
+        self.screen.notify(text);
+    }
+
+    /// The work queued for the workers since the last call.
+    pub fn take_outbox(&mut self) -> Outbox {
+        std::mem::take(&mut self.outbox)
+    }
+
     /// The mode the current query runs in (a leading `/` asks for content search).
     pub fn effective_mode(&self) -> SearchMode {
-        if self.query.starts_with(CONTENT_PREFIX) {
-            SearchMode::Content
-        } else {
-            self.mode
-        }
+        self.searches.effective_mode(self.list.query())
     }
 
     pub fn content_mode(&self) -> bool {
         self.effective_mode() == SearchMode::Content
     }
 
-    /// The query without its mode prefix.
-    pub fn search_text(&self) -> &str {
-        self.query
-            .strip_prefix(CONTENT_PREFIX)
-            .unwrap_or(&self.query)
-    }
-
     /// Content search was asked for but its index is still being built.
     pub fn content_pending(&self) -> bool {
-        self.content_mode() && self.content.is_none() && !self.parsed.is_empty()
-    }
-
-    pub fn selected_row(&self) -> Option<&SessionRow> {
-        self.visible.get(self.selected).map(|&i| &self.rows[i])
+        self.content_mode() && self.searches.index().is_none() && !self.list.parsed().is_empty()
     }
 
     /// A search is running for a newer query than the one shown.
     pub fn searching(&self) -> bool {
-        !self.query.trim().is_empty() && self.answered_gen < self.search_gen
+        !self.list.query().trim().is_empty() && self.searches.awaiting()
     }
 
-    fn list_height(&self) -> usize {
-        usize::from(self.geometry.list.height).max(1)
+    pub fn selected_row(&self) -> Option<&SessionRow> {
+        self.list.selected_row(&self.rows)
     }
 
-    fn pane_height(&self) -> usize {
-        usize::from(self.geometry.conversation.height).max(1)
-    }
-
-    pub fn take_outbox(&mut self) -> Vec<Request> {
-        std::mem::take(&mut self.outbox)
-    }
-
-    /// Apply one user action.
-    pub fn update(&mut self, action: Action) -> Effect {
-        if !matches!(action, Action::Resize(..) | Action::Wheel { .. }) {
-            self.flash = None;
-        }
-        if self.help && !matches!(action, Action::Resize(..)) {
-            self.help = false;
-            if matches!(action, Action::ToggleHelp | Action::Escape) {
-                return Effect::None;
-            }
-        }
-        match action {
-            Action::Insert(c) => {
-                self.query.push(c);
-                self.query_changed();
-            }
-            Action::Paste(text) => {
-                let line = crate::sanitize::one_line(&text);
-                self.query.push_str(line.trim());
-                self.query_changed();
-            }
-            Action::DeleteBack => {
-                if self.query.pop().is_some() {
-                    self.query_changed();
-                }
-            }
-            Action::DeleteWord => {
-                let kept = self.query.trim_end().rfind(' ').map_or(0, |i| i + 1);
-                if kept != self.query.len() {
-                    self.query.truncate(kept);
-                    self.query_changed();
-                }
-            }
-            Action::ClearQuery => self.clear_query(),
-            Action::MoveUp => self.select(self.selected.saturating_sub(1)),
-            Action::MoveDown => self.select(self.selected + 1),
-            Action::PageListUp => self.select(self.selected.saturating_sub(self.list_height())),
-            Action::PageListDown => self.select(self.selected + self.list_height()),
-            Action::First => self.select(0),
-            Action::Last => self.select(self.visible.len().saturating_sub(1)),
-            Action::Scroll(n) => self.scroll_by(i64::from(n)),
-            Action::PageConversation(dir) => {
-                let page = self.pane_height().saturating_sub(2).max(1) as i64;
-                self.scroll_by(page * i64::from(dir.signum()));
-            }
-            Action::HalfPageConversation(dir) => {
-                let half = (self.pane_height() / 2).max(1) as i64;
-                self.scroll_by(half * i64::from(dir.signum()));
-            }
-            Action::FocusConversation => {
-                self.focus = Focus::Conversation;
-                self.relayout();
-            }
-            Action::FocusList => {
-                self.focus = Focus::List;
-                self.relayout();
-            }
-            Action::Accept => return self.accept(self.opts.exec),
-            Action::ExecSelected => return self.accept(true),
-            Action::Escape => {
-                if self.focus == Focus::Conversation {
-                    self.focus = Focus::List;
-                    self.relayout();
-                } else if !self.query.is_empty() {
-                    self.clear_query();
-                } else {
-                    return Effect::Quit(Outcome::Cancelled);
-                }
-            }
-            Action::Quit => return Effect::Quit(Outcome::Cancelled),
-            Action::ToggleScope => {
-                let shown = self.effective_scope();
-                self.scope_chosen = true;
-                if self.opts.scope_root.is_none() {
-                    self.flash = Some("no current folder to scope to".into());
-                } else {
-                    self.scope = match shown {
-                        Scope::Folder => Scope::All,
-                        Scope::All => Scope::Folder,
-                    };
-                    self.refilter(false);
-                }
-            }
-            Action::ToggleSort => {
-                self.order = match self.order {
-                    Recency::Updated => Recency::Created,
-                    Recency::Created => Recency::Updated,
-                };
-                self.request_search();
-                self.refilter(false);
-            }
-            Action::ToggleExec => {
-                self.show_exec = !self.show_exec;
-                self.refilter(false);
-            }
-            Action::ToggleArchived => {
-                self.show_archived = !self.show_archived;
-                self.refilter(false);
-            }
-            Action::ToggleTools => {
-                self.tools = !self.tools;
-                self.scroll = 0;
-                self.rebuild_pane();
-            }
-            Action::ToggleContent => {
-                if self.query.starts_with(CONTENT_PREFIX) {
-                    self.query.remove(0);
-                    self.mode = SearchMode::Fuzzy;
-                } else {
-                    self.mode = match self.mode {
-                        SearchMode::Fuzzy => SearchMode::Content,
-                        SearchMode::Content => SearchMode::Fuzzy,
-                    };
-                }
-                self.matches = None;
-                self.content_hits.clear();
-                self.pane_for = None;
-                self.query_changed();
-                self.rebuild_pane();
-            }
-            Action::JumpHit(forward) => self.jump_hit(forward),
-            Action::ToggleHelp => self.help = true,
-            Action::CopyId => {
-                if let Some(row) = self.selected_row() {
-                    return Effect::Copy {
-                        text: row.id.clone(),
-                        what: "session id".into(),
-                    };
-                }
-            }
-            Action::CopyCommand => {
-                if let Some(row) = self.selected_row() {
-                    return Effect::Copy {
-                        text: resume_command(row),
-                        what: "resume command".into(),
-                    };
-                }
-            }
-            Action::Suspend => return Effect::Suspend,
-            Action::Resize(w, h) => {
-                self.size = (w, h);
-                self.relayout();
-            }
-            Action::Click(col, row) => {
-                let list = self.geometry.list;
-                if geometry::contains(list, col, row) {
-                    self.focus = Focus::List;
-                    let i = self.offset + usize::from(row - list.y);
-                    if i < self.visible.len() {
-                        self.select(i);
-                    }
-                }
-            }
-            Action::Wheel { col, row, down } => {
-                let step = if down { 3 } else { -3 };
-                if geometry::contains(self.geometry.conversation, col, row) {
-                    self.scroll_by(step);
-                } else if geometry::contains(self.geometry.list, col, row) {
-                    let to = (self.selected as i64 + step).max(0);
-                    self.select(usize::try_from(to).unwrap_or(0));
-                }
-            }
-        }
-        Effect::None
-    }
-
-    fn accept(&mut self, exec: bool) -> Effect {
-        let Some(row) = self.selected_row() else {
-            self.flash = Some("no session selected".into());
-            return Effect::None;
-        };
-        if exec {
-            return Effect::Quit(Outcome::Exec {
-                id: row.id.clone(),
-                cwd: row.cwd.clone(),
-            });
-        }
-        let text = if self.opts.print_command {
-            resume_command(row)
-        } else {
-            row.id.clone()
-        };
-        Effect::Quit(Outcome::Print(text))
-    }
-
-    fn clear_query(&mut self) {
-        if !self.query.is_empty() {
-            self.query.clear();
-            self.query_changed();
-        }
-    }
-
+    /// The query changed: search again, or show every row when it is empty.
     fn query_changed(&mut self) {
-        self.parsed = search::parse(self.search_text());
-        self.selected = 0;
-        self.offset = 0;
-        if self.parsed.is_empty() {
-            self.matches = None;
-            self.answered_gen = self.search_gen;
-            self.refilter(false);
+        self.list.reparse();
+        if self.list.parsed().is_empty() {
+            self.searches.query_emptied();
+            self.refilter(Reselect::Top);
         } else {
             self.request_search();
         }
     }
 
     fn request_search(&mut self) {
-        if self.parsed.is_empty() {
+        if self.list.parsed().is_empty() {
             return;
         }
-        if self.content_mode() {
-            self.pane_for = None;
-            if self.content.is_none() {
-                // Answered when the index is ready; meanwhile nothing is claimed to match.
-                self.matches = Some(Vec::new());
-                self.refilter(false);
-                return;
-            }
-            self.search_gen += 1;
-            self.outbox.push(Request::ContentSearch {
-                gen: self.search_gen,
-                query: self.search_text().to_owned(),
-            });
-            return;
+        let mode = self.effective_mode();
+        if mode == SearchMode::Content {
+            self.pane.invalidate();
         }
-        self.search_gen += 1;
-        self.outbox.push(Request::Search {
-            gen: self.search_gen,
-            query: self.search_text().to_owned(),
-            order: self.order,
-        });
+        let asked = self
+            .searches
+            .ask(self.list.search_text(), mode, self.list.order());
+        match asked {
+            Some(req) => self.outbox.search.push(req),
+            None => self.refilter(Reselect::Top),
+        }
     }
 
-    /// Rows of the current scope and filters, ordered; keeps the selected session when asked.
-    fn refilter(&mut self, keep: bool) {
-        let keep_id = if keep {
-            self.selected_row().map(|r| r.id.clone())
-        } else {
-            None
-        };
-        let base: Vec<usize> = match &self.matches {
-            Some(m) if !self.parsed.is_empty() => m.clone(),
-            // The first answer for this query is on its way and refilters when it lands.
-            _ if !self.parsed.is_empty() => return,
-            _ => {
-                let mut all: Vec<usize> = (0..self.rows.len()).collect();
-                let rows = &self.rows;
-                match self.order {
-                    Recency::Updated => {
-                        all.sort_by(|&a, &b| SessionRow::cmp_updated_desc(&rows[a], &rows[b]));
-                    }
-                    Recency::Created => {
-                        all.sort_by(|&a, &b| SessionRow::cmp_created_desc(&rows[a], &rows[b]));
-                    }
-                }
-                all
-            }
-        };
-        let mut hidden = Hidden::default();
-        let root = self.opts.scope_root.clone();
-        let scope = self.effective_scope();
-        self.visible = base
-            .into_iter()
-            .filter(|&i| {
-                let row = &self.rows[i];
-                if self.gone.contains(&i) {
-                    false
-                } else if scope == Scope::Folder && !in_scope(row, root.as_deref()) {
-                    hidden.scope += 1;
-                    false
-                } else if !row.interactive && !self.show_exec {
-                    hidden.exec += 1;
-                    false
-                } else if row.archived && !self.show_archived {
-                    hidden.archived += 1;
-                    false
-                } else {
-                    true
-                }
-            })
-            .collect();
-        self.hidden = hidden;
-        let kept = keep_id.and_then(|id| self.visible.iter().position(|&i| self.rows[i].id == id));
-        self.select(kept.unwrap_or(if keep { self.selected } else { 0 }));
+    /// Rows of the current answer, scope and filters, ordered; the selection goes where
+    /// `reselect` says.
+    fn refilter(&mut self, reselect: Reselect) {
+        let matches = self.searches.matches();
+        if let Some(to) = self
+            .list
+            .refilter(&self.rows, matches, &self.filters, reselect)
+        {
+            self.select(to);
+        }
     }
 
-    /// Select a visible row (clamped), keep it on screen, and ask for its transcript.
+    /// Select a visible row (clamped), keep it on screen, and show it in the pane.
     fn select(&mut self, i: usize) {
-        self.selected = i.min(self.visible.len().saturating_sub(1));
-        let h = self.list_height();
-        if self.selected < self.offset {
-            self.offset = self.selected;
-        } else if self.selected >= self.offset + h {
-            self.offset = self.selected + 1 - h;
-        }
-        self.offset = self.offset.min(self.visible.len().saturating_sub(h));
+        self.list.select(i, self.screen.list_height());
         self.want_transcript();
     }
 
+    /// Show the selected session in the pane, asking for its transcript when not read yet.
     fn want_transcript(&mut self) {
-        let Some(row) = self.selected_row() else {
-            self.pane_for = None;
-            self.pane.clear();
-            return;
-        };
-        let (id, path) = (row.id.clone(), row.path.clone());
-        if self.pane_for.as_ref().is_some_and(|(p, _, _)| *p == id) {
-            return;
+        let ctx = self.pane_context();
+        let row = self.list.selected_row(&self.rows);
+        if let Some(job) = self.pane.show(row, &ctx) {
+            self.outbox.transcripts.push(job);
         }
-        // A different session is read from the top (a content search opens it at its first hit);
-        // the same one, redrawn after a background update, keeps its place.
-        if self.shown.as_deref() != Some(id.as_str()) {
-            self.scroll = 0;
-            self.hits_for = None;
-            self.shown = Some(id.clone());
-        }
-        if !self.cache.iter().any(|(c, _)| *c == id) {
-            self.transcript_gen += 1;
-            self.outbox.push(Request::Transcript {
-                gen: self.transcript_gen,
-                id,
-                path,
-            });
-        }
-        self.rebuild_pane();
     }
 
-    fn relayout(&mut self) {
-        let (w, h) = self.size;
-        let full = self.focus == Focus::Conversation;
-        self.geometry = Geometry::new(w, h, full);
-        self.select(self.selected);
-        self.pane_for = None;
-        self.rebuild_pane();
-    }
-
-    /// Recompute the pane lines for the selected row, width and tool setting.
+    /// Build the pane's lines again for the selected row.
     fn rebuild_pane(&mut self) {
-        let width = usize::from(self.geometry.conversation_text().width);
-        let Some(row) = self.selected_row() else {
-            self.pane.clear();
-            self.pane_for = None;
-            return;
-        };
-        let id = row.id.clone();
-        let cached = self
-            .cache
-            .iter()
-            .find(|(c, _)| *c == id)
-            .map(|(_, t)| t.clone());
-        self.pane = conversation::build(row, cached.as_deref(), width, self.tools);
-        self.pane_hits = if self.content_mode() {
-            let terms = self.search_terms();
-            conversation::mark_hits(&mut self.pane, &terms)
-        } else {
-            Vec::new()
-        };
-        // A session shown for a new content query opens at its first hit.
-        let key = (id.clone(), self.search_text().to_owned());
-        let loaded = cached.is_some();
-        self.pane_for = Some((id, width, self.tools));
-        if loaded && self.content_mode() && self.hits_for.as_ref() != Some(&key) {
-            self.hits_for = Some(key);
-            if self.jump_to_first_hit() {
-                return;
-            }
+        let ctx = self.pane_context();
+        self.pane.rebuild(self.list.selected_row(&self.rows), &ctx);
+    }
+
+    /// What the pane needs to know of the rest: its room and the content search.
+    fn pane_context(&self) -> PaneContext {
+        PaneContext {
+            width: self.screen.pane_width(),
+            height: self.screen.pane_height(),
+            content_query: self
+                .content_mode()
+                .then(|| self.list.search_text().to_owned()),
         }
-        self.scroll_by(0);
+    }
+
+    /// The layout changed: the list keeps the selection in view, the pane is built again.
+    fn relayout(&mut self) {
+        self.select(self.list.selected());
+        self.pane.invalidate();
+        self.rebuild_pane();
     }
 
     fn scroll_by(&mut self, delta: i64) {
-        let max = self.pane.len().saturating_sub(self.pane_height()) as i64;
-        let to = (self.scroll as i64 + delta).clamp(0, max.max(0));
-        self.scroll = usize::try_from(to).unwrap_or(0);
-    }
-
-    /// Show a short message in the status line until the next key.
-    pub fn notify(&mut self, text: impl Into<String>) {
-        self.flash = Some(text.into());
+        self.pane.scroll_by(delta, self.screen.pane_height());
     }
 }
 

@@ -8,16 +8,16 @@ fn scope_toggle_and_count() {
         scope_root: Some("/w/p".into()),
         ..Options::default()
     });
-    assert_eq!(app.scope, Scope::Folder);
+    assert_eq!(app.filters().scope(), Scope::Folder);
     assert_eq!(
         shown(&app),
         vec!["a", "b", "d", "e"],
         "the folder and below"
     );
-    assert_eq!(app.hidden.scope, 1);
+    assert_eq!(app.list().hidden().scope, 1);
     app.update(Action::ToggleScope);
-    assert_eq!(app.scope, Scope::All);
-    assert_eq!(app.hidden.scope, 0);
+    assert_eq!(app.filters().scope(), Scope::All);
+    assert_eq!(app.list().hidden().scope, 0);
 }
 
 /// A picker started in `folder` before any row has arrived.
@@ -38,16 +38,16 @@ fn while_indexing_a_folder_without_sessions_so_far_shows_every_folder() {
     let mut app = empty_app_in("/w/p");
     app.apply_index(Event::Found { total: 3 });
     app.apply_index(Event::Rows(vec![row("c", "/w/q", 30, true, false)]));
-    assert_eq!(app.scope, Scope::Folder);
-    assert_eq!(app.effective_scope(), Scope::All);
+    assert_eq!(app.filters().scope(), Scope::Folder);
+    assert_eq!(app.filters().effective_scope(), Scope::All);
     assert_eq!(shown(&app), vec!["c"], "rows already read are not hidden");
     let status = crate::tui::ui::status::status_text(&app);
     assert!(status.contains("none in this folder so far"), "{status}");
     // The first session of the folder makes the folder scope apply.
     app.apply_index(Event::Rows(vec![row("a", "/w/p", 50, true, false)]));
-    assert_eq!(app.effective_scope(), Scope::Folder);
+    assert_eq!(app.filters().effective_scope(), Scope::Folder);
     assert_eq!(shown(&app), vec!["a"]);
-    assert_eq!(app.hidden.scope, 1);
+    assert_eq!(app.list().hidden().scope, 1);
 }
 
 #[test]
@@ -87,7 +87,7 @@ fn tab_while_the_folder_scope_waits_chooses_the_folder() {
     assert_eq!(shown(&app), vec!["c"]);
     app.update(Action::ToggleScope);
     assert_eq!(
-        app.effective_scope(),
+        app.filters().effective_scope(),
         Scope::Folder,
         "what the list showed was all folders"
     );
@@ -98,7 +98,7 @@ fn tab_while_the_folder_scope_waits_chooses_the_folder() {
         elapsed: std::time::Duration::ZERO,
     });
     assert_eq!(
-        app.effective_scope(),
+        app.filters().effective_scope(),
         Scope::Folder,
         "a chosen scope is kept"
     );
@@ -115,10 +115,10 @@ fn folder_without_sessions_falls_back_to_all_and_says_so() {
         issues: 0,
         elapsed: std::time::Duration::ZERO,
     });
-    assert_eq!(app.scope, Scope::All);
+    assert_eq!(app.filters().scope(), Scope::All);
     assert!(app
-        .flash
-        .as_deref()
+        .screen()
+        .flash()
         .unwrap()
         .contains("no sessions in /elsewhere"));
 }

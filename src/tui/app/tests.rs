@@ -1,14 +1,19 @@
 //! One test per action on [`App`], plus the background messages.
 
 use super::*;
-use crate::fulltext::ContentHit;
-use crate::rollout::transcript::Entry;
-use crate::search::Haystack;
+use crate::fulltext::{ContentHit, ContentIndex};
+use crate::rollout::transcript::{Entry, Transcript};
+use crate::search::{self, Haystack, Recency};
 use crate::workers::indexer::Event;
+use crate::workers::search::Request;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 #[path = "scope_tests.rs"]
 mod scope;
+
+#[path = "content_tests.rs"]
+mod content;
 
 fn row(id: &str, cwd: &str, t: i64, interactive: bool, archived: bool) -> SessionRow {
     SessionRow {
@@ -50,9 +55,9 @@ fn all() -> Options {
 
 /// Answer queued searches like the worker would; drop transcript requests.
 fn answer(app: &mut App) {
-    for req in app.take_outbox() {
+    for req in app.take_outbox().search {
         if let Request::Search { gen, query, order } = req {
-            let hays: Vec<Haystack> = app.rows.iter().map(Haystack::new).collect();
+            let hays: Vec<Haystack> = app.rows().iter().map(Haystack::new).collect();
             let ranked = search::Searcher::default().search(&hays, &query, order);
             app.apply_search(gen, ranked);
         }
@@ -60,9 +65,10 @@ fn answer(app: &mut App) {
 }
 
 fn shown(app: &App) -> Vec<&str> {
-    app.visible
+    app.list()
+        .visible()
         .iter()
-        .map(|&i| app.rows[i].id.as_str())
+        .map(|&i| app.rows()[i].id.as_str())
         .collect()
 }
 
@@ -74,14 +80,15 @@ fn selected(app: &App) -> &str {
 fn insert_and_paste_edit_the_query_and_search() {
     let mut app = app_with(all());
     app.update(Action::Insert('c'));
-    assert_eq!(app.query, "c");
+    assert_eq!(app.list().query(), "c");
     assert!(app.searching());
     answer(&mut app);
     assert_eq!(shown(&app)[0], "c");
     app.update(Action::ClearQuery);
     app.update(Action::Paste("  preview of d\n".into()));
     assert_eq!(
-        app.query, "preview of d",
+        app.list().query(),
+        "preview of d",
         "pasted text on one line, trimmed"
     );
     answer(&mut app);
@@ -95,11 +102,11 @@ fn delete_back_word_and_clear() {
         app.update(Action::Insert(c));
     }
     app.update(Action::DeleteBack);
-    assert_eq!(app.query, "ab c");
+    assert_eq!(app.list().query(), "ab c");
     app.update(Action::DeleteWord);
-    assert_eq!(app.query, "ab ");
+    assert_eq!(app.list().query(), "ab ");
     app.update(Action::ClearQuery);
-    assert_eq!(app.query, "");
+    assert_eq!(app.list().query(), "");
     assert_eq!(shown(&app), vec!["a", "b", "c", "d", "e"], "newest first");
 }
 
@@ -143,7 +150,7 @@ fn with_transcript(app: &mut App, lines: usize) {
         ],
         ..Transcript::default()
     };
-    app.apply_transcript(1, id, Ok(t));
+    app.apply_transcript(id, Ok(t));
 }
 
 #[test]
@@ -151,31 +158,39 @@ fn scrolling_the_conversation() {
     let mut app = app_with(all());
     with_transcript(&mut app, 100);
     app.update(Action::Scroll(3));
-    assert_eq!(app.scroll, 3);
+    assert_eq!(app.pane().scroll(), 3);
     app.update(Action::PageConversation(1));
-    assert_eq!(app.scroll, 3 + 7, "a page is the pane height (9) less 2");
+    assert_eq!(
+        app.pane().scroll(),
+        3 + 7,
+        "a page is the pane height (9) less 2"
+    );
     app.update(Action::HalfPageConversation(-1));
-    assert_eq!(app.scroll, 10 - 4);
+    assert_eq!(app.pane().scroll(), 10 - 4);
     app.update(Action::Scroll(-100));
-    assert_eq!(app.scroll, 0, "clamped");
+    assert_eq!(app.pane().scroll(), 0, "clamped");
     app.update(Action::Scroll(10_000));
-    assert_eq!(app.scroll, app.pane.len() - 9, "last page");
+    assert_eq!(
+        app.pane().scroll(),
+        app.pane().lines().len() - 9,
+        "last page"
+    );
 }
 
 #[test]
 fn focus_conversation_and_back() {
     let mut app = app_with(all());
     app.update(Action::FocusConversation);
-    assert_eq!(app.focus, Focus::Conversation);
+    assert_eq!(app.screen().focus(), Focus::Conversation);
     app.update(Action::FocusList);
-    assert_eq!(app.focus, Focus::List);
+    assert_eq!(app.screen().focus(), Focus::List);
     app.update(Action::FocusConversation);
     assert_eq!(
         app.update(Action::Escape),
         Effect::None,
         "Esc leaves the pane first"
     );
-    assert_eq!(app.focus, Focus::List);
+    assert_eq!(app.screen().focus(), Focus::List);
 }
 
 #[test]
@@ -186,20 +201,20 @@ fn accept_prints_the_id_or_the_command() {
         app.update(Action::Accept),
         Effect::Quit(Outcome::Print("b".into()))
     );
-    let mut app = app_with(Options {
-        print_command: true,
-        ..all()
-    });
+    // Enter on a fresh picker started with these options.
+    let accept = |opts| app_with(opts).update(Action::Accept);
     assert_eq!(
-        app.update(Action::Accept),
+        accept(Options {
+            print_command: true,
+            ..all()
+        }),
         Effect::Quit(Outcome::Print("cd /w/p && codex resume a".into()))
     );
-    let mut app = app_with(Options {
-        exec: true,
-        ..all()
-    });
     assert!(matches!(
-        app.update(Action::Accept),
+        accept(Options {
+            exec: true,
+            ..all()
+        }),
         Effect::Quit(Outcome::Exec { .. })
     ));
 }
@@ -221,7 +236,7 @@ fn escape_clears_then_quits_and_quit_quits() {
     let mut app = app_with(all());
     app.update(Action::Insert('x'));
     assert_eq!(app.update(Action::Escape), Effect::None);
-    assert_eq!(app.query, "");
+    assert_eq!(app.list().query(), "");
     assert_eq!(app.update(Action::Escape), Effect::Quit(Outcome::Cancelled));
     app.update(Action::Insert('x'));
     assert_eq!(app.update(Action::Quit), Effect::Quit(Outcome::Cancelled));
@@ -231,33 +246,45 @@ fn escape_clears_then_quits_and_quit_quits() {
 fn sort_toggle_orders_by_creation() {
     let mut app = app_with(all());
     app.update(Action::ToggleSort);
-    assert_eq!(app.order, Recency::Created);
+    assert_eq!(app.list().order(), Recency::Created);
     assert_eq!(shown(&app), vec!["e", "d", "c", "b", "a"]);
 }
 
 #[test]
 fn exec_and_archived_toggles_are_counted() {
     let mut app = app_with(all());
-    assert_eq!(app.hidden.archived, 1, "archived hidden by default");
+    assert_eq!(
+        app.list().hidden().archived,
+        1,
+        "archived hidden by default"
+    );
     app.update(Action::ToggleExec);
-    assert_eq!(app.hidden.exec, 1);
+    assert_eq!(app.list().hidden().exec, 1);
     assert!(!shown(&app).contains(&"e"));
     app.update(Action::ToggleArchived);
-    assert_eq!(app.hidden.archived, 0);
+    assert_eq!(app.list().hidden().archived, 0);
     assert!(shown(&app).contains(&"f"));
     let app = app_with(Options {
         hide_exec: true,
         show_archived: true,
         ..all()
     });
-    assert_eq!((app.hidden.exec, app.hidden.archived), (1, 0));
+    assert_eq!(
+        (app.list().hidden().exec, app.list().hidden().archived),
+        (1, 0)
+    );
 }
 
 #[test]
 fn tools_toggle_shows_tool_lines() {
     let mut app = app_with(all());
     with_transcript(&mut app, 2);
-    let has_tool = |app: &App| app.pane.iter().any(|l| l.text().contains("exec_command"));
+    let has_tool = |app: &App| {
+        app.pane()
+            .lines()
+            .iter()
+            .any(|l| l.text().contains("exec_command"))
+    };
     assert!(!has_tool(&app));
     app.update(Action::ToggleTools);
     assert!(has_tool(&app));
@@ -267,12 +294,12 @@ fn tools_toggle_shows_tool_lines() {
 fn help_opens_and_any_key_closes_it() {
     let mut app = app_with(all());
     app.update(Action::ToggleHelp);
-    assert!(app.help);
+    assert!(app.screen().help());
     app.update(Action::ToggleHelp);
-    assert!(!app.help);
+    assert!(!app.screen().help());
     app.update(Action::ToggleHelp);
     app.update(Action::MoveDown);
-    assert!(!app.help);
+    assert!(!app.screen().help());
 }
 
 #[test]
@@ -305,11 +332,15 @@ fn suspend_is_an_effect() {
 #[test]
 fn resize_narrow_hides_the_pane() {
     let mut app = app_with(all());
-    assert!(app.geometry.conversation.width > 0);
+    assert!(app.screen().geometry().conversation.width > 0);
     app.update(Action::Resize(80, 24));
-    assert_eq!(app.geometry.conversation.width, 0);
+    assert_eq!(app.screen().geometry().conversation.width, 0);
     app.update(Action::FocusConversation);
-    assert_eq!(app.geometry.conversation.width, 80, "→ opens it full width");
+    assert_eq!(
+        app.screen().geometry().conversation.width,
+        80,
+        "→ opens it full width"
+    );
 }
 
 #[test]
@@ -319,13 +350,13 @@ fn click_selects_and_wheel_scrolls() {
     app.update(Action::Click(5, 3));
     assert_eq!(selected(&app), "c", "third list line");
     with_transcript(&mut app, 100);
-    let x = app.geometry.conversation.x + 3;
+    let x = app.screen().geometry().conversation.x + 3;
     app.update(Action::Wheel {
         col: x,
         row: 4,
         down: true,
     });
-    assert_eq!(app.scroll, 3);
+    assert_eq!(app.pane().scroll(), 3);
     app.update(Action::Wheel {
         col: 5,
         row: 4,
@@ -347,6 +378,7 @@ fn stale_search_answers_are_dropped() {
     answer(&mut app);
     let shown_now = shown(&app).len();
     if let Some(Request::Search { gen, .. }) = first
+        .search
         .into_iter()
         .find(|r| matches!(r, Request::Search { .. }))
     {
@@ -362,20 +394,27 @@ fn stale_search_answers_are_dropped() {
 #[test]
 fn transcripts_load_for_the_selection_and_are_cached() {
     let mut app = app_with(all());
-    let asks = |app: &mut App| {
-        app.take_outbox()
-            .into_iter()
-            .filter(|r| matches!(r, Request::Transcript { .. }))
-            .count()
-    };
-    assert!(app.pane.iter().any(|l| l.text().contains("loading")));
+    let asks = |app: &mut App| app.take_outbox().transcripts.len();
+    assert!(app
+        .pane()
+        .lines()
+        .iter()
+        .any(|l| l.text().contains("loading")));
     with_transcript(&mut app, 3);
-    assert!(app.pane.iter().any(|l| l.text().contains("line 2")));
+    assert!(app
+        .pane()
+        .lines()
+        .iter()
+        .any(|l| l.text().contains("line 2")));
     app.update(Action::MoveDown);
     assert_eq!(asks(&mut app), 1, "b is requested");
     app.update(Action::MoveUp);
     assert_eq!(asks(&mut app), 0, "a comes from the cache");
-    assert!(app.pane.iter().any(|l| l.text().contains("line 2")));
+    assert!(app
+        .pane()
+        .lines()
+        .iter()
+        .any(|l| l.text().contains("line 2")));
 }
 
 fn hit(id: &str, snippet: &str, at: std::ops::Range<usize>) -> ContentHit {
@@ -393,79 +432,13 @@ fn hit(id: &str, snippet: &str, at: std::ops::Range<usize>) -> ContentHit {
 /// The content searches queued, as (gen, query).
 fn content_requests(app: &mut App) -> Vec<(u64, String)> {
     app.take_outbox()
+        .search
         .into_iter()
         .filter_map(|r| match r {
             Request::ContentSearch { gen, query } => Some((gen, query)),
             _ => None,
         })
         .collect()
-}
-
-#[test]
-fn content_search_waits_for_its_index_then_runs() {
-    let mut app = app_with(all());
-    app.update(Action::ToggleContent);
-    assert_eq!(app.effective_mode(), SearchMode::Content);
-    for c in "deep phrase".chars() {
-        app.update(Action::Insert(c));
-    }
-    assert!(app.content_pending());
-    assert!(
-        shown(&app).is_empty(),
-        "nothing claimed to match before the index exists"
-    );
-    assert!(content_requests(&mut app).is_empty());
-    app.apply_index(Event::ContentReady(Arc::new(ContentIndex::default())));
-    let outbox = app.take_outbox();
-    assert!(
-        outbox.iter().any(|r| matches!(r, Request::ContentIndex(_))),
-        "the worker gets the index"
-    );
-    assert!(
-        outbox
-            .iter()
-            .any(|r| matches!(r, Request::ContentSearch { query, .. } if query == "deep phrase")),
-        "the waiting query runs"
-    );
-}
-
-#[test]
-fn content_answers_rank_rows_and_carry_snippets() {
-    let mut app = app_with(all());
-    app.apply_index(Event::ContentReady(Arc::new(ContentIndex::default())));
-    app.update(Action::ToggleContent);
-    app.take_outbox();
-    app.update(Action::Insert('z'));
-    let (gen, _) = content_requests(&mut app)[0].clone();
-    app.apply_content(
-        gen,
-        vec![
-            hit("d", "one zeta", 4..8),
-            hit("b", "zeta two", 0..4),
-            hit("gone", "x", 0..1),
-        ],
-    );
-    assert_eq!(shown(&app), ["d", "b"], "hit order, unknown paths dropped");
-    let d = app.visible[0];
-    assert_eq!(app.content_hits[&d].snippet, "one zeta");
-    app.apply_content(gen - 1, vec![hit("a", "stale", 0..1)]);
-    assert_eq!(shown(&app), ["d", "b"], "a stale answer is dropped");
-}
-
-#[test]
-fn a_leading_slash_searches_inside_conversations() {
-    let mut app = app_with(all());
-    app.apply_index(Event::ContentReady(Arc::new(ContentIndex::default())));
-    app.take_outbox();
-    app.update(Action::Paste("/needle".into()));
-    assert_eq!(app.effective_mode(), SearchMode::Content);
-    assert_eq!(content_requests(&mut app)[0].1, "needle");
-    app.update(Action::ToggleContent);
-    assert_eq!(
-        app.query, "needle",
-        "Ctrl+F drops the prefix and returns to fuzzy search"
-    );
-    assert_eq!(app.effective_mode(), SearchMode::Fuzzy);
 }
 
 #[test]
@@ -497,20 +470,22 @@ fn the_pane_opens_at_the_first_hit_and_n_jumps() {
         entries,
         ..Transcript::default()
     };
-    app.apply_transcript(1, "a".into(), Ok(t));
-    assert_eq!(app.pane_hits.len(), 2);
-    let first = app.pane_hits[0];
-    assert!(app.pane[first].text().contains("NEEDLE is here 12"));
+    app.apply_transcript("a".into(), Ok(t));
+    assert_eq!(app.pane().hit_lines().len(), 2);
+    let first = app.pane().hit_lines()[0];
+    assert!(app.pane().lines()[first]
+        .text()
+        .contains("NEEDLE is here 12"));
     assert!(
-        app.scroll > 0 && app.scroll <= first,
+        app.pane().scroll() > 0 && app.pane().scroll() <= first,
         "opened at the first hit"
     );
-    app.update(Action::JumpHit(true));
-    assert!(app.scroll > first, "n goes to the next hit");
-    assert_eq!(app.flash.as_deref(), Some("match 2 of 2"));
-    app.update(Action::JumpHit(true));
+    app.update(Action::JumpHit(HitStep::Next));
+    assert!(app.pane().scroll() > first, "n goes to the next hit");
+    assert_eq!(app.screen().flash(), Some("match 2 of 2"));
+    app.update(Action::JumpHit(HitStep::Next));
     assert_eq!(
-        app.flash.as_deref(),
+        app.screen().flash(),
         Some("match 1 of 2"),
         "and wraps around"
     );
@@ -531,7 +506,6 @@ fn a_background_update_keeps_the_reading_position() {
         })
         .collect();
     app.apply_transcript(
-        1,
         "a".into(),
         Ok(Transcript {
             entries,
@@ -539,16 +513,17 @@ fn a_background_update_keeps_the_reading_position() {
         }),
     );
     app.update(Action::Scroll(20));
-    assert_eq!(app.scroll, 20);
+    assert_eq!(app.pane().scroll(), 20);
     let mut newer = row("a", "/w/p", 60, true, false);
     newer.preview = "grew".into();
     app.apply_index(Event::Updated(vec![newer]));
     assert_eq!(
-        app.scroll, 20,
+        app.pane().scroll(),
+        20,
         "the same session stays where the reader was"
     );
     app.apply_index(Event::Rows(vec![row("b", "/w/p", 70, true, false)]));
     app.update(Action::First);
     assert_eq!(selected(&app), "b");
-    assert_eq!(app.scroll, 0, "another session starts at the top");
+    assert_eq!(app.pane().scroll(), 0, "another session starts at the top");
 }

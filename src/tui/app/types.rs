@@ -1,12 +1,8 @@
-//! The vocabulary of the picker's state machine: modes, actions, effects, worker requests and
-//! start-up options. Plain data.
+//! The vocabulary of the picker's state machine: modes, actions, effects, the outbox of work for
+//! the workers (their own messages) and start-up options. Plain data.
 
-use std::path::PathBuf;
-use std::sync::Arc;
-
-use crate::fulltext::ContentIndex;
-use crate::search::Recency;
-use crate::session::SessionRow;
+use crate::workers::search;
+use crate::workers::transcript::Job;
 
 /// How the query is matched.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -67,8 +63,8 @@ pub enum Action {
     ToggleTools,
     /// Switch between fuzzy search and search inside conversations.
     ToggleContent,
-    /// Scroll the conversation to the next (`true`) or previous content-search hit.
-    JumpHit(bool),
+    /// Scroll the conversation to another content-search hit.
+    JumpHit(HitStep),
     ToggleHelp,
     CopyId,
     CopyCommand,
@@ -80,6 +76,33 @@ pub enum Action {
         row: u16,
         down: bool,
     },
+}
+
+/// Which content-search hit `n` / `N` go to, wrapping around.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HitStep {
+    Next,
+    Previous,
+}
+
+/// Where the selection goes when the rows shown are recomputed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reselect {
+    /// The selected session, wherever it moved (the same position when it is no longer shown).
+    Keep,
+    /// The top row.
+    Top,
+}
+
+/// What a pick hands back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Pick {
+    /// Print the session id.
+    Id,
+    /// Print the command that resumes it.
+    Command,
+    /// Run `codex resume` in its folder.
+    Exec,
 }
 
 /// What the picker ends with.
@@ -103,29 +126,14 @@ pub enum Effect {
     Suspend,
 }
 
-/// Work for the background threads.
-#[derive(Debug, Clone)]
-pub enum Request {
-    /// New rows for the search worker, in row order.
-    AddRows(Vec<SessionRow>),
-    /// A row changed in place.
-    ReplaceRow(usize, Box<SessionRow>),
-    Search {
-        gen: u64,
-        query: String,
-        order: Recency,
-    },
-    /// The content index is ready (for the search worker).
-    ContentIndex(Arc<ContentIndex>),
-    ContentSearch {
-        gen: u64,
-        query: String,
-    },
-    Transcript {
-        gen: u64,
-        id: String,
-        path: PathBuf,
-    },
+/// Work queued for the background threads, taken by the event loop with
+/// [`App::take_outbox`](super::App::take_outbox).
+#[derive(Default)]
+pub struct Outbox {
+    /// For the search thread, in the order asked.
+    pub search: Vec<search::Request>,
+    /// Conversations to read, oldest first: only the last one still matters.
+    pub transcripts: Vec<Job>,
 }
 
 /// How the picker starts.

@@ -18,32 +18,34 @@ use crate::tui::app::App;
 use super::{marked, Theme};
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
-    if app.visible.is_empty() {
+    let list = app.list();
+    let rows = app.rows();
+    if list.visible().is_empty() {
         frame.render_widget(Paragraph::new(empty_message(app)).style(theme.empty), area);
         return;
     }
     let height = usize::from(area.height);
-    let lines: Vec<Line> = app
-        .visible
+    let lines: Vec<Line> = list
+        .visible()
         .iter()
         .enumerate()
-        .skip(app.offset)
+        .skip(list.offset())
         .take(height)
         .map(|(pos, &i)| {
-            let content = app.content_hits.get(&i).filter(|_| app.content_mode());
-            let marks = if app.parsed.is_empty() || content.is_some() {
+            let content = app.searches().hit(i).filter(|_| app.content_mode());
+            let marks = if list.parsed().is_empty() || content.is_some() {
                 Highlights::default()
             } else {
                 // Only the rows on screen pay for a haystack and their highlights.
-                search::highlights(&search::Haystack::new(&app.rows[i]), &app.parsed)
+                search::highlights(&search::Haystack::new(&rows[i]), list.parsed())
             };
             row_line(
-                &app.rows[i],
+                &rows[i],
                 &marks,
                 content,
-                pos == app.selected,
+                pos == list.selected(),
                 area.width,
-                app.now,
+                app.screen().now(),
                 theme,
             )
         })
@@ -54,7 +56,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
 fn empty_message(app: &App) -> Vec<Line<'static>> {
     let mut lines = vec![Line::default()];
     let text = if app.content_pending() {
-        match app.content_progress {
+        match app.index().content_progress() {
             Some((done, total)) => format!(
                 "  building the index of every conversation ({} / {} sessions); results follow",
                 super::status::thousands(done),
@@ -62,17 +64,17 @@ fn empty_message(app: &App) -> Vec<Line<'static>> {
             ),
             None => "  the index of every conversation is being built; results follow".to_owned(),
         }
-    } else if !app.indexed && app.rows.is_empty() {
+    } else if !app.index().finished() && app.rows().is_empty() {
         "  reading sessions…".to_owned()
-    } else if app.rows.is_empty() {
+    } else if app.rows().is_empty() {
         "  no sessions in this Codex home".to_owned()
-    } else if !app.query.trim().is_empty() {
+    } else if !app.list().query().trim().is_empty() {
         "  no session matches the query".to_owned()
     } else {
         "  no session to show here".to_owned()
     };
     lines.push(Line::from(text));
-    let h = app.hidden;
+    let h = app.list().hidden();
     if h.scope + h.exec + h.archived > 0 {
         lines.push(Line::from(
             "  some are hidden: Tab shows every folder, Ctrl+E exec, Ctrl+A archived",

@@ -17,7 +17,7 @@ pub use theme::Theme;
 
 /// Draw the whole screen.
 pub fn draw(frame: &mut Frame, app: &App, theme: &Theme) {
-    let g = app.geometry;
+    let g = app.screen().geometry();
     search_bar::draw(frame, g.search, app, theme);
     if g.list.width > 0 {
         list::draw(frame, g.list, app, theme);
@@ -26,7 +26,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme) {
         transcript::draw(frame, g.conversation, app, theme);
     }
     status::draw(frame, g.status, g.footer, app, theme);
-    if app.help {
+    if app.screen().help() {
         help::draw(frame, frame.area(), theme);
     }
 }

@@ -26,7 +26,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let prompt = "❯ ";
     let room = usize::from(area.width)
         .saturating_sub(textwidth::width(prompt) + textwidth::width(&right) + 1);
-    let query = sanitize::one_line(&app.query);
+    let query = sanitize::one_line(app.list().query());
     let mut spans = vec![Span::styled(prompt, theme.prompt)];
     let shown_w;
     if query.is_empty() {
@@ -51,7 +51,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     }
     spans.push(Span::styled(right, theme.mode));
     frame.render_widget(Line::from(spans), area);
-    if !app.help {
+    if !app.screen().help() {
         let x = area.x + u16::try_from(textwidth::width(prompt) + shown_w).unwrap_or(0);
         frame.set_cursor_position((x.min(area.right().saturating_sub(1)), area.y));
     }

@@ -28,14 +28,14 @@ pub fn thousands(n: usize) -> String {
 /// The status text, in parts joined by ` · `.
 pub fn status_text(app: &App) -> String {
     let mut parts = Vec::new();
-    if let Some((done, total)) = app.indexing {
+    if let Some((done, total)) = app.index().progress() {
         parts.push(format!(
             "indexed {} / {}",
             thousands(done),
             thousands(total)
         ));
     }
-    if let Some((done, total)) = app.content_progress {
+    if let Some((done, total)) = app.index().content_progress() {
         parts.push(format!(
             "conversations indexed {} / {}",
             thousands(done),
@@ -45,17 +45,18 @@ pub fn status_text(app: &App) -> String {
     if app.content_mode() {
         parts.push("searching inside conversations (Ctrl+F: titles)".into());
     }
-    let scope = match app.effective_scope() {
-        _ if app.scope_provisional() => "all folders: none in this folder so far",
+    let filters = app.filters();
+    let scope = match filters.effective_scope() {
+        _ if filters.scope_provisional() => "all folders: none in this folder so far",
         Scope::Folder => "this folder",
         Scope::All => "all folders",
     };
     parts.push(format!(
         "{} of {} sessions ({scope})",
-        thousands(app.visible.len()),
-        thousands(app.rows.len())
+        thousands(app.list().visible().len()),
+        thousands(app.rows().len())
     ));
-    let h = app.hidden;
+    let h = app.list().hidden();
     let mut hidden = Vec::new();
     if h.scope > 0 {
         hidden.push(format!("{} other folders (Tab)", thousands(h.scope)));
@@ -70,14 +71,15 @@ pub fn status_text(app: &App) -> String {
         parts.push(format!("hidden: {}", hidden.join(", ")));
     }
     parts.push(
-        match app.order {
+        match app.list().order() {
             Recency::Updated => "by update",
             Recency::Created => "by creation",
         }
         .into(),
     );
-    if app.issues > 0 {
-        parts.push(format!("{} unreadable files", thousands(app.issues)));
+    let issues = app.index().issues();
+    if issues > 0 {
+        parts.push(format!("{} unreadable files", thousands(issues)));
     }
     parts.join(" · ")
 }
@@ -85,7 +87,7 @@ pub fn status_text(app: &App) -> String {
 pub fn draw(frame: &mut Frame, status: Rect, footer: Rect, app: &App, theme: &Theme) {
     let width = usize::from(status.width);
     if status.height > 0 {
-        let line = match &app.flash {
+        let line = match app.screen().flash() {
             Some(flash) => Line::from(vec![
                 Span::styled(textwidth::truncate(flash, width), theme.flash),
                 Span::styled(

@@ -11,19 +11,23 @@ use crate::tui::app::{App, Focus};
 use super::Theme;
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
-    let text = app.geometry.conversation_text();
+    let text = app.screen().geometry().conversation_text();
     if area.x > 0 {
         // The rule doubles as a scroll bar: the thick part is the visible share.
-        let rule_style = if app.focus == Focus::Conversation {
+        let rule_style = if app.screen().focus() == Focus::Conversation {
             theme.marker
         } else {
             theme.rule
         };
         let h = usize::from(area.height);
-        let total = app.pane.len().max(1);
+        let pane = app.pane();
+        let total = pane.lines().len().max(1);
         let (from, to) = if total > h {
-            let from = app.scroll * h / total;
-            (from, ((app.scroll + h) * h).div_ceil(total).max(from + 1))
+            let from = pane.scroll() * h / total;
+            (
+                from,
+                ((pane.scroll() + h) * h).div_ceil(total).max(from + 1),
+            )
         } else {
             (0, 0)
         };
@@ -42,9 +46,10 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         return;
     }
     let lines: Vec<Line> = app
-        .pane
+        .pane()
+        .lines()
         .iter()
-        .skip(app.scroll)
+        .skip(app.pane().scroll())
         .take(usize::from(text.height))
         .map(|l| {
             Line::from(

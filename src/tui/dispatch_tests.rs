@@ -1,8 +1,8 @@
-//! The event loop's hand-over rules: indexer batches taken in together, conversations held
-//! while the top row is still changing.
+//! The hand-over rules: indexer batches taken in together, conversations held while the top
+//! row is still changing, and the loop kept looking while a conversation is read.
 
 use super::*;
-use crate::tui::app::Options;
+use crate::tui::app::{Action, Options};
 use std::path::PathBuf;
 use std::sync::mpsc;
 
@@ -30,8 +30,34 @@ fn app() -> App {
     app
 }
 
+/// The workers' ends of the channels.
+struct Ends {
+    index: mpsc::Sender<Event>,
+    _search: mpsc::Receiver<search::Request>,
+    _answers: mpsc::Sender<Answer>,
+    jobs: mpsc::Receiver<Job>,
+    loaded: mpsc::Sender<Loaded>,
+}
+
+fn workers() -> (Workers, Ends) {
+    let (index, index_rx) = mpsc::channel();
+    let (search_tx, search) = mpsc::channel();
+    let (answers, answer_rx) = mpsc::channel();
+    let (job_tx, jobs) = mpsc::channel();
+    let (loaded, loaded_rx) = mpsc::channel();
+    let workers = Workers::new(index_rx, (search_tx, answer_rx), (job_tx, loaded_rx));
+    let ends = Ends {
+        index,
+        _search: search,
+        _answers: answers,
+        jobs,
+        loaded,
+    };
+    (workers, ends)
+}
+
 fn previews(app: &App) -> Vec<String> {
-    let mut p: Vec<String> = app.rows.iter().map(|r| r.preview.clone()).collect();
+    let mut p: Vec<String> = app.rows().iter().map(|r| r.preview.clone()).collect();
     p.sort();
     p
 }
@@ -54,7 +80,7 @@ fn the_first_batch_is_drawn_alone_then_the_waiting_batches_are_taken_at_once() {
     let first = drain_index(&mut app, &rx);
     assert!(first.applied && first.backlog && first.open);
     assert_eq!(
-        app.rows.len(),
+        app.rows().len(),
         1,
         "the first screenful is drawn before the rest"
     );
@@ -66,7 +92,7 @@ fn the_first_batch_is_drawn_alone_then_the_waiting_batches_are_taken_at_once() {
         ["preview of a", "preview of c", "preview of d", "renamed b"],
         "every waiting batch, and the update after them, in one turn"
     );
-    assert_eq!(app.indexing, Some((4, 4)));
+    assert_eq!(app.index().progress(), Some((4, 4)));
 
     drop(tx);
     assert!(!drain_index(&mut app, &rx).open);
@@ -75,29 +101,28 @@ fn the_first_batch_is_drawn_alone_then_the_waiting_batches_are_taken_at_once() {
 #[test]
 fn a_conversation_waits_for_the_top_row_to_settle_while_the_first_index_streams_in() {
     let mut app = app();
-    let (search_tx, _search_rx) = mpsc::channel();
-    let (job_tx, job_rx) = mpsc::channel();
-    let mut held = None;
+    let (mut workers, ends) = workers();
+    let job_rx = &ends.jobs;
     app.apply_index(Event::Rows(vec![row("a", 10)]));
     app.apply_index(Event::Rows(vec![row("b", 20)]));
     assert!(app.follows_top());
-    route(&mut app, &search_tx, &job_tx, &mut held);
+    workers.send(&mut app);
     assert!(
         job_rx.try_recv().is_err(),
         "not read while the top may change"
     );
-    let (job, _) = held.as_ref().expect("the newest ask is held");
+    let (job, _) = workers.held.as_ref().expect("the newest ask is held");
     assert_eq!(job.id, "b");
 
     // The top stayed the same long enough: its conversation is read.
-    if let Some((_, since)) = held.as_mut() {
+    if let Some((_, since)) = workers.held.as_mut() {
         *since = Instant::now()
             .checked_sub(TOP_SETTLE)
             .expect("a clock past its start");
     }
-    route(&mut app, &search_tx, &job_tx, &mut held);
+    workers.send(&mut app);
     assert_eq!(job_rx.try_recv().map(|j| j.id).ok().as_deref(), Some("b"));
-    assert!(held.is_none());
+    assert!(workers.held.is_none());
 
     // Once the index is complete, a conversation is read as soon as it is asked for.
     app.apply_index(Event::Rows(vec![row("c", 30)]));
@@ -107,6 +132,38 @@ fn a_conversation_waits_for_the_top_row_to_settle_while_the_first_index_streams_
         elapsed: Duration::ZERO,
     });
     assert!(!app.follows_top());
-    route(&mut app, &search_tx, &job_tx, &mut held);
+    workers.send(&mut app);
     assert_eq!(job_rx.try_recv().map(|j| j.id).ok().as_deref(), Some("c"));
+}
+
+#[test]
+fn once_the_index_is_done_the_loop_still_looks_for_a_conversation_until_it_arrives() {
+    let mut app = app();
+    let (mut workers, ends) = workers();
+    drop(ends.index);
+    assert!(!workers.drain_index(&mut app).open);
+    app.apply_index(Event::Rows(vec![row("a", 10), row("b", 20)]));
+    app.apply_index(Event::Finished {
+        rows: 2,
+        issues: 0,
+        elapsed: Duration::ZERO,
+    });
+    workers.send(&mut app);
+    let job = ends
+        .jobs
+        .try_recv()
+        .expect("read at once: the index is complete");
+    assert!(
+        workers.busy(&app),
+        "nothing else runs, yet the answer is on its way"
+    );
+    ends.loaded
+        .send(Loaded {
+            gen: job.gen,
+            id: job.id,
+            result: Err("gone".into()),
+        })
+        .unwrap();
+    assert!(workers.take_answers(&mut app));
+    assert!(!workers.busy(&app), "nothing left to wait for");
 }

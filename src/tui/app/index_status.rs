@@ -1,0 +1,55 @@
+//! What the indexer has said about its progress, for the status line and the empty list: files
+//! read of files found, whether the rows phase has ended, files passed over, and the content
+//! phase's progress. Changed only by [`IndexStatus::apply`].
+
+use crate::workers::indexer::Event;
+
+#[derive(Debug, Clone, Default)]
+pub struct IndexStatus {
+    /// Files read of files found, while the rows phase runs.
+    progress: Option<(usize, usize)>,
+    /// The rows phase has ended: every row is known.
+    finished: bool,
+    /// Files or folders passed over.
+    issues: usize,
+    /// Sessions whose text is indexed so far, while the content phase runs.
+    content_progress: Option<(usize, usize)>,
+}
+
+impl IndexStatus {
+    /// Take in what an event says about progress; its rows and its index are for the others.
+    pub fn apply(&mut self, event: &Event) {
+        match *event {
+            Event::Found { total } => self.progress = Some((0, total)),
+            Event::Progress { done, total } => self.progress = Some((done, total)),
+            Event::Issue(_) => self.issues += 1,
+            Event::Finished { .. } => {
+                self.progress = None;
+                self.finished = true;
+            }
+            Event::ContentProgress { done, total } => self.content_progress = Some((done, total)),
+            Event::ContentReady(_) => self.content_progress = None,
+            Event::Rows(_) | Event::Updated(_) | Event::Removed(_) => {}
+        }
+    }
+
+    /// Files read of files found, while the rows phase runs.
+    pub fn progress(&self) -> Option<(usize, usize)> {
+        self.progress
+    }
+
+    /// The rows phase has ended.
+    pub fn finished(&self) -> bool {
+        self.finished
+    }
+
+    /// Files or folders passed over so far.
+    pub fn issues(&self) -> usize {
+        self.issues
+    }
+
+    /// Sessions whose text is indexed so far, while the content phase runs.
+    pub fn content_progress(&self) -> Option<(usize, usize)> {
+        self.content_progress
+    }
+}

@@ -1,0 +1,67 @@
+//! The sessions known so far, as the indexer sent them. Rows are appended and replaced in place,
+//! never moved, so an index into them stays valid for the list and for the search worker's copy;
+//! a row whose file vanished is marked gone instead of removed.
+
+use std::collections::{HashMap, HashSet};
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+use crate::session::SessionRow;
+
+#[derive(Debug, Clone, Default)]
+pub struct Rows {
+    rows: Vec<SessionRow>,
+    /// Row index by path, keyed by the path's bytes (hashing a `Path` parses it).
+    by_path: HashMap<OsString, usize>,
+    /// Rows whose files vanished.
+    gone: HashSet<usize>,
+}
+
+impl Rows {
+    /// Every row, gone ones included, in the order they came.
+    pub fn all(&self) -> &[SessionRow] {
+        &self.rows
+    }
+
+    /// Append new rows.
+    pub fn add(&mut self, rows: Vec<SessionRow>) {
+        for row in rows {
+            self.by_path
+                .insert(row.path.clone().into_os_string(), self.rows.len());
+            self.rows.push(row);
+        }
+    }
+
+    /// Replace the rows with the same paths (a row not known is dropped); returns the indices
+    /// replaced, in order.
+    pub fn replace(&mut self, rows: Vec<SessionRow>) -> Vec<usize> {
+        let mut replaced = Vec::new();
+        for row in rows {
+            if let Some(&i) = self.by_path.get(row.path.as_os_str()) {
+                self.rows[i] = row;
+                self.gone.remove(&i);
+                replaced.push(i);
+            }
+        }
+        replaced
+    }
+
+    /// Mark the rows of these paths gone.
+    pub fn remove(&mut self, paths: &[PathBuf]) {
+        for path in paths {
+            if let Some(&i) = self.by_path.get(path.as_os_str()) {
+                self.gone.insert(i);
+            }
+        }
+    }
+
+    /// The row of the file at `path`.
+    pub fn index_of(&self, path: &Path) -> Option<usize> {
+        self.by_path.get(path.as_os_str()).copied()
+    }
+
+    /// Row `i`'s file vanished.
+    pub fn is_gone(&self, i: usize) -> bool {
+        self.gone.contains(&i)
+    }
+}

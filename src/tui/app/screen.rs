@@ -1,0 +1,108 @@
+//! What is UI-wide: the terminal's size and the layout computed from it, which pane has the
+//! focus, the help overlay, the short message of the status line, and the clock the list's ages
+//! are drawn against (set by the event loop: the state reads no clock).
+
+use super::geometry::Geometry;
+use super::Focus;
+use crate::timefmt::Millis;
+
+#[derive(Debug, Clone)]
+pub struct Screen {
+    now: Millis,
+    size: (u16, u16),
+    geometry: Geometry,
+    focus: Focus,
+    help: bool,
+    /// Shown in the status line until the next key.
+    flash: Option<String>,
+}
+
+impl Screen {
+    pub fn new(now: Millis) -> Screen {
+        Screen {
+            now,
+            size: (0, 0),
+            geometry: Geometry::default(),
+            focus: Focus::List,
+            help: false,
+            flash: None,
+        }
+    }
+
+    /// The time the list's ages are counted to.
+    pub fn now(&self) -> Millis {
+        self.now
+    }
+
+    pub fn set_now(&mut self, now: Millis) {
+        self.now = now;
+    }
+
+    /// Where each pane sits for the current size and focus.
+    pub fn geometry(&self) -> Geometry {
+        self.geometry
+    }
+
+    pub fn focus(&self) -> Focus {
+        self.focus
+    }
+
+    /// The help overlay is open.
+    pub fn help(&self) -> bool {
+        self.help
+    }
+
+    pub fn flash(&self) -> Option<&str> {
+        self.flash.as_deref()
+    }
+
+    /// The terminal's new size; the layout follows.
+    pub fn resize(&mut self, width: u16, height: u16) {
+        self.size = (width, height);
+        self.relayout();
+    }
+
+    /// Give `focus` the focus; the layout follows (a narrow terminal shows one pane at a time).
+    pub fn focus_on(&mut self, focus: Focus) {
+        self.focus = focus;
+        self.relayout();
+    }
+
+    fn relayout(&mut self) {
+        let (w, h) = self.size;
+        self.geometry = Geometry::new(w, h, self.focus == Focus::Conversation);
+    }
+
+    pub fn open_help(&mut self) {
+        self.help = true;
+    }
+
+    /// Close the help overlay; whether it was open.
+    pub fn close_help(&mut self) -> bool {
+        std::mem::take(&mut self.help)
+    }
+
+    /// Show `text` in the status line until the next key.
+    pub fn notify(&mut self, text: impl Into<String>) {
+        self.flash = Some(text.into());
+    }
+
+    pub fn clear_flash(&mut self) {
+        self.flash = None;
+    }
+
+    /// Rows of the list on screen (at least one, so paging always moves).
+    pub fn list_height(&self) -> usize {
+        usize::from(self.geometry.list.height).max(1)
+    }
+
+    /// Lines of the conversation pane on screen (at least one).
+    pub fn pane_height(&self) -> usize {
+        usize::from(self.geometry.conversation.height).max(1)
+    }
+
+    /// Cells of the conversation's text on one line.
+    pub fn pane_width(&self) -> usize {
+        usize::from(self.geometry.conversation_text().width)
+    }
+}

@@ -1,0 +1,183 @@
+//! [`App::update`]: a user action routed to the sub-state it concerns, and what follows from it
+//! in the others (a new query searches, a new selection is shown in the pane).
+
+use super::{
+    geometry, resume_command, Action, App, Effect, Focus, Outcome, Pick, Reselect, SearchMode,
+};
+
+impl App {
+    /// Apply one user action.
+    pub fn update(&mut self, action: Action) -> Effect {
+        if !matches!(action, Action::Resize(..) | Action::Wheel { .. }) {
+            self.screen.clear_flash();
+        }
+        if !matches!(action, Action::Resize(..)) && self.screen.close_help() {
+            // The key that closes the help does nothing else, unless it asks for something.
+            if matches!(action, Action::ToggleHelp | Action::Escape) {
+                return Effect::None;
+            }
+        }
+        if self.list.edit(&action) {
+            self.query_changed();
+            return Effect::None;
+        }
+        if let Some(to) = self.list.target(&action, self.screen.list_height()) {
+            self.select(to);
+            return Effect::None;
+        }
+        match action {
+            Action::Scroll(n) => self.scroll_by(i64::from(n)),
+            Action::PageConversation(dir) => {
+                let page = self.screen.pane_height().saturating_sub(2).max(1) as i64;
+                self.scroll_by(page * i64::from(dir.signum()));
+            }
+            Action::HalfPageConversation(dir) => {
+                let half = (self.screen.pane_height() / 2).max(1) as i64;
+                self.scroll_by(half * i64::from(dir.signum()));
+            }
+            Action::FocusConversation => self.focus(Focus::Conversation),
+            Action::FocusList => self.focus(Focus::List),
+            Action::Accept => return self.accept(self.enter),
+            Action::ExecSelected => return self.accept(Pick::Exec),
+            Action::Escape => return self.escape(),
+            Action::Quit => return Effect::Quit(Outcome::Cancelled),
+            Action::ToggleScope
+            | Action::ToggleSort
+            | Action::ToggleExec
+            | Action::ToggleArchived => self.toggle_filter(&action),
+            Action::ToggleTools => {
+                let ctx = self.pane_context();
+                self.pane
+                    .toggle_tools(self.list.selected_row(&self.rows), &ctx);
+            }
+            Action::ToggleContent => self.toggle_content(),
+            Action::JumpHit(step) => {
+                let ctx = self.pane_context();
+                let said = self.pane.jump_hit(step, &ctx);
+                self.screen.notify(said);
+            }
+            Action::ToggleHelp => self.screen.open_help(),
+            Action::CopyId | Action::CopyCommand => return self.copy(&action),
+            Action::Suspend => return Effect::Suspend,
+            Action::Resize(w, h) => {
+                self.screen.resize(w, h);
+                self.relayout();
+            }
+            Action::Click(..) | Action::Wheel { .. } => self.mouse(&action),
+            // Query edits and list moves, taken above.
+            _ => {}
+        }
+        Effect::None
+    }
+
+    fn focus(&mut self, focus: Focus) {
+        self.screen.focus_on(focus);
+        self.relayout();
+    }
+
+    /// Esc leaves the conversation first, then clears the query, then cancels.
+    fn escape(&mut self) -> Effect {
+        if self.screen.focus() == Focus::Conversation {
+            self.focus(Focus::List);
+        } else if self.list.edit(&Action::ClearQuery) {
+            self.query_changed();
+        } else {
+            return Effect::Quit(Outcome::Cancelled);
+        }
+        Effect::None
+    }
+
+    fn accept(&mut self, pick: Pick) -> Effect {
+        let Some(row) = self.selected_row() else {
+            self.screen.notify("no session selected");
+            return Effect::None;
+        };
+        Effect::Quit(match pick {
+            Pick::Id => Outcome::Print(row.id.clone()),
+            Pick::Command => Outcome::Print(resume_command(row)),
+            Pick::Exec => Outcome::Exec {
+                id: row.id.clone(),
+                cwd: row.cwd.clone(),
+            },
+        })
+    }
+
+    fn copy(&self, action: &Action) -> Effect {
+        let Some(row) = self.selected_row() else {
+            return Effect::None;
+        };
+        if *action == Action::CopyCommand {
+            Effect::Copy {
+                text: resume_command(row),
+                what: "resume command".into(),
+            }
+        } else {
+            Effect::Copy {
+                text: row.id.clone(),
+                what: "session id".into(),
+            }
+        }
+    }
+
+    /// Tab, Ctrl+S, Ctrl+E, Ctrl+A: the list is shown again from the top.
+    fn toggle_filter(&mut self, action: &Action) {
+        match action {
+            Action::ToggleScope => {
+                if !self.filters.toggle_scope() {
+                    self.screen.notify("no current folder to scope to");
+                    return;
+                }
+            }
+            Action::ToggleSort => {
+                self.list.toggle_order();
+                self.request_search();
+            }
+            Action::ToggleExec => self.filters.toggle_exec(),
+            Action::ToggleArchived => self.filters.toggle_archived(),
+            _ => return,
+        }
+        self.refilter(Reselect::Top);
+    }
+
+    /// Ctrl+F: the other search mode (a leading `/` is dropped: back to fuzzy search).
+    fn toggle_content(&mut self) {
+        let mode = if self.list.drop_content_prefix() {
+            SearchMode::Fuzzy
+        } else {
+            match self.searches.mode() {
+                SearchMode::Fuzzy => SearchMode::Content,
+                SearchMode::Content => SearchMode::Fuzzy,
+            }
+        };
+        self.searches.set_mode(mode);
+        self.searches.forget_answers();
+        self.pane.invalidate();
+        self.query_changed();
+        self.rebuild_pane();
+    }
+
+    fn mouse(&mut self, action: &Action) {
+        let at = self.screen.geometry();
+        match *action {
+            Action::Click(col, row) if geometry::contains(at.list, col, row) => {
+                // Wide, the layout is the same whichever pane has the focus; narrow, the list
+                // is on screen only when it has it: the layout does not change.
+                self.screen.focus_on(Focus::List);
+                let i = self.list.offset() + usize::from(row - at.list.y);
+                if i < self.list.visible().len() {
+                    self.select(i);
+                }
+            }
+            Action::Wheel { col, row, down } => {
+                let step = if down { 3 } else { -3 };
+                if geometry::contains(at.conversation, col, row) {
+                    self.scroll_by(step);
+                } else if geometry::contains(at.list, col, row) {
+                    let to = (self.list.selected() as i64 + step).max(0);
+                    self.select(usize::try_from(to).unwrap_or(0));
+                }
+            }
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,201 @@
+//! The picker's side of the worker channels: the app's requests sent to the workers, and what
+//! the workers send back applied to the app through its own `apply_*` functions. Owns the two
+//! hand-over rules: indexer batches that arrive together are taken together (the first one
+//! alone), and a conversation is held while the top row is still changing. Never blocks.
+
+use std::sync::mpsc::{Receiver, Sender, TryRecvError};
+use std::time::{Duration, Instant};
+
+use crate::session::SessionRow;
+use crate::tui::app::App;
+use crate::workers::indexer::Event;
+use crate::workers::search::{self, Answer};
+use crate::workers::transcript::{Job, Loaded};
+
+/// The longest the event loop spends taking in indexer events before it looks at the keyboard
+/// and the screen again.
+const DRAIN_BUDGET: Duration = Duration::from_millis(8);
+
+/// How long the top row must stay the same, while the first index streams in, before its
+/// conversation is read.
+const TOP_SETTLE: Duration = Duration::from_millis(120);
+
+/// The channels to the three workers, and the conversation held back from the transcript one.
+pub struct Workers {
+    index: Receiver<Event>,
+    /// The indexer is still sending.
+    index_open: bool,
+    search: Sender<search::Request>,
+    answers: Receiver<Answer>,
+    jobs: Sender<Job>,
+    loaded: Receiver<Loaded>,
+    /// The conversation asked for last, not sent yet, and since when it waits.
+    held: Option<(Job, Instant)>,
+    /// The generation of the last conversation sent, until it is answered.
+    reading: Option<u64>,
+}
+
+/// What [`Workers::drain_index`] did.
+pub struct Drained {
+    /// Something was applied: draw.
+    pub applied: bool,
+    /// The first rows or the end of the rows phase: draw without waiting for the next frame.
+    pub urgent: bool,
+    /// More may be waiting: come back without sleeping.
+    pub backlog: bool,
+    /// The indexer is still sending.
+    pub open: bool,
+}
+
+impl Workers {
+    /// The picker's ends of the indexer's, the search worker's and the transcript worker's
+    /// channels, as their `spawn` functions return them.
+    pub fn new(
+        index: Receiver<Event>,
+        (search, answers): (Sender<search::Request>, Receiver<Answer>),
+        (jobs, loaded): (Sender<Job>, Receiver<Loaded>),
+    ) -> Workers {
+        Workers {
+            index,
+            index_open: true,
+            search,
+            answers,
+            jobs,
+            loaded,
+            held: None,
+            reading: None,
+        }
+    }
+
+    /// The indexer is still sending.
+    pub fn index_open(&self) -> bool {
+        self.index_open
+    }
+
+    /// A worker may have something for the app soon. The workers cannot wake the loop's wait
+    /// for a key, so while this holds it looks for their answers every few milliseconds.
+    pub fn busy(&self, app: &App) -> bool {
+        self.index_open || self.awaiting(app)
+    }
+
+    /// An answer the app asked for is still to come: a search, or a conversation (held back or
+    /// being read).
+    pub fn awaiting(&self, app: &App) -> bool {
+        app.searching() || self.held.is_some() || self.reading.is_some()
+    }
+
+    /// Send the app's requests to the workers. While the first index streams in and the
+    /// selection follows the top row, a conversation is held until the top has settled (or the
+    /// user moves, or the index is complete): reading every session that passes through the
+    /// top would take cores from the indexer for conversations nobody sees.
+    pub fn send(&mut self, app: &mut App) {
+        let outbox = app.take_outbox();
+        for req in outbox.search {
+            // A worker that is gone has panicked; the picker goes on without its answers.
+            let _ = self.search.send(req);
+        }
+        if let Some(job) = outbox.transcripts.into_iter().last() {
+            self.held = Some((job, Instant::now()));
+        }
+        let settled = self
+            .held
+            .as_ref()
+            .is_some_and(|(_, since)| !app.follows_top() || since.elapsed() >= TOP_SETTLE);
+        if settled {
+            if let Some((job, _)) = self.held.take() {
+                self.reading = Some(job.gen);
+                let _ = self.jobs.send(job);
+            }
+        }
+    }
+
+    /// Apply the search answers and the conversations that have arrived; whether there were
+    /// any.
+    pub fn take_answers(&mut self, app: &mut App) -> bool {
+        let mut taken = false;
+        for answer in self.answers.try_iter() {
+            match answer {
+                Answer::Ranked { gen, ranked } => app.apply_search(gen, ranked),
+                Answer::Content { gen, hits } => app.apply_content(gen, hits),
+            }
+            taken = true;
+        }
+        for Loaded { gen, id, result } in self.loaded.try_iter() {
+            // The worker skips asks that a newer one replaced: only the last one sent is sure
+            // to be answered.
+            if self.reading.is_some_and(|sent| gen >= sent) {
+                self.reading = None;
+            }
+            app.apply_transcript(id, result);
+            taken = true;
+        }
+        taken
+    }
+
+    /// Apply what the indexer has sent (see [`drain_index`]).
+    pub fn drain_index(&mut self, app: &mut App) -> Drained {
+        let drained = drain_index(app, &self.index);
+        self.index_open &= drained.open;
+        drained
+    }
+}
+
+/// Apply what the indexer has sent. Batches of new rows that
+/// come back to back are applied as one, so a large store costs one sort of the list and one
+/// frame per turn of the loop instead of one per batch (a frame per batch fell behind the
+/// indexer, and the last rows showed long after they were read). The very first batch is
+/// applied alone, so the first screenful is drawn at once.
+fn drain_index(app: &mut App, rx: &Receiver<Event>) -> Drained {
+    let start = Instant::now();
+    let mut rows: Vec<SessionRow> = Vec::new();
+    let mut out = Drained {
+        applied: false,
+        urgent: false,
+        backlog: false,
+        open: true,
+    };
+    loop {
+        if start.elapsed() >= DRAIN_BUDGET {
+            out.backlog = true;
+            break;
+        }
+        match rx.try_recv() {
+            Ok(Event::Rows(batch)) => {
+                let first = app.rows().is_empty() && rows.is_empty();
+                rows.extend(batch);
+                if first {
+                    out.backlog = true;
+                    out.urgent = true;
+                    break;
+                }
+            }
+            // Progress only moves a counter: it need not wait for the rows before it.
+            Ok(ev @ Event::Progress { .. }) => {
+                app.apply_index(ev);
+                out.applied = true;
+            }
+            Ok(ev) => {
+                if !rows.is_empty() {
+                    app.apply_index(Event::Rows(std::mem::take(&mut rows)));
+                }
+                out.urgent |= matches!(ev, Event::Finished { .. });
+                app.apply_index(ev);
+                out.applied = true;
+            }
+            Err(TryRecvError::Empty) => break,
+            Err(TryRecvError::Disconnected) => {
+                out.open = false;
+                break;
+            }
+        }
+    }
+    if !rows.is_empty() {
+        app.apply_index(Event::Rows(rows));
+        out.applied = true;
+    }
+    out
+}
+
+#[cfg(test)]
+#[path = "dispatch_tests.rs"]
+mod tests;

@@ -1,0 +1,251 @@
+//! The picker's event loop, on any ratatui backend: draw if due -> take every ready terminal
+//! event -> `App::update` -> effects -> send the app's requests -> take in the indexer's events
+//! and the workers' answers. Never blocks on a worker.
+//!
+//! What it draws on is a [`Terminal`], where its events come from an [`Input`], and what it
+//! asks of the terminal besides frames (the clipboard, Ctrl+Z) a [`Host`]: the real ones are
+//! set up in `picker`, and tests run the same loop on a `TestBackend` with keys from a channel.
+
+use std::io;
+use std::time::{Duration, Instant};
+
+use ratatui::backend::Backend;
+use ratatui::crossterm::event::{Event as TermEvent, MouseEventKind};
+use ratatui::Terminal;
+
+use crate::tui::app::{Action, App, Effect, Outcome};
+use crate::tui::dispatch::{Drained, Workers};
+use crate::tui::{keys, launch, ui};
+
+/// Where the loop's terminal events come from.
+pub trait Input {
+    /// Whether an event is ready within `timeout` (looks without waiting when it is zero).
+    fn poll(&mut self, timeout: Duration) -> io::Result<bool>;
+    /// The next event; called once `poll` has said one is ready.
+    fn read(&mut self) -> io::Result<TermEvent>;
+}
+
+/// What the loop asks of the terminal besides frames.
+pub trait Host<B: Backend> {
+    /// Put `text` on the clipboard (best effort: the user is told it was copied either way).
+    fn copy(&mut self, terminal: &mut Terminal<B>, text: &str);
+    /// Ctrl+Z: give the terminal back, stop until resumed, and take it again.
+    fn suspend(&mut self, terminal: &mut Terminal<B>) -> io::Result<()>;
+}
+
+/// How often the loop looks for the workers' answers while they are busy.
+const TICK: Duration = Duration::from_millis(10);
+
+/// How long the loop waits for a key when no worker is busy.
+const IDLE: Duration = Duration::from_millis(500);
+
+/// The shortest time between two frames drawn for rows streaming in.
+const FRAME: Duration = Duration::from_millis(30);
+
+/// Run the picker until it ends; the outcome is handed back for the caller to act on once
+/// the terminal is restored.
+pub fn run<B, I, H>(
+    terminal: &mut Terminal<B>,
+    input: &mut I,
+    host: &mut H,
+    workers: &mut Workers,
+    app: &mut App,
+    theme: &ui::Theme,
+) -> io::Result<Outcome>
+where
+    B: Backend,
+    B::Error: Send + Sync + 'static,
+    I: Input,
+    H: Host<B>,
+{
+    let size = terminal.size().map_err(io::Error::other)?;
+    app.update(Action::Resize(size.width, size.height));
+    let mut pace = Pace::new();
+    loop {
+        if pace.draw_due() {
+            app.set_now(crate::timefmt::now_ms());
+            terminal
+                .draw(|f| ui::draw(f, app, theme))
+                .map_err(io::Error::other)?;
+            pace.drawn();
+        }
+        if input.poll(pace.wait(workers.busy(app)))? {
+            if let Some(outcome) = take_input(terminal, input, host, app, &mut pace)? {
+                return Ok(outcome);
+            }
+        }
+        workers.send(app);
+        if workers.index_open() && pace.index_due(app.rows().is_empty()) {
+            pace.drained(workers.drain_index(app));
+        }
+        if workers.take_answers(app) {
+            pace.changed();
+        }
+        workers.send(app);
+    }
+}
+
+/// When the loop draws and how long it waits. What the user is waiting for (a key's effect, an
+/// answer, the first rows, the end of the index) is drawn at once; rows streaming in at most
+/// once a frame, and taken in once a frame (each time the list is sorted again).
+struct Pace {
+    /// Something changed since the last frame.
+    dirty: bool,
+    /// ... and the user is waiting for it: draw without waiting for the next frame.
+    urgent: bool,
+    drawn: Instant,
+    drained_at: Instant,
+    /// A batch of rows was just applied and more index events may be waiting.
+    backlog: bool,
+}
+
+impl Pace {
+    fn new() -> Pace {
+        Pace {
+            dirty: true,
+            urgent: true,
+            drawn: Instant::now(),
+            drained_at: Instant::now(),
+            backlog: false,
+        }
+    }
+
+    fn draw_due(&self) -> bool {
+        self.dirty && (self.urgent || self.drawn.elapsed() >= FRAME)
+    }
+
+    fn drawn(&mut self) {
+        (self.dirty, self.urgent, self.drawn) = (false, false, Instant::now());
+    }
+
+    /// How long to wait for a key: not at all through a backlog, a tick while a worker is
+    /// `busy`, and never past the next frame when something waits to be drawn.
+    fn wait(&self, busy: bool) -> Duration {
+        let wait = if self.backlog {
+            Duration::ZERO
+        } else if busy {
+            TICK
+        } else {
+            IDLE
+        };
+        if self.dirty {
+            wait.min(FRAME.saturating_sub(self.drawn.elapsed()))
+        } else {
+            wait
+        }
+    }
+
+    /// Something the user waits for changed: draw it at once.
+    fn changed(&mut self) {
+        (self.dirty, self.urgent) = (true, true);
+    }
+
+    /// Index events are taken in at every turn until the first rows are in, while a backlog is
+    /// worked through, and otherwise once a frame.
+    fn index_due(&self, no_rows: bool) -> bool {
+        self.backlog || no_rows || self.drained_at.elapsed() >= FRAME
+    }
+
+    fn drained(&mut self, drained: Drained) {
+        self.drained_at = Instant::now();
+        self.backlog = drained.backlog;
+        self.dirty |= drained.applied;
+        self.urgent |= drained.urgent;
+    }
+}
+
+/// Apply every terminal event ready now (typing never waits for a frame or a worker); the
+/// outcome when one of them ends the picker.
+fn take_input<B, I, H>(
+    terminal: &mut Terminal<B>,
+    input: &mut I,
+    host: &mut H,
+    app: &mut App,
+    pace: &mut Pace,
+) -> io::Result<Option<Outcome>>
+where
+    B: Backend,
+    B::Error: Send + Sync + 'static,
+    I: Input,
+    H: Host<B>,
+{
+    loop {
+        if let Some(action) = to_action(input.read()?, app) {
+            pace.changed();
+            if let Some(outcome) = apply(terminal, host, app, action)? {
+                return Ok(Some(outcome));
+            }
+        }
+        if !input.poll(Duration::ZERO)? {
+            return Ok(None);
+        }
+    }
+}
+
+/// One action, and its effect carried out.
+fn apply<B, H>(
+    terminal: &mut Terminal<B>,
+    host: &mut H,
+    app: &mut App,
+    action: Action,
+) -> io::Result<Option<Outcome>>
+where
+    B: Backend,
+    B::Error: Send + Sync + 'static,
+    H: Host<B>,
+{
+    match app.update(action) {
+        Effect::None => {}
+        Effect::Quit(Outcome::Exec { id, cwd }) => {
+            if launch::find_codex().is_some() {
+                return Ok(Some(Outcome::Exec { id, cwd }));
+            }
+            app.notify(
+                "`codex` is not on PATH: install the Codex CLI, or press Enter to print the id",
+            );
+        }
+        Effect::Quit(outcome) => return Ok(Some(outcome)),
+        Effect::Copy { text, what } => {
+            host.copy(terminal, &text);
+            app.notify(format!(
+                "copied the {what}: {}",
+                crate::sanitize::one_line(&text)
+            ));
+        }
+        Effect::Suspend => {
+            host.suspend(terminal)?;
+            let size = terminal.size().map_err(io::Error::other)?;
+            app.update(Action::Resize(size.width, size.height));
+        }
+    }
+    Ok(None)
+}
+
+fn to_action(ev: TermEvent, app: &App) -> Option<Action> {
+    match ev {
+        TermEvent::Key(key) => keys::action(
+            key,
+            keys::Context {
+                query_empty: app.list().query().is_empty(),
+                focus: app.screen().focus(),
+            },
+        ),
+        TermEvent::Paste(text) => Some(Action::Paste(text)),
+        TermEvent::Resize(w, h) => Some(Action::Resize(w, h)),
+        TermEvent::Mouse(m) => match m.kind {
+            MouseEventKind::Down(_) => Some(Action::Click(m.column, m.row)),
+            MouseEventKind::ScrollDown => Some(Action::Wheel {
+                col: m.column,
+                row: m.row,
+                down: true,
+            }),
+            MouseEventKind::ScrollUp => Some(Action::Wheel {
+                col: m.column,
+                row: m.row,
+                down: false,
+            }),
+            _ => None,
+        },
+        _ => None,
+    }
+}
