@@ -7,7 +7,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use crate::rollout::record::Role;
+use crate::rollout::record::{Role, ToolCall};
 use crate::rollout::transcript::{Entry, Transcript};
 use crate::sanitize;
 use crate::session::{self, SessionRow};
@@ -284,7 +284,7 @@ pub fn write_transcript_text(
                     )?;
                 }
             }
-            Entry::Tool { kind, summary } if tools => {
+            Entry::Tool(ToolCall { kind, summary }) if tools => {
                 writeln!(
                     out,
                     "\n  ▸ {}: {}",
@@ -292,7 +292,7 @@ pub fn write_transcript_text(
                     sanitize::one_line(summary)
                 )?;
             }
-            Entry::Tool { .. } => {}
+            Entry::Tool(_) => {}
         }
     }
     Ok(())

@@ -64,7 +64,7 @@ fn extract(file: &RolloutFile, files: &[RolloutFile]) -> FileText {
         Entry::Message {
             role, text, elided, ..
         } => Some((role, text, elided)),
-        Entry::Tool { .. } => None,
+        Entry::Tool(_) => None,
     });
     for (role, text, elided) in messages.by_ref() {
         if out.lower.len() + text.len() > MAX_SESSION_BYTES {

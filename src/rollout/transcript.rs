@@ -10,7 +10,7 @@
 use std::io::{self, BufRead};
 
 use super::reader::{ReadOptions, Records, Resume};
-use super::record::{Message, Meta, Record, Role, Shape};
+use super::record::{Message, Meta, Record, Role, Shape, ToolCall};
 use super::rules::{clip, Sources};
 
 /// One entry of a transcript.
@@ -25,7 +25,7 @@ pub enum Entry {
         elided: u64,
     },
     /// A tool call, tool output or reasoning summary, on one line.
-    Tool { kind: String, summary: String },
+    Tool(ToolCall),
 }
 
 impl Entry {
@@ -148,10 +148,7 @@ pub fn read<R: BufRead>(
     while let Some(record) = records.next_record()? {
         match record {
             Record::Meta(m) => meta = Some(*m),
-            Record::Tool(call) => entries.push(Entry::Tool {
-                kind: call.kind,
-                summary: call.summary,
-            }),
+            Record::Tool(call) => entries.push(Entry::Tool(call)),
             Record::Message(msg) => {
                 if sources.note(&msg) {
                     // The role now comes from events: drop its `response` messages so far.
@@ -195,10 +192,7 @@ pub fn stream_transcript<R: BufRead>(
     while let Some(record) = records.next_record()? {
         match record {
             Record::Meta(m) => meta = Some(*m),
-            Record::Tool(call) => sink(&Entry::Tool {
-                kind: call.kind,
-                summary: call.summary,
-            })?,
+            Record::Tool(call) => sink(&Entry::Tool(call))?,
             Record::Message(msg) if sources.keeps(&msg) => sink(&message_entry(msg, opts))?,
             Record::Message(_) | Record::ThreadName(_) => {}
         }

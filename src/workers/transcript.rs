@@ -102,7 +102,7 @@ mod tests {
             .into_iter()
             .filter_map(|e| match e {
                 Entry::Message { text, .. } => Some(text),
-                Entry::Tool { .. } => None,
+                Entry::Tool(_) => None,
             })
             .collect()
     }

@@ -6,7 +6,7 @@
 
 use unicode_width::UnicodeWidthChar;
 
-use crate::rollout::record::Role;
+use crate::rollout::record::{Role, ToolCall};
 use crate::rollout::transcript::{Entry, Transcript};
 use crate::sanitize;
 use crate::session::SessionRow;
@@ -142,7 +142,7 @@ pub fn build(
     let hidden_tools = t
         .entries
         .iter()
-        .filter(|e| matches!(e, Entry::Tool { .. }))
+        .filter(|e| matches!(e, Entry::Tool(_)))
         .count();
     if !tools && hidden_tools > 0 {
         let msg =
@@ -191,7 +191,7 @@ pub fn build(
                     push_wrapped(&mut lines, &msg, width, Part::Elided);
                 }
             }
-            Entry::Tool { kind, summary } if tools => {
+            Entry::Tool(ToolCall { kind, summary }) if tools => {
                 let text = format!(
                     "  ▸ {}: {}",
                     sanitize::one_line(kind),
@@ -202,7 +202,7 @@ pub fn build(
                     Part::Tool,
                 ));
             }
-            Entry::Tool { .. } => {}
+            Entry::Tool(_) => {}
         }
     }
     lines

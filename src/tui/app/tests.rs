@@ -143,10 +143,10 @@ fn with_transcript(app: &mut App, lines: usize) {
                 phase: None,
                 elided: 0,
             },
-            Entry::Tool {
+            Entry::Tool(crate::rollout::record::ToolCall {
                 kind: "function_call".into(),
                 summary: "exec_command ls".into(),
-            },
+            }),
         ],
         ..Transcript::default()
     };
