@@ -49,7 +49,7 @@ pub struct Resume {
     pub at_file_start: bool,
     /// The metadata was read before: later `session_meta` rows are not records anyway.
     pub have_meta: bool,
-    /// The metadata or a message was read before (see [`Records::seen_session`]).
+    /// The metadata or a message was read before: the file is known to be a session.
     pub seen_session: bool,
 }
 
@@ -141,11 +141,6 @@ impl<R: BufRead> Records<R> {
     /// unreadable and left unread (codex may be writing it: `-1` may yet become `-1e5`).
     pub fn pending_tail(&self) -> bool {
         self.pending_tail
-    }
-
-    /// The metadata or a message has been read: the file is a session.
-    pub fn seen_session(&self) -> bool {
-        self.seen_session
     }
 
     /// The next record, or `None` at the end of the stream ([`Records::end`] says which). A
