@@ -293,3 +293,7 @@ fn is_blank(line: &[u8]) -> bool {
 fn whole_object(line: &[u8]) -> bool {
     rules::parse_line(line).is_some_and(|v| v.is_object())
 }
+
+#[cfg(test)]
+#[path = "reader_tests.rs"]
+mod tests;
