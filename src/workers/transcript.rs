@@ -13,6 +13,7 @@ use crate::store::Store;
 /// Longest message kept whole in the pane.
 pub const MAX_MESSAGE_BYTES: usize = 256 * 1024;
 
+#[derive(Debug, Clone)]
 pub struct Job {
     pub gen: u64,
     pub id: String,

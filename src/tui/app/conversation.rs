@@ -139,19 +139,7 @@ pub fn build(
         }
         Some(Ok(t)) => t,
     };
-    let hidden_tools = t
-        .entries
-        .iter()
-        .filter(|e| matches!(e, Entry::Tool(_)))
-        .count();
-    if !tools && hidden_tools > 0 {
-        let msg =
-            format!("{hidden_tools} tool calls and reasoning steps hidden (Ctrl+T shows them)");
-        push_wrapped(&mut lines, &msg, width, Part::Notice);
-    }
-    if !t.entries.iter().any(Entry::is_message) {
-        lines.push(PaneLine::one("(no message)", Part::Notice));
-    }
+    notices(&mut lines, t, width, tools);
     for entry in &t.entries {
         match entry {
             Entry::Message {
@@ -160,52 +148,85 @@ pub fn build(
                 phase,
                 elided,
                 ..
-            } => {
-                let commentary = phase.as_deref() == Some("commentary");
-                let (header, hpart, tpart) = match role {
-                    Role::User => ("▍ USER".to_owned(), Part::UserHeader, Part::UserText),
-                    Role::Assistant if commentary => (
-                        "▍ ASSISTANT · commentary".to_owned(),
-                        Part::CommentaryHeader,
-                        Part::CommentaryText,
-                    ),
-                    Role::Assistant => {
-                        let label = match phase.as_deref() {
-                            Some("final_answer") => " · final answer".to_owned(),
-                            Some(p) => format!(" · {}", sanitize::one_line(p)),
-                            None => String::new(),
-                        };
-                        (
-                            format!("▍ ASSISTANT{label}"),
-                            Part::AssistantHeader,
-                            Part::AssistantText,
-                        )
-                    }
-                };
-                lines.push(PaneLine::default());
-                lines.push(PaneLine::one(textwrap_header(&header, width), hpart));
-                let safe = sanitize::for_terminal(text);
-                push_wrapped(&mut lines, safe.trim_end_matches('\n'), width, tpart);
-                if *elided > 0 {
-                    let msg = format!("[… {elided} more bytes not shown …]");
-                    push_wrapped(&mut lines, &msg, width, Part::Elided);
-                }
-            }
-            Entry::Tool(ToolCall { kind, summary }) if tools => {
-                let text = format!(
-                    "  ▸ {}: {}",
-                    sanitize::one_line(kind),
-                    sanitize::one_line(summary)
-                );
-                lines.push(PaneLine::one(
-                    crate::textwidth::truncate(&text, width),
-                    Part::Tool,
-                ));
-            }
+            } => message(&mut lines, *role, phase.as_deref(), text, *elided, width),
+            Entry::Tool(call) if tools => lines.push(tool_line(call, width)),
             Entry::Tool(_) => {}
         }
     }
     lines
+}
+
+/// The notices above the entries: how many tool calls are hidden, and that there is no message.
+fn notices(lines: &mut Vec<PaneLine>, t: &Transcript, width: usize, tools: bool) {
+    let hidden_tools = t
+        .entries
+        .iter()
+        .filter(|e| matches!(e, Entry::Tool(_)))
+        .count();
+    if !tools && hidden_tools > 0 {
+        let msg =
+            format!("{hidden_tools} tool calls and reasoning steps hidden (Ctrl+T shows them)");
+        push_wrapped(lines, &msg, width, Part::Notice);
+    }
+    if !t.entries.iter().any(Entry::is_message) {
+        lines.push(PaneLine::one("(no message)", Part::Notice));
+    }
+}
+
+/// One message: a blank line, the header, the wrapped text, and what was elided of it.
+fn message(
+    lines: &mut Vec<PaneLine>,
+    role: Role,
+    phase: Option<&str>,
+    text: &str,
+    elided: u64,
+    width: usize,
+) {
+    let (header, hpart, tpart) = message_header(role, phase);
+    lines.push(PaneLine::default());
+    lines.push(PaneLine::one(textwrap_header(&header, width), hpart));
+    let safe = sanitize::for_terminal(text);
+    push_wrapped(lines, safe.trim_end_matches('\n'), width, tpart);
+    if elided > 0 {
+        let msg = format!("[… {elided} more bytes not shown …]");
+        push_wrapped(lines, &msg, width, Part::Elided);
+    }
+}
+
+/// A message's header (who spoke, and the assistant's phase) with the parts of the header and
+/// of the text below it.
+fn message_header(role: Role, phase: Option<&str>) -> (String, Part, Part) {
+    match role {
+        Role::User => ("▍ USER".to_owned(), Part::UserHeader, Part::UserText),
+        Role::Assistant if phase == Some("commentary") => (
+            "▍ ASSISTANT · commentary".to_owned(),
+            Part::CommentaryHeader,
+            Part::CommentaryText,
+        ),
+        Role::Assistant => {
+            let label = match phase {
+                Some("final_answer") => " · final answer".to_owned(),
+                Some(p) => format!(" · {}", sanitize::one_line(p)),
+                None => String::new(),
+            };
+            (
+                format!("▍ ASSISTANT{label}"),
+                Part::AssistantHeader,
+                Part::AssistantText,
+            )
+        }
+    }
+}
+
+/// A tool call's one-line summary, cut to `width`.
+fn tool_line(call: &ToolCall, width: usize) -> PaneLine {
+    let ToolCall { kind, summary } = call;
+    let text = format!(
+        "  ▸ {}: {}",
+        sanitize::one_line(kind),
+        sanitize::one_line(summary)
+    );
+    PaneLine::one(crate::textwidth::truncate(&text, width), Part::Tool)
 }
 
 /// Mark every case-insensitive occurrence of `terms` (lowercase) in the message text of `lines`

@@ -44,6 +44,7 @@ pub use types::*;
 use crate::session::SessionRow;
 use crate::timefmt::Millis;
 
+#[derive(Debug)]
 pub struct App {
     /// What Enter hands back.
     enter: Pick,

@@ -128,7 +128,7 @@ pub enum Effect {
 
 /// Work queued for the background threads, taken by the event loop with
 /// [`App::take_outbox`](super::App::take_outbox).
-#[derive(Default)]
+#[derive(Debug, Default)]
 pub struct Outbox {
     /// For the search thread, in the order asked.
     pub search: Vec<search::Request>,

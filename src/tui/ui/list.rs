@@ -3,6 +3,7 @@
 //! marker, so it stands out without colour. Highlights are computed for drawn rows only.
 
 use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
@@ -12,7 +13,7 @@ use crate::sanitize;
 use crate::search::{self, Highlights};
 use crate::session::SessionRow;
 use crate::textwidth;
-use crate::timefmt;
+use crate::timefmt::{self, Millis};
 use crate::tui::app::App;
 
 use super::{marked, Theme};
@@ -25,6 +26,11 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         return;
     }
     let height = usize::from(area.height);
+    let ctx = RowContext {
+        width: usize::from(area.width),
+        now: app.screen().now(),
+        theme,
+    };
     let lines: Vec<Line> = list
         .visible()
         .iter()
@@ -39,15 +45,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
                 // Only the rows on screen pay for a haystack and their highlights.
                 search::highlights(&search::Haystack::new(&rows[i]), list.parsed())
             };
-            row_line(
-                &rows[i],
-                &marks,
-                content,
-                pos == list.selected(),
-                area.width,
-                app.screen().now(),
-                theme,
-            )
+            row_line(&rows[i], &marks, content, pos == list.selected(), &ctx)
         })
         .collect();
     frame.render_widget(Paragraph::new(lines), area);
@@ -110,34 +108,179 @@ pub fn snippet_view(hit: &ContentHit, width: usize) -> (String, Vec<usize>) {
     (format!("{before}{matched}{after}"), marks)
 }
 
-/// One list line, exactly `width` cells.
-#[allow(clippy::too_many_arguments)]
+/// What every row of one frame is drawn with.
+struct RowContext<'t> {
+    /// The list's width: each row is exactly this many cells.
+    width: usize,
+    /// The clock the ages are counted from.
+    now: Millis,
+    theme: &'t Theme,
+}
+
+/// The widths of a row's columns. Fixed so every row lines up: project, branch; the title takes
+/// the rest.
+struct Columns {
+    title: usize,
+    project: usize,
+    /// `None` when the row is too narrow for a branch column.
+    branch: Option<usize>,
+}
+
+impl Columns {
+    /// The columns of a row `width` cells wide whose kind label (and the space after it) takes
+    /// `kind_w` cells.
+    fn new(width: usize, kind_w: usize) -> Columns {
+        // The marker and the age.
+        let left_used = 7;
+        // The title is what a reader scans: the branch column only appears when the title keeps
+        // at least ~50 cells.
+        let show_branch = width >= 84;
+        let project = if width >= 64 { 16 } else { 12 };
+        let branch = show_branch.then_some(14);
+        let right_w = project + 1 + branch.map_or(0, |b| b + 1);
+        // One cell separates the title from the right-hand columns.
+        let title = width
+            .saturating_sub(left_used + 1 + right_w + kind_w)
+            .max(8);
+        Columns {
+            title,
+            project,
+            branch,
+        }
+    }
+}
+
+/// A row's spans as they are laid out, left to right.
+struct RowSpans<'t> {
+    spans: Vec<Span<'static>>,
+    theme: &'t Theme,
+}
+
+impl RowSpans<'_> {
+    fn push(&mut self, span: Span<'static>) {
+        self.spans.push(span);
+    }
+
+    /// `text` cut to `w` cells with the characters at `marks` highlighted, then spaces up to
+    /// `w + gap` cells.
+    fn column(&mut self, text: &str, marks: &[usize], style: Style, w: usize, gap: usize) {
+        let (spans, used) = marked(text, marks, w, style, self.theme.matched);
+        self.spans.extend(spans);
+        self.spans
+            .push(Span::raw(" ".repeat(w.saturating_sub(used) + gap)));
+    }
+
+    /// Spaces up to `width` cells, then the line.
+    fn into_line(mut self, width: usize) -> Line<'static> {
+        let used: usize = self
+            .spans
+            .iter()
+            .map(|s| textwidth::width(&s.content))
+            .sum();
+        if used < width {
+            self.spans.push(Span::raw(" ".repeat(width - used)));
+        }
+        Line::from(self.spans)
+    }
+}
+
+/// One list line, exactly `ctx.width` cells: marker, age, kind, title, project, branch.
 fn row_line(
     row: &SessionRow,
     marks: &Highlights,
     content: Option<&ContentHit>,
     selected: bool,
-    width: u16,
-    now: i64,
-    theme: &Theme,
+    ctx: &RowContext,
 ) -> Line<'static> {
-    let width = usize::from(width);
-    let mut spans: Vec<Span> = Vec::new();
+    let theme = ctx.theme;
+    let mut spans = RowSpans {
+        spans: Vec::new(),
+        theme,
+    };
     spans.push(if selected {
         Span::styled("▶ ", theme.marker)
     } else {
         Span::raw("  ")
     });
     spans.push(Span::styled(
-        format!("{:>4} ", timefmt::relative(row.updated_ms, now)),
+        format!("{:>4} ", timefmt::relative(row.updated_ms, ctx.now)),
         theme.age,
     ));
-    // Right side: project, branch, kind; dropped from the right when space is short.
+    let kind = kind_label(row);
+    let cols = Columns::new(
+        ctx.width,
+        kind.as_ref().map_or(0, |k| textwidth::width(k) + 1),
+    );
+    if let Some(k) = kind {
+        spans.push(Span::styled(format!("{k} "), theme.kind));
+    }
+    let (title, title_marks, title_style) = title(row, marks, content, cols.title, theme);
+    spans.column(&title, &title_marks, title_style, cols.title, 0);
+    spans.push(Span::raw(" "));
+    let (project, project_marks) = project(row, marks);
+    spans.column(&project, &project_marks, theme.project, cols.project, 1);
+    if let Some(branch_w) = cols.branch {
+        let branch = row
+            .git_branch
+            .as_deref()
+            .map(sanitize::one_line)
+            .unwrap_or_default();
+        let branch_marks = &marks.fields[search::BRANCH];
+        spans.column(&branch, branch_marks, theme.branch, branch_w, 0);
+    }
+    let line = spans.into_line(ctx.width);
+    if selected {
+        line.style(theme.selected)
+    } else {
+        line
+    }
+}
+
+/// The row's kind (archived, exec, another source), `None` for an interactive session. A custom
+/// `source` can be any text: its label gets a short column.
+fn kind_label(row: &SessionRow) -> Option<String> {
     let kind = if row.archived {
         Some("archived")
     } else {
         row.kind_label()
     };
+    kind.map(|k| textwidth::truncate(&sanitize::one_line(k), 10))
+}
+
+/// The title column's text, the characters to highlight and its style: a content hit's snippet
+/// for a column `w` cells wide, else the session's name (bold), else its first message.
+fn title(
+    row: &SessionRow,
+    marks: &Highlights,
+    content: Option<&ContentHit>,
+    w: usize,
+    theme: &Theme,
+) -> (String, Vec<usize>, Style) {
+    if let Some(hit) = content {
+        let (text, marks) = snippet_view(hit, w);
+        return (text, marks, theme.title);
+    }
+    match &row.name {
+        Some(n) if !n.trim().is_empty() => (
+            sanitize::one_line(n),
+            marks.fields[search::NAME].clone(),
+            theme.title.add_modifier(Modifier::BOLD),
+        ),
+        _ if row.preview.trim().is_empty() => ("(no message)".to_owned(), Vec::new(), theme.empty),
+        _ => (
+            sanitize::one_line(&row.preview),
+            marks.fields[search::PREVIEW].clone(),
+            theme.title,
+        ),
+    }
+}
+
+/// The project column (the end of the session's working folder, as [`project_of`] gives it) and
+/// the characters to highlight in it: the working folder's marks, counted from where the project
+/// starts.
+///
+/// [`project_of`]: crate::session::project_of
+fn project(row: &SessionRow, marks: &Highlights) -> (String, Vec<usize>) {
     let cwd = row
         .cwd
         .as_deref()
@@ -145,86 +288,9 @@ fn row_line(
         .unwrap_or_default();
     let project = crate::session::project_of(&cwd);
     let project_at = cwd.chars().count().saturating_sub(project.chars().count());
-    let project_marks: Vec<usize> = marks.fields[search::CWD]
+    let project_marks = marks.fields[search::CWD]
         .iter()
         .filter_map(|&p| p.checked_sub(project_at))
         .collect();
-    let branch = row
-        .git_branch
-        .as_deref()
-        .map(sanitize::one_line)
-        .unwrap_or_default();
-    // Fixed columns so every row lines up: project, branch; the title takes the rest.
-    let left_used = 7;
-    // The title is what a reader scans: the branch column only appears when the title keeps
-    // at least ~50 cells.
-    let show_branch = width >= 84;
-    let project_w = if width >= 64 { 16 } else { 12 };
-    let branch_w = if show_branch { 14 } else { 0 };
-    // A custom `source` can be any text: its label gets a short column.
-    let kind = kind.map(|k| textwidth::truncate(&sanitize::one_line(k), 10));
-    let kind_w = kind.as_ref().map_or(0, |k| textwidth::width(k) + 1);
-    let right_w = project_w + 1 + if show_branch { branch_w + 1 } else { 0 };
-    // One cell separates the title from the right-hand columns.
-    let title_w = width
-        .saturating_sub(left_used + 1 + right_w + kind_w)
-        .max(8);
-    if let Some(k) = kind {
-        spans.push(Span::styled(format!("{k} "), theme.kind));
-    }
-    let snippet = content.map(|hit| snippet_view(hit, title_w));
-    let (title, title_marks, title_style) = match &row.name {
-        _ if snippet.is_some() => {
-            let (text, marks) = snippet
-                .as_ref()
-                .map(|(t, m)| (t.clone(), m.as_slice()))
-                .unwrap_or_default();
-            (text, marks, theme.title)
-        }
-        Some(n) if !n.trim().is_empty() => (
-            sanitize::one_line(n),
-            marks.fields[search::NAME].as_slice(),
-            theme.title.add_modifier(ratatui::style::Modifier::BOLD),
-        ),
-        _ if row.preview.trim().is_empty() => ("(no message)".to_owned(), &[][..], theme.empty),
-        _ => (
-            sanitize::one_line(&row.preview),
-            marks.fields[search::PREVIEW].as_slice(),
-            theme.title,
-        ),
-    };
-    let (t, used) = marked(&title, title_marks, title_w, title_style, theme.matched);
-    spans.extend(t);
-    spans.push(Span::raw(" ".repeat(title_w.saturating_sub(used))));
-    spans.push(Span::raw(" "));
-    let (p, used) = marked(
-        &project,
-        &project_marks,
-        project_w,
-        theme.project,
-        theme.matched,
-    );
-    spans.extend(p);
-    spans.push(Span::raw(" ".repeat(project_w.saturating_sub(used) + 1)));
-    if show_branch {
-        let (b, used) = marked(
-            &branch,
-            &marks.fields[search::BRANCH],
-            branch_w,
-            theme.branch,
-            theme.matched,
-        );
-        spans.extend(b);
-        spans.push(Span::raw(" ".repeat(branch_w.saturating_sub(used))));
-    }
-    let used: usize = spans.iter().map(|s| textwidth::width(&s.content)).sum();
-    if used < width {
-        spans.push(Span::raw(" ".repeat(width - used)));
-    }
-    let line = Line::from(spans);
-    if selected {
-        line.style(theme.selected)
-    } else {
-        line
-    }
+    (project, project_marks)
 }
