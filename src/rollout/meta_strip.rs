@@ -115,39 +115,26 @@ fn checked_value(line: &[u8], i: usize) -> Option<usize> {
 fn checked_value_at(line: &[u8], i: usize, depth: usize) -> Option<usize> {
     match *line.get(i)? {
         b'"' => checked_string(line, i),
-        b'{' => {
+        open @ (b'{' | b'[') => {
             let depth = depth.checked_sub(1)?;
+            let object = open == b'{';
+            let close = if object { b'}' } else { b']' };
             let mut i = skip_ws(line, i + 1);
-            if line.get(i) == Some(&b'}') {
+            if line.get(i) == Some(&close) {
                 return Some(i + 1);
             }
             loop {
-                let colon = skip_ws(line, checked_string(line, i)?);
-                if line.get(colon) != Some(&b':') {
-                    return None;
+                if object {
+                    let colon = skip_ws(line, checked_string(line, i)?);
+                    if line.get(colon) != Some(&b':') {
+                        return None;
+                    }
+                    i = skip_ws(line, colon + 1);
                 }
-                i = skip_ws(
-                    line,
-                    checked_value_at(line, skip_ws(line, colon + 1), depth)?,
-                );
-                match line.get(i)? {
-                    b',' => i = skip_ws(line, i + 1),
-                    b'}' => return Some(i + 1),
-                    _ => return None,
-                }
-            }
-        }
-        b'[' => {
-            let depth = depth.checked_sub(1)?;
-            let mut i = skip_ws(line, i + 1);
-            if line.get(i) == Some(&b']') {
-                return Some(i + 1);
-            }
-            loop {
                 i = skip_ws(line, checked_value_at(line, i, depth)?);
-                match line.get(i)? {
+                match *line.get(i)? {
                     b',' => i = skip_ws(line, i + 1),
-                    b']' => return Some(i + 1),
+                    c if c == close => return Some(i + 1),
                     _ => return None,
                 }
             }
