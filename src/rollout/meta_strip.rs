@@ -2,14 +2,13 @@
 //!
 //! The row carries the base instructions: kilobytes of escaped text the reader never keeps, which
 //! serde_json would still copy string by string to check them. Here every long payload value the
-//! reader ignores is checked once (strings by `memchr`, from escape to escape) by the rules
-//! serde_json applies (no raw control character, only JSON's escapes), and replaced by `null`.
-//! The smaller row then parses to the same metadata and is refused exactly when the original is:
-//! the bytes before each replaced value are unchanged, so the parser meets the value where it
-//! expects one, and the value was valid in full. Only values made of strings, `true`, `false`,
-//! `null`, objects and arrays are replaced; a number, deep nesting, a `\u` escape of a
-//! surrogate, bytes that are not UTF-8, or any doubt about the row's shape leave the row as it
-//! is, for the full parse.
+//! reader ignores is checked once, strings sixteen bytes at a time, by the rules serde_json applies
+//! (no raw control character, only JSON's escapes), and replaced by `null`. The smaller row then
+//! parses to the same metadata and is refused exactly when the original is: the bytes before each
+//! replaced value are unchanged, so the parser meets the value where it expects one, and the value
+//! was valid in full. Only values made of strings, `true`, `false`, `null`, objects and arrays are
+//! replaced; a number, deep nesting, a `\u` escape of a surrogate, bytes that are not UTF-8, or
+//! any doubt about the row's shape leave the row as it is, for the full parse.
 
 use super::json_scan::{skip_ws, string_end, value_end};
 
@@ -149,31 +148,42 @@ fn checked_value_at(line: &[u8], i: usize, depth: usize) -> Option<usize> {
 
 /// One past the string opening at `i` when serde_json would read it into a `String`: every byte
 /// below 0x20 refused, every escape one of JSON's, no `\u` escape in the surrogate range (a
-/// valid pair is rare; it is left to serde_json), and the body valid UTF-8. The search goes from
-/// backslash to backslash, each escape checked and stepped over, to the closing quote; the body
-/// is then checked whole for control bytes and UTF-8 (the bytes of an escape are neither).
+/// valid pair is rare; it is left to serde_json), and the body valid UTF-8. Sixteen bytes at a
+/// time: the escapes met in a block are checked from its mask, without starting over.
 fn checked_string(line: &[u8], i: usize) -> Option<usize> {
     if line.get(i) != Some(&b'"') {
         return None;
     }
     let start = i + 1;
-    let mut from = start;
-    let end = loop {
-        let at = from + quote_or_backslash(line.get(from..)?)?;
-        if line[at] == b'"' {
-            break at;
+    // Bytes before `skip` are taken (the tail of an escape may reach into the next block).
+    let mut skip = start;
+    let mut block = start;
+    let mut ascii = true;
+    loop {
+        let (mut mask, high) = masks(line, block)?;
+        while mask != 0 {
+            let k = mask.trailing_zeros();
+            mask &= mask - 1;
+            let at = block + k as usize;
+            if at < skip {
+                continue;
+            }
+            match line[at] {
+                b'"' => {
+                    let before = (1u32 << k) - 1;
+                    if !(ascii && high & before == 0) {
+                        std::str::from_utf8(&line[start..at]).ok()?;
+                    }
+                    return Some(at + 1);
+                }
+                b'\\' => skip = at + escape_len(line, at)?,
+                // A raw control character.
+                _ => return None,
+            }
         }
-        from = at + escape_len(line, at)?;
-    };
-    let body = &line[start..end];
-    (!has_control(body) && std::str::from_utf8(body).is_ok()).then_some(end + 1)
-}
-
-/// Whether `bytes` holds a byte below 0x20. Every byte is looked at, with no early exit, so the
-/// loop is one of vector instructions.
-#[inline]
-fn has_control(bytes: &[u8]) -> bool {
-    bytes.iter().fold(false, |seen, &c| seen | (c < 0x20))
+        ascii &= high == 0;
+        block += 16;
+    }
 }
 
 /// The length of the escape at `at` (a backslash), if it is one serde_json reads into a
@@ -192,16 +202,52 @@ fn escape_len(line: &[u8], at: usize) -> Option<usize> {
     }
 }
 
-/// The first `"` or `\` in `hay`. On x86_64 `memchr`'s SSE2 search (SSE2 is part of the
-/// baseline), inlined here: the instructions hold an escape every few dozen bytes, and a call
-/// for each, even to the AVX2 search, costs more than the bytes it saves.
+/// For the (up to) sixteen bytes of `line` from `at`: bit `k` of the first mask set where byte
+/// `k` is a quote, a backslash or below 0x20; of the second, where it is not ASCII. `None` past
+/// the end of the line.
 #[inline(always)]
-fn quote_or_backslash(hay: &[u8]) -> Option<usize> {
-    #[cfg(target_arch = "x86_64")]
-    if let Some(two) = memchr::arch::x86_64::sse2::memchr::Two::new(b'"', b'\\') {
-        return two.find(hay);
+fn masks(line: &[u8], at: usize) -> Option<(u32, u32)> {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    if let Some(block) = line.get(at..at + 16) {
+        return Some(sse2_masks(block.try_into().ok()?));
     }
-    memchr::memchr2(b'"', b'\\', hay)
+    let rest = line.get(at..).filter(|r| !r.is_empty())?;
+    let (mut special, mut high) = (0u32, 0u32);
+    for (k, &c) in rest.iter().take(16).enumerate() {
+        if c == b'"' || c == b'\\' || c < 0x20 {
+            special |= 1 << k;
+        }
+        if c >= 0x80 {
+            high |= 1 << k;
+        }
+    }
+    Some((special, high))
+}
+
+/// Bit `k` of the first mask set where byte `k` of `block` is a quote, a backslash or below
+/// 0x20; of the second, where it is not ASCII.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(always)]
+fn sse2_masks(block: &[u8; 16]) -> (u32, u32) {
+    use std::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_max_epu8, _mm_movemask_epi8, _mm_or_si128,
+        _mm_set1_epi8,
+    };
+    // SAFETY: the `cfg` above makes SSE2 a feature of the build, so its instructions may run;
+    // the load reads the 16 bytes of `block`, with no alignment needed.
+    let (mask, high) = unsafe {
+        let v = _mm_loadu_si128(block.as_ptr().cast::<__m128i>());
+        let quote = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'"' as i8));
+        let backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'\\' as i8));
+        // Below 0x20 exactly when the unsigned maximum with 0x1f is 0x1f.
+        let low = _mm_set1_epi8(0x1f);
+        let control = _mm_cmpeq_epi8(_mm_max_epu8(v, low), low);
+        (
+            _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote, backslash), control)),
+            _mm_movemask_epi8(v),
+        )
+    };
+    (mask as u32, high as u32)
 }
 
 #[cfg(test)]
