@@ -115,34 +115,40 @@ fn checked_value(line: &[u8], i: usize) -> Option<usize> {
 fn checked_value_at(line: &[u8], i: usize, depth: usize) -> Option<usize> {
     match *line.get(i)? {
         b'"' => checked_string(line, i),
-        open @ (b'{' | b'[') => {
-            let depth = depth.checked_sub(1)?;
-            let object = open == b'{';
-            let close = if object { b'}' } else { b']' };
-            let mut i = skip_ws(line, i + 1);
-            if line.get(i) == Some(&close) {
-                return Some(i + 1);
-            }
-            loop {
-                if object {
-                    let colon = skip_ws(line, checked_string(line, i)?);
-                    if line.get(colon) != Some(&b':') {
-                        return None;
-                    }
-                    i = skip_ws(line, colon + 1);
-                }
-                i = skip_ws(line, checked_value_at(line, i, depth)?);
-                match *line.get(i)? {
-                    b',' => i = skip_ws(line, i + 1),
-                    c if c == close => return Some(i + 1),
-                    _ => return None,
-                }
-            }
-        }
+        b'{' => checked_container::<true>(line, i, depth),
+        b'[' => checked_container::<false>(line, i, depth),
         _ => [b"true".as_slice(), b"false", b"null"]
             .into_iter()
             .find(|word| line[i..].starts_with(word))
             .map(|word| i + word.len()),
+    }
+}
+
+/// One past the object (`OBJECT`) or array opening at `i`, checked as [`checked_value_at`]
+/// checks: an object's member is a string and a colon before its value. One loop for both,
+/// made twice by the compiler, so neither tests which it is as it goes.
+#[inline(always)]
+fn checked_container<const OBJECT: bool>(line: &[u8], i: usize, depth: usize) -> Option<usize> {
+    let depth = depth.checked_sub(1)?;
+    let close = if OBJECT { b'}' } else { b']' };
+    let mut i = skip_ws(line, i + 1);
+    if line.get(i) == Some(&close) {
+        return Some(i + 1);
+    }
+    loop {
+        if OBJECT {
+            let colon = skip_ws(line, checked_string(line, i)?);
+            if line.get(colon) != Some(&b':') {
+                return None;
+            }
+            i = skip_ws(line, colon + 1);
+        }
+        i = skip_ws(line, checked_value_at(line, i, depth)?);
+        match *line.get(i)? {
+            b',' => i = skip_ws(line, i + 1),
+            c if c == close => return Some(i + 1),
+            _ => return None,
+        }
     }
 }
 
