@@ -6,6 +6,13 @@
 //! tags end within a few bytes, so the first bytes of a string are searched inline, sixteen at
 //! a time with SSE2 on x86_64 (part of its baseline) and eight at a time in a `u64` elsewhere;
 //! past that, `memchr` jumps from quote to quote, so long strings cost little more than a read.
+//!
+//! The inline search stays hand-written because it was measured against `memchr` in its place
+//! (`memchr2` to the first quote or backslash, then `memchr` from quote to quote; its SSE2
+//! search inlined for the first 64 bytes, AVX2 past them) and won on time: `examples/scan.rs`
+//! classifying every line, median of ten alternated runs each the fastest of many, took 24%
+//! more time with `memchr` over the real-Codex fixtures (138 -> 171 us) and 7% more over 306
+//! generated rollouts (10.1 -> 10.9 ms), for about as many instructions (4% fewer, 3% more).
 
 /// JSON white space.
 #[inline(always)]

@@ -119,3 +119,27 @@ fn a_damaged_row_is_refused_as_before() {
         Some("b".into())
     );
 }
+
+#[test]
+fn a_control_byte_anywhere_in_a_long_string_is_refused() {
+    // Escapes as dense as one every byte or two, with a raw control byte (or none) placed at
+    // every offset: first, last, right after an escape, inside a run of escapes.
+    for piece in [r#"\n"#, r#"a\"b"#, r#"\\\\x"#, r"\u00e9 ", "é\\t"] {
+        let text = long_text(piece);
+        let good = row("base_instructions", &format!(r#""{text}""#));
+        assert!(strip(&good).is_some(), "{piece}");
+        agrees(&good);
+        for at in (0..text.len()).step_by(7).chain([text.len()]) {
+            if !text.is_char_boundary(at) {
+                continue;
+            }
+            for control in ["\u{0}", "\u{1f}", "\n"] {
+                let bad = format!(r#""{}{control}{}""#, &text[..at], &text[at..]);
+                let line = row("base_instructions", &bad);
+                // A control byte inside an escape makes the escape bad, which is refused too.
+                assert_eq!(strip(&line), None, "{piece} {at}");
+                agrees(&line);
+            }
+        }
+    }
+}
