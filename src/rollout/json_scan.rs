@@ -1,4 +1,4 @@
-//! The byte-level half of the line skimmer: where a JSON string, value or run of white space
+//! The byte-level half of the line classifier: where a JSON string, value or run of white space
 //! ends, found without building anything and without validating more than the walk needs.
 //!
 //! A string ends at its first quote that no backslash escapes, a backslash escaping the byte

@@ -207,7 +207,7 @@ fn parse_row(line: &[u8]) -> Option<Val> {
 /// `parse_line` would refuse it. Long values it ignores are checked and dropped first (see
 /// `meta_strip`).
 pub fn parse(line: &[u8]) -> Option<(Meta, Option<u64>)> {
-    let stripped = super::meta_strip::strip(line);
+    let stripped = super::meta_strip::strip(line, reads_payload_field);
     let line = stripped.as_deref().unwrap_or(line);
     let row = match parse_row(line) {
         Some(row) => row,

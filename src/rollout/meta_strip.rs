@@ -26,7 +26,8 @@ const LONG: usize = 512;
 
 /// `line` with its long ignored payload values replaced by `null`, or `None` when there is
 /// nothing to replace (or the row is not of the expected shape): parse `line` itself then.
-pub fn strip(line: &[u8]) -> Option<Vec<u8>> {
+/// `reads(key)` says which payload fields the caller reads: their values are never replaced.
+pub fn strip(line: &[u8], reads: fn(&str) -> bool) -> Option<Vec<u8>> {
     let mut spans: Vec<(usize, usize)> = Vec::new();
     let mut i = skip_ws(line, 0);
     if line.get(i) != Some(&b'{') {
@@ -39,7 +40,7 @@ pub fn strip(line: &[u8]) -> Option<Vec<u8>> {
     loop {
         let (key, at) = member_key(line, i)?;
         i = if key == b"payload" && line.get(at) == Some(&b'{') {
-            payload(line, at, &mut spans)?
+            payload(line, at, reads, &mut spans)?
         } else {
             value_end(line, at)?
         };
@@ -80,7 +81,12 @@ fn member_key(line: &[u8], i: usize) -> Option<(&[u8], usize)> {
 
 /// Walk the payload object opening at `i`, noting the long values to replace; returns one past
 /// its closing brace.
-fn payload(line: &[u8], i: usize, spans: &mut Vec<(usize, usize)>) -> Option<usize> {
+fn payload(
+    line: &[u8],
+    i: usize,
+    reads: fn(&str) -> bool,
+    spans: &mut Vec<(usize, usize)>,
+) -> Option<usize> {
     let mut i = skip_ws(line, i + 1);
     if line.get(i) == Some(&b'}') {
         return Some(i + 1);
@@ -88,10 +94,9 @@ fn payload(line: &[u8], i: usize, spans: &mut Vec<(usize, usize)>) -> Option<usi
     loop {
         let (key, at) = member_key(line, i)?;
         // A key written with escapes may still name a field that is read: never replace its
-        // value. Which fields are read is `meta_line`'s to say.
-        let ignored = !key.contains(&b'\\')
-            && std::str::from_utf8(key)
-                .is_ok_and(|key| !super::meta_line::reads_payload_field(key));
+        // value. Which fields are read is the caller's to say.
+        let ignored =
+            !key.contains(&b'\\') && std::str::from_utf8(key).is_ok_and(|key| !reads(key));
         let end = match ignored.then(|| checked_value(line, at)).flatten() {
             Some(end) => {
                 if end - at >= LONG {

@@ -39,7 +39,7 @@ fn long_ignored_values_of_strings_literals_objects_and_arrays_are_replaced() {
         format!(r#"[{{"text":"{text}"}}, [], {{}}, "", null]"#),
     ] {
         let line = row("base_instructions", &value);
-        let stripped = strip(&line).expect("replaced");
+        let stripped = strip(&line, meta_line::reads_payload_field).expect("replaced");
         assert!(stripped.len() < line.len() / 2);
         assert!(String::from_utf8_lossy(&stripped).contains(r#""base_instructions":null"#));
         agrees(&line);
@@ -60,7 +60,7 @@ fn values_serde_json_would_refuse_are_left_for_it_to_refuse() {
         "raw\ttab",
     ] {
         let line = row("base_instructions", &format!(r#""{}""#, long_text(bad)));
-        assert_eq!(strip(&line), None, "{bad}");
+        assert_eq!(strip(&line, meta_line::reads_payload_field), None, "{bad}");
         agrees(&line);
         assert_eq!(meta_line::parse(&line), None, "{bad}");
     }
@@ -93,13 +93,13 @@ fn what_is_read_or_might_be_read_is_never_replaced() {
         ("base_instructions", format!(r#""{text}\ud83d\ude00""#)),
     ] {
         let line = row(key, &value);
-        assert_eq!(strip(&line), None, "{key}");
+        assert_eq!(strip(&line, meta_line::reads_payload_field), None, "{key}");
         agrees(&line);
     }
     let mut not_utf8 = row("base_instructions", &format!(r#""{text}""#));
     let at = not_utf8.len() - 40;
     not_utf8[at] = 0xff;
-    assert_eq!(strip(&not_utf8), None);
+    assert_eq!(strip(&not_utf8, meta_line::reads_payload_field), None);
     agrees(&not_utf8);
 }
 
@@ -127,7 +127,10 @@ fn a_control_byte_anywhere_in_a_long_string_is_refused() {
     for piece in [r#"\n"#, r#"a\"b"#, r#"\\\\x"#, r"\u00e9 ", "é\\t"] {
         let text = long_text(piece);
         let good = row("base_instructions", &format!(r#""{text}""#));
-        assert!(strip(&good).is_some(), "{piece}");
+        assert!(
+            strip(&good, meta_line::reads_payload_field).is_some(),
+            "{piece}"
+        );
         agrees(&good);
         for at in (0..text.len()).step_by(7).chain([text.len()]) {
             if !text.is_char_boundary(at) {
@@ -137,7 +140,11 @@ fn a_control_byte_anywhere_in_a_long_string_is_refused() {
                 let bad = format!(r#""{}{control}{}""#, &text[..at], &text[at..]);
                 let line = row("base_instructions", &bad);
                 // A control byte inside an escape makes the escape bad, which is refused too.
-                assert_eq!(strip(&line), None, "{piece} {at}");
+                assert_eq!(
+                    strip(&line, meta_line::reads_payload_field),
+                    None,
+                    "{piece} {at}"
+                );
                 agrees(&line);
             }
         }
