@@ -99,7 +99,7 @@ fn run(input: &[u8], max: usize, at_start: bool, first: usize, sizes: Vec<usize>
             Step::Eof => break,
             Step::TooLong { len } => out.push(Want::TooLong(len, r.consumed())),
             Step::Line { terminated } => {
-                out.push(Want::Line(r.line().to_vec(), terminated, r.consumed()))
+                out.push(Want::Line(r.line().to_vec(), terminated, r.consumed()));
             }
         }
     }

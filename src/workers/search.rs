@@ -95,7 +95,7 @@ fn run(rx: &Receiver<Request>, tx: &Sender<Answer>) {
                     }
                 }
                 Request::Search { gen, query, order } => {
-                    latest = Some(Job::Fuzzy(gen, query, order))
+                    latest = Some(Job::Fuzzy(gen, query, order));
                 }
                 Request::ContentSearch { gen, query } => latest = Some(Job::Content(gen, query)),
                 Request::ContentIndex(index) => content = Some(index),
