@@ -348,7 +348,7 @@ fn path_from(b: &[u8]) -> PathBuf {
 
 /// Save `index` to `path` (binary, little-endian; the text arena last, streamed).
 pub fn save(index: &ContentIndex, path: &Path) -> io::Result<()> {
-    write_envelope_with(path, "content", CONTENT_VERSION, |w| {
+    write_envelope_with(path, "content", &format!("v{CONTENT_VERSION}"), |w| {
         put(w, index.sessions.len() as u64)?;
         for s in &index.sessions {
             put_bytes(w, &path_bytes(&s.path))?;
@@ -409,7 +409,7 @@ impl Reader<'_> {
 
 /// Load a saved index; `Err` says why it cannot be used (missing, corrupt, old format).
 pub fn load(path: &Path) -> Result<ContentIndex, String> {
-    let mut body = read_envelope(path, "content", CONTENT_VERSION)?;
+    let mut body = read_envelope(path, "content", &format!("v{CONTENT_VERSION}"))?;
     let (mut index, arena_at) = parse(&body).ok_or("unreadable content cache")?;
     body.drain(..arena_at);
     index.lower = body;

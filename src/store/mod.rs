@@ -476,16 +476,12 @@ pub fn list_cached(
     if let cache::LoadOutcome::Ignored(why) = outcome {
         report.ignored = Some(why);
     }
-    // Unchanged files' states are moved out of the cache, not copied: they become rows, and
-    // go back into the cache only when it has to be saved.
-    let (scanned, more, mut stats) =
-        cache::refresh_lending(&mut rc, &files, opts.until, default_threads());
+    let (scanned, more, mut stats) = cache::refresh(&mut rc, &files, opts.until, default_threads());
     issues.extend(more);
     stats.removed = rc.retain_walked(&files, opts.archived).len();
     let changed = scanned.iter().any(|s| s.changed);
     let dirty = stats.removed > 0 || changed || report.ignored.is_some();
     if dirty && cache::allowed(cache_file, &store.home) {
-        rc.put_back(&scanned);
         if let Err(e) = rc.save(cache_file) {
             report.save_error = Some(e.to_string());
         }
