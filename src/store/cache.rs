@@ -40,7 +40,7 @@ pub use envelope::{read_envelope, write_envelope, write_envelope_with};
 
 #[path = "cache_refresh.rs"]
 mod refresh;
-pub use refresh::{refresh, RefreshStats, Scanned};
+pub use refresh::{refresh, RefreshStats};
 
 /// Bumped whenever the body's shape, or the meaning of a [`ScanState`] field, changes. A change
 /// to `ScanState`'s fields or their types needs no bump: it changes the layout part of the
@@ -90,12 +90,13 @@ pub fn allowed(cache_file: &Path, home: &Path) -> bool {
     !dir.starts_with(&home)
 }
 
-/// A hasher for paths as bytes, eight at a time: hashing a `Path` parses it into components,
-/// and SipHash over tens of thousands of paths shows in a warm start.
+/// A hasher for byte strings (paths as bytes, ids), eight bytes at a time: hashing a `Path`
+/// parses it into components, and SipHash over tens of thousands of paths shows in a warm
+/// start. Not proof against chosen collisions (the keys are the user's own file names).
 #[derive(Default)]
-pub struct PathHasher(u64);
+pub struct BytesHasher(u64);
 
-impl Hasher for PathHasher {
+impl Hasher for BytesHasher {
     fn write(&mut self, bytes: &[u8]) {
         const K: u64 = 0x517c_c1b7_2722_0a95;
         let mut h = self.0;
@@ -120,7 +121,7 @@ impl Hasher for PathHasher {
     }
 }
 
-pub type PathHash = BuildHasherDefault<PathHasher>;
+pub type BytesHash = BuildHasherDefault<BytesHasher>;
 
 fn path_bytes(p: &Path) -> &[u8] {
     p.as_os_str().as_encoded_bytes()
@@ -175,7 +176,7 @@ impl Entry {
 /// The entries of a rows cache, by path, and the body the unchanged ones were read from.
 #[derive(Debug, Clone, Default)]
 pub struct Entries {
-    map: HashMap<OsString, Entry, PathHash>,
+    map: HashMap<OsString, Entry, BytesHash>,
     body: Vec<u8>,
 }
 
@@ -223,7 +224,7 @@ impl Entries {
         if path_from(h) != home {
             return Err("another store home");
         }
-        let mut map = HashMap::with_capacity_and_hasher(records.len(), PathHash::default());
+        let mut map = HashMap::with_capacity_and_hasher(records.len(), BytesHash::default());
         for r in records {
             let entry = Entry {
                 size: r.size,
@@ -407,8 +408,18 @@ impl RowCache {
     /// Drop entries of files that are gone. Archived entries are kept when the walk did not look
     /// at archived sessions. Returns the removed paths.
     pub fn retain_walked(&mut self, files: &[RolloutFile], walked_archived: bool) -> Vec<PathBuf> {
-        let mut seen: HashSet<&OsStr, PathHash> =
-            HashSet::with_capacity_and_hasher(files.len(), PathHash::default());
+        // Walked paths are distinct: when as many of them are cached as there are entries,
+        // every entry was walked (the usual case, found without building a set).
+        let map = &self.entries.map;
+        let cached = files
+            .iter()
+            .filter(|f| map.contains_key(f.path.as_os_str()))
+            .count();
+        if cached == map.len() {
+            return Vec::new();
+        }
+        let mut seen: HashSet<&OsStr, BytesHash> =
+            HashSet::with_capacity_and_hasher(files.len(), BytesHash::default());
         seen.extend(files.iter().map(|f| f.path.as_os_str()));
         let mut gone = Vec::new();
         self.entries.map.retain(|p, e| {

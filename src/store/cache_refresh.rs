@@ -27,15 +27,6 @@ pub struct RefreshStats {
     pub bytes_read: u64,
 }
 
-/// One file after a refresh.
-#[derive(Debug, Clone)]
-pub struct Scanned {
-    pub file: RolloutFile,
-    pub state: ScanState,
-    /// The state differs from the cached one (new, grown, rewritten, or read further).
-    pub changed: bool,
-}
-
 /// Files a thread takes at a time.
 const CHUNK: usize = 64;
 
@@ -47,30 +38,41 @@ struct Counts {
     bytes: AtomicU64,
 }
 
+/// A file's result and, when it was read, its new state for the cache.
+type Slot<T> = Option<Result<(T, Option<Box<ScanState>>), FileIssue>>;
+
 /// Bring `files` up to date against `cache` on `threads` threads, reading each only as far as
 /// `until` needs: unchanged files are not opened, grown ones are read on from their offset.
-/// The results are in the order of `files`. The cache is updated in memory (save it
-/// afterwards). Files that are not sessions come back as issues.
-pub fn refresh(
+/// Each file's state is handed to `make` on the thread that settled it; the results are in the
+/// order of `files`. The cache is updated in memory (save it afterwards). Files that are not
+/// sessions come back as issues.
+pub fn refresh<T: Send>(
     cache: &mut RowCache,
     files: &[RolloutFile],
     until: Until,
     threads: usize,
-) -> (Vec<Scanned>, Vec<FileIssue>, RefreshStats) {
+    make: impl Fn(&RolloutFile, ScanState) -> T + Sync,
+) -> (Vec<T>, Vec<FileIssue>, RefreshStats) {
     let opts = ScanOptions::new(until);
     let counts = Counts::default();
-    // One slot per file, filled in place: the results are large, and collecting then sorting
-    // them would move each one twice more.
-    let mut slots: Vec<Option<Result<Scanned, FileIssue>>> = Vec::new();
+    // One slot per file, filled in place by whichever thread takes its chunk.
+    let mut slots: Vec<Slot<T>> = Vec::new();
     slots.resize_with(files.len(), || None);
     {
         let cache = &*cache;
+        let make = &make;
         let chunks = Mutex::new(slots.chunks_mut(CHUNK).enumerate());
         let work = || loop {
             let next = chunks.lock().unwrap_or_else(|e| e.into_inner()).next();
             let Some((c, chunk)) = next else { break };
             for (j, slot) in chunk.iter_mut().enumerate() {
-                *slot = Some(settle_one(cache, &files[c * CHUNK + j], &opts, &counts));
+                let file = &files[c * CHUNK + j];
+                *slot = Some(
+                    settle_one(cache, file, &opts, &counts).map(|(state, changed)| {
+                        let keep = changed.then(|| Box::new(state.clone()));
+                        (make(file, state), keep)
+                    }),
+                );
             }
         };
         let threads = threads.clamp(1, 16).min(files.len().div_ceil(CHUNK).max(1));
@@ -81,20 +83,20 @@ pub fn refresh(
             work();
         });
     }
-    let mut scanned = Vec::with_capacity(slots.len());
+    let mut made = Vec::with_capacity(slots.len());
     let mut issues = Vec::new();
-    for (i, result) in slots.into_iter().enumerate() {
-        match result {
+    for (file, slot) in files.iter().zip(slots) {
+        match slot {
             None => {}
-            Some(Ok(s)) => {
-                if s.changed {
-                    cache.put(&s.file, s.state.clone());
+            Some(Ok((value, changed))) => {
+                if let Some(state) = changed {
+                    cache.put(file, *state);
                 }
-                scanned.push(s);
+                made.push(value);
             }
             Some(Err(issue)) => {
                 // Not a session (yet): forget it so a later run looks again.
-                cache.entries.remove(&files[i].path);
+                cache.entries.remove(&file.path);
                 issues.push(issue);
             }
         }
@@ -106,43 +108,36 @@ pub fn refresh(
         removed: 0,
         bytes_read: counts.bytes.into_inner(),
     };
-    (scanned, issues, stats)
+    (made, issues, stats)
 }
 
-/// One file brought up to date: from the cache when that is enough, else read.
+/// One file brought up to date, from the cache when that is enough, else read: its state and
+/// whether it was read; an issue for a file that is not a session.
 fn settle_one(
     cache: &RowCache,
     file: &RolloutFile,
     opts: &ScanOptions,
     counts: &Counts,
-) -> Result<Scanned, FileIssue> {
+) -> Result<(ScanState, bool), FileIssue> {
     let (mut state, fresh) = cache.start_state(file);
-    if fresh && (opts.until != Until::End || state.complete) {
-        counts.reused.fetch_add(1, Ordering::Relaxed);
-        return settle(file, state, false);
-    }
-    let from = state.offset;
-    let count = if from == 0 {
-        &counts.rescanned
+    let read = !fresh || (opts.until == Until::End && !state.complete);
+    if read {
+        let from = state.offset;
+        let count = if from == 0 {
+            &counts.rescanned
+        } else {
+            &counts.resumed
+        };
+        count.fetch_add(1, Ordering::Relaxed);
+        scan_file(file, &mut state, opts)?;
+        counts
+            .bytes
+            .fetch_add(state.offset.saturating_sub(from), Ordering::Relaxed);
     } else {
-        &counts.resumed
-    };
-    count.fetch_add(1, Ordering::Relaxed);
-    scan_file(file, &mut state, opts)?;
-    counts
-        .bytes
-        .fetch_add(state.offset.saturating_sub(from), Ordering::Relaxed);
-    settle(file, state, true)
-}
-
-/// A file's state after a refresh: a row, or the issue of a file that is not a session.
-fn settle(file: &RolloutFile, state: ScanState, changed: bool) -> Result<Scanned, FileIssue> {
+        counts.reused.fetch_add(1, Ordering::Relaxed);
+    }
     match crate::store::not_a_session(file, &state) {
         Some(issue) => Err(issue),
-        None => Ok(Scanned {
-            file: file.clone(),
-            state,
-            changed,
-        }),
+        None => Ok((state, read)),
     }
 }
