@@ -400,7 +400,11 @@ fn the_first_section_holds_the_newest_sessions() {
         home: f.home.clone(),
     }
     .files(true);
-    files.sort_by(|a, b| b.mtime_ms.cmp(&a.mtime_ms).then_with(|| a.path.cmp(&b.path)));
+    files.sort_by(|a, b| {
+        b.mtime_ms
+            .cmp(&a.mtime_ms)
+            .then_with(|| a.path.cmp(&b.path))
+    });
     let got: Vec<_> = head.iter().map(|(file, _)| file.clone()).collect();
     assert_eq!(got, files[..cache::HEAD_ROWS]);
     // Each state is the one the whole cache holds.
@@ -425,7 +429,11 @@ fn indexer_with_the_rest_of_its_cache_damaged_corrects_the_first_rows() {
     assert_eq!(cache::RowCache::head(&file, &f.home).len(), 30);
     std::fs::remove_file(plain_file(&f)).unwrap();
     assert_eq!(indexer_rows(&f, Some(dir.clone())), indexer_rows(&f, None));
-    assert_eq!(indexer_rows(&f, Some(dir)), indexer_rows(&f, None), "rebuilt");
+    assert_eq!(
+        indexer_rows(&f, Some(dir)),
+        indexer_rows(&f, None),
+        "rebuilt"
+    );
 }
 
 #[test]
