@@ -28,6 +28,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+pub use super::cache_codec::Bytes;
 use super::cache_codec::{self as codec, RecordRef};
 use super::walk::RolloutFile;
 use super::Store;
@@ -127,7 +128,8 @@ fn path_bytes(p: &Path) -> &[u8] {
     p.as_os_str().as_encoded_bytes()
 }
 
-fn path_from(b: &[u8]) -> PathBuf {
+/// A path from its bytes as [`Path::as_os_str`] gives them (cache files store paths so).
+pub fn path_from(b: &[u8]) -> PathBuf {
     #[cfg(unix)]
     {
         use std::os::unix::ffi::OsStrExt;

@@ -20,8 +20,8 @@ use crate::rollout::summary::ScanState;
 
 /// A borrowed byte string, encoded as postcard bytes (a length and the bytes, not a list of
 /// numbers) and decoded without a copy.
-#[derive(Clone, Copy)]
-struct Bytes<'a>(&'a [u8]);
+#[derive(Debug, Clone, Copy)]
+pub struct Bytes<'a>(pub &'a [u8]);
 
 impl Serialize for Bytes<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {

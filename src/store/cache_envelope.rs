@@ -183,20 +183,65 @@ fn open_error(e: &io::Error) -> String {
     }
 }
 
-/// Read and check an envelope: the body, or why it cannot be trusted.
-pub fn read_envelope(path: &Path, kind: &str, version: &str) -> Result<Vec<u8>, String> {
-    let mut data = std::fs::read(path).map_err(|e| open_error(&e))?;
-    let nl = memchr::memchr(b'\n', &data).ok_or("no header")?;
-    let (len, sum) = parse_header(&data[..nl], kind, version)?;
-    if usize::try_from(len).ok() != Some(data.len() - nl - 1) {
+/// The longest header line read before giving up on a file.
+const HEADER_MAX: usize = 256;
+
+/// An envelope opened and its header checked against the file's length, the body not read yet.
+struct Opened {
+    file: std::fs::File,
+    /// The body's length and checksum, as the header gives them.
+    len: u64,
+    sum: u64,
+    /// The first bytes of the body, read with the header.
+    start: Vec<u8>,
+}
+
+/// Open the envelope at `path` and check its header; `first` bytes are read with it (at least
+/// the header, as much of the body as fits).
+fn open(path: &Path, kind: &str, version: &str, first: usize) -> Result<Opened, String> {
+    let mut file = std::fs::File::open(path).map_err(|e| open_error(&e))?;
+    let size = file.metadata().map_err(|e| e.to_string())?.len();
+    let mut start = Vec::with_capacity(first.max(HEADER_MAX));
+    (&mut file)
+        .take(first.max(HEADER_MAX) as u64)
+        .read_to_end(&mut start)
+        .map_err(|e| e.to_string())?;
+    let head = &start[..start.len().min(HEADER_MAX)];
+    let nl = memchr::memchr(b'\n', head).ok_or("no header")?;
+    let (len, sum) = parse_header(&start[..nl], kind, version)?;
+    let at = nl as u64 + 1;
+    if Some(size) != len.checked_add(at) {
         return Err("length mismatch (cut short or being written)".into());
     }
-    if sum != Checksum::of(&data[nl + 1..]) {
+    start.drain(..=nl);
+    Ok(Opened {
+        file,
+        len,
+        sum,
+        start,
+    })
+}
+
+/// Read and check an envelope: the body, or why it cannot be trusted. The body is read into a
+/// buffer of its own size (a large body is never moved or copied again).
+pub fn read_envelope(path: &Path, kind: &str, version: &str) -> Result<Vec<u8>, String> {
+    let opened = open(path, kind, version, 0)?;
+    let len = usize::try_from(opened.len).map_err(|_| "too large")?;
+    let mut body = Vec::with_capacity(len);
+    body.extend_from_slice(&opened.start);
+    let rest = opened.len.saturating_sub(body.len() as u64);
+    opened
+        .file
+        .take(rest)
+        .read_to_end(&mut body)
+        .map_err(|e| e.to_string())?;
+    if body.len() != len {
+        return Err("length mismatch (cut short or being written)".into());
+    }
+    if opened.sum != Checksum::of(&body) {
         return Err("checksum mismatch".into());
     }
-    // Keep one buffer: move the body to the front rather than copying it out.
-    data.drain(..=nl);
-    Ok(data)
+    Ok(body)
 }
 
 /// Bytes before a prefix: its length and its checksum (little-endian).
@@ -221,40 +266,30 @@ pub fn split_prefix(body: &[u8]) -> Option<(&[u8], &[u8])> {
 /// its own checksum, without reading the rest of the file: the header and the file's length
 /// are checked as [`read_envelope`] checks them, the rest of the body is not.
 pub fn read_prefix(path: &Path, kind: &str, version: &str) -> Result<Vec<u8>, String> {
-    let mut file = std::fs::File::open(path).map_err(|e| open_error(&e))?;
-    let size = file.metadata().map_err(|e| e.to_string())?.len();
     // The header and a first screenful of rows, most often all that is needed.
-    let mut data = Vec::with_capacity(64 << 10);
-    (&mut file)
-        .take(64 << 10)
-        .read_to_end(&mut data)
-        .map_err(|e| e.to_string())?;
-    let nl = memchr::memchr(b'\n', &data).ok_or("no header")?;
-    let (len, _) = parse_header(&data[..nl], kind, version)?;
-    if Some(size) != len.checked_add(nl as u64 + 1) {
-        return Err("length mismatch (cut short or being written)".into());
-    }
-    let frame = data.get(nl + 1..nl + 1 + PREFIX_FRAME).ok_or("no prefix")?;
+    let mut opened = open(path, kind, version, 64 << 10)?;
+    let data = &mut opened.start;
+    let frame = data.get(..PREFIX_FRAME).ok_or("no prefix")?;
     let plen = u64::from_le_bytes(frame[..8].try_into().unwrap_or_default());
     let psum = u64::from_le_bytes(frame[8..].try_into().unwrap_or_default());
-    let start = (nl + 1 + PREFIX_FRAME) as u64;
-    let end = start
+    let end = (PREFIX_FRAME as u64)
         .checked_add(plen)
-        .filter(|&e| e <= size)
+        .filter(|&e| e <= opened.len)
         .ok_or("bad prefix")?;
     let end = usize::try_from(end).map_err(|_| "bad prefix")?;
     if data.len() < end {
         let more = end - data.len();
         data.reserve_exact(more);
-        (&mut file)
+        // The file is read up to here: read on.
+        (&mut opened.file)
             .take(more as u64)
-            .read_to_end(&mut data)
+            .read_to_end(data)
             .map_err(|e| e.to_string())?;
     }
     data.truncate(end);
-    data.drain(..start as usize);
-    if data.len() as u64 != plen || Checksum::of(&data) != psum {
+    data.drain(..PREFIX_FRAME);
+    if data.len() as u64 != plen || Checksum::of(data) != psum {
         return Err("prefix checksum mismatch".into());
     }
-    Ok(data)
+    Ok(std::mem::take(data))
 }

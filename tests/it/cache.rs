@@ -461,3 +461,42 @@ fn indexer_whose_first_section_is_older_than_the_rest_shows_no_stale_row() {
     let row = rows.iter().find(|r| r.path == path).unwrap();
     assert_eq!(row.size, std::fs::metadata(&path).unwrap().len());
 }
+
+#[test]
+fn a_content_cache_cut_short_damaged_old_or_of_another_kind_is_refused() {
+    use codex_picker::fulltext::build;
+    let f = fixture(6);
+    let (files, _) = Store {
+        home: f.home.clone(),
+    }
+    .files(true);
+    let ids = cold(&f).into_iter().map(|r| (r.path, r.id)).collect();
+    let targets = build::targets_for(&files, &ids);
+    let (index, _) = build::build(None, &targets, &files, 2, &mut |_, _| true).unwrap();
+    let file = f.cache.with_file_name("content.cache");
+    build::save(&index, &file).unwrap();
+    assert_eq!(build::load(&file).unwrap(), index);
+    let bytes = std::fs::read(&file).unwrap();
+    let nl = bytes.iter().position(|&b| b == b'\n').unwrap();
+    let header = String::from_utf8(bytes[..nl].to_vec()).unwrap();
+    let with_header = |h: String| [h.as_bytes(), &bytes[nl..]].concat();
+    let version = header.split(' ').nth(2).unwrap().to_owned();
+    let mut arena_flip = bytes.clone();
+    arena_flip[nl + 1] ^= 0x20;
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        ("cut short", bytes[..bytes.len() - 1].to_vec()),
+        ("arena byte flipped", arena_flip),
+        (
+            "old format",
+            with_header(header.replacen(&version, "v1", 1)),
+        ),
+        (
+            "rows kind",
+            with_header(header.replacen("content", "rows", 1)),
+        ),
+    ];
+    for (what, content) in cases {
+        std::fs::write(&file, content).unwrap();
+        assert!(build::load(&file).is_err(), "{what}: the cache was trusted");
+    }
+}
