@@ -1,16 +1,19 @@
 //! `bench`: the scale benchmark. Builds (or reuses) a generated store, measures the floors of
-//! the machine (first 128 KB of every file, all bytes once; 2 threads, page cache warm), then the
-//! real indexer, the real release binary and the content index against them, and checks every
-//! listed session against the store's `expected.jsonl`.
+//! the machine (first 128 KB of every file, all bytes once, walking the store and looking at
+//! every rollout; 2 threads, page cache warm), then the real indexer, the real release binary
+//! and the content index against them, and checks every listed session against the store's
+//! `expected.jsonl`.
 //!
 //! `cargo run --release --example bench -- [--sessions 10000] [--store DIR] [--keep] [--scale F]`
 
 mod check;
 #[path = "../common/mod.rs"]
 mod common;
+mod floor;
 mod keystrokes;
 mod rss;
 mod screen;
+mod warm;
 
 use std::collections::HashMap;
 use std::io::Read;
@@ -371,17 +374,7 @@ fn main() {
         "-",
         true,
     );
-    let warm_lists: Vec<_> = (0..5)
-        .map(|_| run_list(&bin, &store_dir, Some(&list_cache)))
-        .collect();
-    let warm_list = median(warm_lists.iter().map(|r| r.0).collect());
-    t.row(
-        "warm list --json (cache, nothing changed)",
-        warm_list,
-        None,
-        "< 120 ms",
-        warm_list < Duration::from_millis(120),
-    );
+    warm::figures(&mut t, &bin, &store, &list_cache, 7);
 
     // The picker itself in tmux: launch to the first row on screen, cold and warm (the rows
     // cache the list runs wrote), and, cold, to the status line counting every session.
