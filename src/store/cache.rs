@@ -373,23 +373,22 @@ impl RowCache {
         }
     }
 
-    /// The state a pass over a walked file starts from, and whether it is the unchanged file's
-    /// whole state: the cached one when the file is unchanged or only grew, else an empty state
-    /// (the file is read from the start).
-    pub fn start_state(&self, file: &RolloutFile) -> (ScanState, bool) {
-        let Some(e) = self.entries.get(&file.path) else {
-            return (ScanState::default(), false);
-        };
+    /// For a walked file the cache knows, the state a pass over it starts from and whether it
+    /// is the unchanged file's whole state: the cached one when the file is unchanged or only
+    /// grew, else an empty state (the file is read from the start). `None` for a file the
+    /// cache does not know.
+    pub fn start_state(&self, file: &RolloutFile) -> Option<(ScanState, bool)> {
+        let e = self.entries.get(&file.path)?;
         let fresh = match plan_for(e, file) {
             Plan::Fresh => true,
             Plan::Resume => false,
-            Plan::Rescan => return (ScanState::default(), false),
+            Plan::Rescan => return Some((ScanState::default(), false)),
         };
-        match self.entries.state(e) {
+        Some(match self.entries.state(e) {
             // A grown file is read on from the state's offset, which must lie within it.
             Some(state) if fresh || state.offset <= file.size => (state, fresh),
             _ => (ScanState::default(), false),
-        }
+        })
     }
 
     /// Record the state of a file after a pass.

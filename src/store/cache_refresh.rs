@@ -23,6 +23,9 @@ pub struct RefreshStats {
     pub rescanned: usize,
     /// Cached files that are gone.
     pub removed: usize,
+    /// Walked files the cache had an entry for (when this is the number of entries, none is
+    /// gone).
+    pub cached: usize,
     /// Bytes of (decompressed) text read by all passes.
     pub bytes_read: u64,
 }
@@ -32,6 +35,7 @@ const CHUNK: usize = 64;
 
 #[derive(Default)]
 struct Counts {
+    cached: AtomicUsize,
     reused: AtomicUsize,
     resumed: AtomicUsize,
     rescanned: AtomicUsize,
@@ -106,6 +110,7 @@ pub fn refresh<T: Send>(
         resumed: counts.resumed.into_inner(),
         rescanned: counts.rescanned.into_inner(),
         removed: 0,
+        cached: counts.cached.into_inner(),
         bytes_read: counts.bytes.into_inner(),
     };
     (made, issues, stats)
@@ -119,7 +124,13 @@ fn settle_one(
     opts: &ScanOptions,
     counts: &Counts,
 ) -> Result<(ScanState, bool), FileIssue> {
-    let (mut state, fresh) = cache.start_state(file);
+    let (mut state, fresh) = match cache.start_state(file) {
+        Some(start) => {
+            counts.cached.fetch_add(1, Ordering::Relaxed);
+            start
+        }
+        None => (ScanState::default(), false),
+    };
     let read = !fresh || (opts.until == Until::End && !state.complete);
     if read {
         let from = state.offset;

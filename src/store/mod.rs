@@ -485,6 +485,7 @@ pub fn list_cached(
     if let cache::LoadOutcome::Ignored(why) = outcome {
         report.ignored = Some(why);
     }
+    let entries = rc.entries.len();
     // Rows are made on the threads that settle each file (decoding or reading its state).
     let (mut rows, more, mut stats) = cache::refresh(
         &mut rc,
@@ -494,7 +495,10 @@ pub fn list_cached(
         |file, state| row_from_state(file, state, &names),
     );
     issues.extend(more);
-    stats.removed = rc.retain_walked(&files, opts.archived).len();
+    // Walked paths are distinct: when each entry was found by one, none is gone.
+    if stats.cached != entries {
+        stats.removed = rc.retain_walked(&files, opts.archived).len();
+    }
     let changed = stats.resumed + stats.rescanned > 0;
     let dirty = stats.removed > 0 || changed || report.ignored.is_some();
     if dirty && cache::allowed(cache_file, &store.home) {

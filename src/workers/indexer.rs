@@ -273,7 +273,10 @@ fn run(store: &Store, opts: IndexOptions, setup: &CacheSetup, tx: &Sender<Event>
             if rc.plan(f) == Plan::Fresh && all.contains_key(f.path.as_os_str()) {
                 continue;
             }
-            let (state, _) = rc.start_state(f);
+            let state = rc
+                .start_state(f)
+                .map(|(state, _)| state)
+                .unwrap_or_default();
             todo.push(Todo::Known(f.clone(), Box::new(state)));
         }
         (files, todo, issues)
