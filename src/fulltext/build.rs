@@ -25,7 +25,7 @@ use crate::store::walk::RolloutFile;
 use crate::timefmt::Millis;
 
 /// Bumped whenever the binary layout or the extraction rule changes.
-pub const CONTENT_VERSION: u32 = 2;
+pub const CONTENT_VERSION: u32 = 3;
 
 /// A reading thread hands its files' texts over when it holds this many, or this many bytes.
 const HANDOVER_FILES: usize = 16;

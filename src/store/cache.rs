@@ -46,7 +46,7 @@ pub use refresh::{refresh, RefreshStats};
 /// Bumped whenever the body's shape, or the meaning of a [`ScanState`] field, changes. A change
 /// to `ScanState`'s fields or their types needs no bump: it changes the layout part of the
 /// version by itself.
-pub const ROWS_VERSION: u32 = 4;
+pub const ROWS_VERSION: u32 = 5;
 
 /// Rows in the cache's first section: the newest sessions, a screenful and more.
 pub const HEAD_ROWS: usize = 256;
