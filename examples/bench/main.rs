@@ -1,16 +1,20 @@
 //! `bench`: the scale benchmark. Builds (or reuses) a generated store, measures the floors of
-//! the machine (first 128 KB of every file, all bytes once; 2 threads, page cache warm), then the
-//! real indexer, the real release binary and the content index against them, and checks every
-//! listed session against the store's `expected.jsonl`.
+//! the machine (first 128 KB of every file, all bytes once, walking the store and looking at
+//! every rollout; 2 threads, page cache warm), then the real indexer, the real release binary
+//! and the content index against them, and checks every listed session against the store's
+//! `expected.jsonl`.
 //!
 //! `cargo run --release --example bench -- [--sessions 10000] [--store DIR] [--keep] [--scale F]`
 
 mod check;
 #[path = "../common/mod.rs"]
 mod common;
+mod content;
+mod floor;
 mod keystrokes;
 mod rss;
 mod screen;
+mod warm;
 
 use std::collections::HashMap;
 use std::io::Read;
@@ -19,7 +23,6 @@ use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use codex_picker::fulltext::build as content_build;
 use codex_picker::session::SessionRow;
 use codex_picker::store::walk::RolloutFile;
 use codex_picker::store::Store;
@@ -200,6 +203,25 @@ impl Table {
     }
 }
 
+/// What every figure uses: the store, its files, the release binary, a scratch folder, the
+/// byte floors and what the generator expects of each session.
+struct Ctx {
+    store: Store,
+    files: Vec<RolloutFile>,
+    bin: PathBuf,
+    scratch: PathBuf,
+    /// Reading each file's first 128 KB, and every byte once.
+    head_floor: Duration,
+    all_floor: Duration,
+    expected: Vec<gen::Expected>,
+}
+
+impl Ctx {
+    fn dir(&self) -> &Path {
+        &self.store.home
+    }
+}
+
 fn main() {
     if let Some(pos) = std::env::args().position(|a| a == "--rss-probe") {
         let dir = std::env::args().nth(pos + 1).expect("--rss-probe DIR");
@@ -214,6 +236,47 @@ fn main() {
             true,
         ),
     };
+    let ctx = setup(&args, &store_dir);
+    let mut t = Table(Vec::new());
+    let (row_count, ids) = index_figures(&mut t, &ctx);
+    let mut bad = Vec::new();
+    let list_cache = list_figures(&mut t, &ctx, &mut bad);
+    screen_figures(&mut t, &ctx, &list_cache, row_count);
+    let content = content::figures(&mut t, &ctx, &ids);
+    let hwm = rss_figure(&ctx);
+    t.print();
+    content::print_stats(&content);
+    println!("peak RSS of a picker-like process (indexer + content phase, no cache, rows and index held, searches): {:.1} MB (target < 250 MB): {}", hwm as f64 / 1024.0, if hwm < 250 * 1024 { "met" } else { "NOT met" });
+
+    // Correctness at scale.
+    bad.dedup();
+    bad.extend(content::check(&content, &ctx.expected));
+    if row_count != ctx.expected.len() {
+        bad.push(format!(
+            "indexer gave {row_count} rows for {} sessions",
+            ctx.expected.len()
+        ));
+    }
+    for b in bad.iter().take(20) {
+        println!("  {b}");
+    }
+    println!(
+        "correctness ({} sessions, list cold/first-cache/warm, indexer, content): {}",
+        ctx.expected.len(),
+        if bad.is_empty() { "PASS" } else { "FAIL" }
+    );
+    let _ = std::fs::remove_dir_all(&ctx.scratch);
+    if generated && !args.keep {
+        let _ = std::fs::remove_dir_all(ctx.dir());
+    }
+    if !bad.is_empty() {
+        std::process::exit(1);
+    }
+}
+
+/// Generate the store when it is not there, find the release binary, warm the page cache and
+/// measure the byte floors (median of 3).
+fn setup(args: &Args, store_dir: &Path) -> Ctx {
     if !store_dir.join("expected.jsonl").exists() {
         let opts = gen::GenOptions {
             sessions: args.sessions,
@@ -221,7 +284,7 @@ fn main() {
             scale: args.scale,
             threads: THREADS,
         };
-        let (took, bytes) = time(|| gen::generate(&store_dir, &opts).expect("generate the store"));
+        let (took, bytes) = time(|| gen::generate(store_dir, &opts).expect("generate the store"));
         println!(
             "generated {} sessions, {:.2} GB in {:.1} s",
             args.sessions,
@@ -231,14 +294,12 @@ fn main() {
     }
     let store_dir = store_dir.canonicalize().expect("store folder");
     let expected = gen::read_expected(&store_dir).expect("expected.jsonl");
-    let store = Store {
-        home: store_dir.clone(),
-    };
+    let store = Store { home: store_dir };
     let (files, _) = store.files(true);
     let total_bytes: u64 = files.iter().map(|f| f.size).sum();
     println!(
         "store {}: {} files, {:.2} GB",
-        store_dir.display(),
+        store.home.display(),
         files.len(),
         total_bytes as f64 / 1e9
     );
@@ -252,40 +313,46 @@ fn main() {
         bin.exists(),
         "build the release binary first: cargo build --release"
     );
-    let scratch = tempfile_dir();
-
-    // Page cache warm, then the floors (median of 3).
     parallel(&files, |f| read_prefix(&f.path, u64::MAX));
-    let head_floor = median(
-        (0..3)
-            .map(|_| time(|| parallel(&files, |f| read_prefix(&f.path, 128 << 10))).0)
-            .collect(),
-    );
-    let all_floor = median(
-        (0..3)
-            .map(|_| time(|| parallel(&files, |f| read_prefix(&f.path, u64::MAX))).0)
-            .collect(),
-    );
+    let floor = |limit: u64| {
+        median(
+            (0..3)
+                .map(|_| time(|| parallel(&files, |f| read_prefix(&f.path, limit))).0)
+                .collect(),
+        )
+    };
+    let (head_floor, all_floor) = (floor(128 << 10), floor(u64::MAX));
+    Ctx {
+        store,
+        files,
+        bin,
+        scratch: tempfile_dir(),
+        head_floor,
+        all_floor,
+        expected,
+    }
+}
 
-    let mut t = Table(Vec::new());
-    // Cold preview index through the real indexer, no cache.
-    let runs: Vec<_> = (0..3).map(|_| run_indexer(&store, None)).collect();
+/// The indexer in this process: cold (no cache) with the search figures over its rows, then
+/// warm (a cache written by one run, nothing changed since). Returns the rows' number and ids.
+fn index_figures(t: &mut Table, ctx: &Ctx) -> (usize, HashMap<PathBuf, String>) {
+    let runs: Vec<_> = (0..3).map(|_| run_indexer(&ctx.store, None)).collect();
     let cold_first = median(runs.iter().map(|r| r.0).collect());
     let cold_index = median(runs.iter().map(|r| r.1).collect());
     let rows = runs.into_iter().next().map(|r| r.2).unwrap_or_default();
-    let targets_ids: HashMap<PathBuf, String> = rows
+    let ids: HashMap<PathBuf, String> = rows
         .iter()
         .map(|r| (r.path.clone(), r.id.clone()))
         .collect();
-    let row_count = rows.len();
     let (prepare, mut keys) = keystrokes::latencies(&rows);
+    let row_count = rows.len();
     drop(rows);
     t.row(
         "cold preview index (indexer, no cache)",
         cold_index,
-        Some(head_floor),
+        Some(ctx.head_floor),
         "<= 2x 128 KB floor",
-        cold_index <= head_floor * 2,
+        cold_index <= ctx.head_floor * 2,
     );
     t.row(
         "time to first Rows, cold",
@@ -297,35 +364,19 @@ fn main() {
     keys.sort();
     let key_p50 = keys[keys.len() / 2];
     let key_p99 = keys[(keys.len() * 99 / 100).min(keys.len() - 1)];
-    t.row(
-        &format!(
-            "search p50 per keystroke, {row_count} rows ({} keystrokes)",
-            keys.len()
-        ),
-        key_p50,
-        None,
-        "-",
-        true,
+    let label = format!(
+        "search p50 per keystroke, {row_count} rows ({} keystrokes)",
+        keys.len()
     );
-    t.row(
-        "search p99 per keystroke",
-        key_p99,
-        None,
-        "< 16 ms",
-        key_p99 < Duration::from_millis(16),
-    );
-    t.row(
-        "search haystacks for every row (once)",
-        prepare,
-        None,
-        "-",
-        true,
-    );
-    // Warm indexer: a cache written by one run, then start-ups with nothing changed.
-    let idx_cache = scratch.join("index-cache");
-    run_indexer(&store, Some(idx_cache.clone()));
+    t.row(&label, key_p50, None, "-", true);
+    let fast = key_p99 < Duration::from_millis(16);
+    t.row("search p99 per keystroke", key_p99, None, "< 16 ms", fast);
+    let label = "search haystacks for every row (once)";
+    t.row(label, prepare, None, "-", true);
+    let idx_cache = ctx.scratch.join("index-cache");
+    run_indexer(&ctx.store, Some(idx_cache.clone()));
     let warm: Vec<_> = (0..5)
-        .map(|_| run_indexer(&store, Some(idx_cache.clone())))
+        .map(|_| run_indexer(&ctx.store, Some(idx_cache.clone())))
         .collect();
     let warm_first = median(warm.iter().map(|r| r.0).collect());
     let warm_done = median(warm.iter().map(|r| r.1).collect());
@@ -336,55 +387,46 @@ fn main() {
         "< 100 ms",
         warm_first < Duration::from_millis(100),
     );
-    t.row(
-        "warm indexer refresh to Finished",
-        warm_done,
-        None,
-        "-",
-        true,
-    );
+    let label = "warm indexer refresh to Finished";
+    t.row(label, warm_done, None, "-", true);
+    (row_count, ids)
+}
 
-    // The real binary: cold list (full counts), then warm.
-    // Outputs are checked at once and dropped, so they do not count in this process's RSS.
-    let mut bad = Vec::new();
+/// The release binary's `list --json`: cold (exact counts, no cache), with an empty cache, then
+/// warm (see `warm`). Outputs are checked at once and dropped, so they do not count in this
+/// process's RSS; problems go to `bad`. Returns the cache folder the lists wrote.
+fn list_figures(t: &mut Table, ctx: &Ctx, bad: &mut Vec<String>) -> PathBuf {
     let mut check = |(took, json): (Duration, String)| {
-        bad.extend(check::check_list(&store_dir, &json, &expected));
+        bad.extend(check::check_list(ctx.dir(), &json, &ctx.expected));
         took
     };
     let cold_lists: Vec<_> = (0..2)
-        .map(|_| check(run_list(&bin, &store_dir, None)))
+        .map(|_| check(run_list(&ctx.bin, ctx.dir(), None)))
         .collect();
-    let cold_list = median(cold_lists.clone());
+    let cold_list = median(cold_lists);
     t.row(
         "cold list --json (release binary, --no-cache)",
         cold_list,
-        Some(all_floor),
+        Some(ctx.all_floor),
         "<= 2x all-bytes floor",
-        cold_list <= all_floor * 2,
+        cold_list <= ctx.all_floor * 2,
     );
-    let list_cache = scratch.join("list-cache");
-    let first_cached = check(run_list(&bin, &store_dir, Some(&list_cache)));
+    let list_cache = ctx.scratch.join("list-cache");
+    let first_cached = check(run_list(&ctx.bin, ctx.dir(), Some(&list_cache)));
     t.row(
         "first list --json with an empty cache",
         first_cached,
-        Some(all_floor),
+        Some(ctx.all_floor),
         "-",
         true,
     );
-    let warm_lists: Vec<_> = (0..5)
-        .map(|_| run_list(&bin, &store_dir, Some(&list_cache)))
-        .collect();
-    let warm_list = median(warm_lists.iter().map(|r| r.0).collect());
-    t.row(
-        "warm list --json (cache, nothing changed)",
-        warm_list,
-        None,
-        "< 120 ms",
-        warm_list < Duration::from_millis(120),
-    );
+    warm::figures(t, &ctx.bin, &ctx.store, &list_cache, 7);
+    list_cache
+}
 
-    // The picker itself in tmux: launch to the first row on screen, cold and warm (the rows
-    // cache the list runs wrote), and, cold, to the status line counting every session.
+/// The picker itself in tmux: launch to the first row on screen, cold and warm (the rows cache
+/// the list runs wrote in `list_cache`), and, cold, to the status line counting every session.
+fn screen_figures(t: &mut Table, ctx: &Ctx, list_cache: &Path, row_count: usize) {
     let every_row = format!(" of {} sessions", status::thousands(row_count));
     for (label, cache, until, target) in [
         (
@@ -395,7 +437,7 @@ fn main() {
         ),
         (
             "first rows on screen (tmux), warm",
-            Some(list_cache.as_path()),
+            Some(list_cache),
             screen::Until::FirstRow,
             Some(100),
         ),
@@ -409,144 +451,46 @@ fn main() {
         // `--all`: the status line then has room for its count of every session beside the
         // content progress (started outside any session's folder, it first says so at length).
         let args = if target.is_none() { "--all" } else { "" };
-        match screen::shown(&bin, &store_dir, cache, &scratch, 7, until, args) {
-            Some(times) => {
-                let shown = median(times);
-                match target {
-                    Some(ms) => t.row(
-                        &format!("picker launch -> {label}"),
-                        shown,
-                        None,
-                        &format!("< {ms} ms"),
-                        shown < Duration::from_millis(ms),
-                    ),
-                    // The target of the cold preview, taken literally: it also holds the
-                    // process start and the picker's own drawing and matching.
-                    None => t.row(
-                        &format!("picker launch -> {label}"),
-                        shown,
-                        Some(head_floor),
-                        "<= 2x 128 KB floor",
-                        shown <= head_floor * 2,
-                    ),
-                }
-            }
-            None => println!("picker ({label}): skipped (no tmux, or not shown within 10 s)"),
+        let Some(times) = screen::shown(&ctx.bin, ctx.dir(), cache, &ctx.scratch, 7, until, args)
+        else {
+            println!("picker ({label}): skipped (no tmux, or not shown within 10 s)");
+            continue;
+        };
+        let shown = median(times);
+        let label = format!("picker launch -> {label}");
+        match target {
+            Some(ms) => t.row(
+                &label,
+                shown,
+                None,
+                &format!("< {ms} ms"),
+                shown < Duration::from_millis(ms),
+            ),
+            // The target of the cold preview, taken literally: it also holds the process
+            // start and the picker's own drawing and matching.
+            None => t.row(
+                &label,
+                shown,
+                Some(ctx.head_floor),
+                "<= 2x 128 KB floor",
+                shown <= ctx.head_floor * 2,
+            ),
         }
     }
+}
 
-    // Content index: build, then a query typed one keystroke at a time.
-    let targets = content_build::targets_for(&files, &targets_ids);
-    let (build_time, built) =
-        time(|| content_build::build(None, &targets, &files, THREADS, &mut |_, _| true));
-    let (content, _) = built.expect("content build");
-    t.row(
-        "content index build (2 threads)",
-        build_time,
-        Some(all_floor),
-        "<= 2x all-bytes floor",
-        build_time <= all_floor * 2,
-    );
-    let queries = [
-        "retry with backoff",
-        "kubernetes deploy pipeline",
-        "quokka4321zeta",
-        "école straße",
-        "the culprit was",
-    ];
-    let mut samples = Vec::new();
-    for q in queries {
-        for end in (1..=q.len()).filter(|&e| q.is_char_boundary(e)) {
-            // The picker asks for every match on each keystroke.
-            let (d, _) = time(|| content.search(&q[..end], usize::MAX));
-            samples.push(d);
-        }
-    }
-    samples.sort();
-    let p50 = samples[samples.len() / 2];
-    let p99 = samples[(samples.len() * 99 / 100).min(samples.len() - 1)];
-    t.row(
-        "content search p50 (per keystroke, every match)",
-        p50,
-        None,
-        "-",
-        true,
-    );
-    t.row(
-        "content search p99 (per keystroke, every match)",
-        p99,
-        None,
-        "< 50 ms",
-        p99 < Duration::from_millis(50),
-    );
-    let cfile = scratch.join("content.cache");
-    let (save_t, _) = time(|| content_build::save(&content, &cfile));
-    drop(content);
-    let (load_t, loaded) = time(|| content_build::load(&cfile));
-    let content = loaded.expect("content cache loads");
-    t.row("content cache save", save_t, None, "-", true);
-    t.row("content cache load (warm start)", load_t, None, "-", true);
-    let stats = content.stats();
+/// The peak resident set (KB) of a picker-like process, run apart (see `rss`).
+fn rss_figure(ctx: &Ctx) -> u64 {
     let probe = Command::new(std::env::current_exe().expect("own path"))
         .arg("--rss-probe")
-        .arg(&store_dir)
+        .arg(ctx.dir())
         .output()
         .expect("run the RSS probe");
-    let hwm: u64 = String::from_utf8_lossy(&probe.stdout)
+    String::from_utf8_lossy(&probe.stdout)
         .split_whitespace()
         .next()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(u64::MAX);
-    t.print();
-    println!(
-        "content: {} sessions, {} messages, {:.1} MB text, {} messages capped, {} sessions capped, ~{:.1} MB heap",
-        stats.sessions,
-        stats.messages,
-        stats.bytes as f64 / 1e6,
-        stats.capped_messages,
-        stats.capped_sessions,
-        stats.heap_bytes as f64 / 1e6
-    );
-    println!("peak RSS of a picker-like process (indexer + content phase, no cache, rows and index held, searches): {:.1} MB (target < 250 MB): {}", hwm as f64 / 1024.0, if hwm < 250 * 1024 { "met" } else { "NOT met" });
-
-    // Correctness at scale.
-    bad.dedup();
-    for e in expected.iter().step_by((expected.len() / 50).max(1)) {
-        let hits = content.search(&e.deep_phrase.to_uppercase(), 10);
-        if hits.len() != 1 || hits[0].id != e.id {
-            bad.push(format!(
-                "{}: content search for its deep phrase gave {} hits",
-                e.id,
-                hits.len()
-            ));
-        }
-    }
-    for marker in [gen::TOOL_ONLY_MARKER, gen::INJECTED_ONLY_MARKER] {
-        if !content.search(marker, 10).is_empty() {
-            bad.push(format!("content search matched {marker}"));
-        }
-    }
-    if row_count != expected.len() {
-        bad.push(format!(
-            "indexer gave {row_count} rows for {} sessions",
-            expected.len()
-        ));
-    }
-    for b in bad.iter().take(20) {
-        println!("  {b}");
-    }
-    println!(
-        "correctness ({} sessions, list cold/first-cache/warm, indexer, content): {}",
-        expected.len(),
-        if bad.is_empty() { "PASS" } else { "FAIL" }
-    );
-    let _ = std::fs::remove_dir_all(&scratch);
-    if generated && !args.keep {
-        let _ = std::fs::remove_dir_all(&store_dir);
-    }
-    if !bad.is_empty() {
-        std::process::exit(1);
-    }
+        .unwrap_or(u64::MAX)
 }
 
 fn tempfile_dir() -> PathBuf {

@@ -4,12 +4,14 @@
 //! Owns the text extraction (the transcript rule with tools off: every real user and assistant
 //! message, each once, no tool output, no injected context), the caps, the streaming assembly
 //! (each file's text is appended to the arena as soon as it is read, so memory holds the arena
-//! and a few files in flight, never all texts twice), and the binary cache format. A file whose
+//! and a few files in flight, never all texts twice), and the cache file's body (the arena,
+//! then the other tables in postcard, so the arena is read in place). A file whose
 //! size and mtime match the previous index is copied from it, not read; any other file is read
 //! whole again (content is not resumed from an offset).
 
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -18,13 +20,14 @@ use super::{fold_into, ContentIndex, MessageSpan, SessionText};
 use super::{MAX_MESSAGE_BYTES, MAX_SESSION_BYTES};
 use crate::rollout::record::Role;
 use crate::rollout::transcript::{Entry, Parse, TranscriptOptions};
-use crate::store::cache::{read_envelope, write_envelope_with};
+use crate::store::cache::{path_from, read_envelope, write_envelope_with, Bytes};
 use crate::store::walk::RolloutFile;
 use crate::timefmt::Millis;
 
 /// Bumped whenever the binary layout or the extraction rule changes.
-// 2: replies kept only as `response` rows are indexed (per-role transcript source).
-pub const CONTENT_VERSION: u32 = 2;
+// 3: replies kept only as `response` rows are indexed (per-role transcript source), and the
+// body is postcard records.
+pub const CONTENT_VERSION: u32 = 3;
 
 /// A reading thread hands its files' texts over when it holds this many, or this many bytes.
 const HANDOVER_FILES: usize = 16;
@@ -338,105 +341,93 @@ impl ContentIndex {
     }
 }
 
-fn put(w: &mut dyn Write, v: u64) -> io::Result<()> {
-    w.write_all(&v.to_le_bytes())
+/// One session in the cache file.
+#[derive(Serialize, Deserialize)]
+struct SessionRecord<'a> {
+    #[serde(borrow)]
+    path: Bytes<'a>,
+    id: &'a str,
+    updated_ms: Millis,
+    size: u64,
+    mtime_ms: Millis,
+    start: u64,
+    end: u64,
+    first_msg: u32,
+    msg_count: u32,
+    capped: u32,
 }
 
-fn put_bytes(w: &mut dyn Write, b: &[u8]) -> io::Result<()> {
-    put(w, b.len() as u64)?;
-    w.write_all(b)
+/// One message in the cache file.
+#[derive(Serialize, Deserialize)]
+struct MessageRecord {
+    start: u64,
+    len: u32,
+    role: Role,
 }
 
-fn path_bytes(p: &Path) -> Vec<u8> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::ffi::OsStrExt;
-        p.as_os_str().as_bytes().to_vec()
-    }
-    #[cfg(not(unix))]
-    {
-        p.to_string_lossy().as_bytes().to_vec()
-    }
+/// Everything but the arena, in postcard after it: the arena is the body's head, so on loading
+/// it stays where it was read, never moved.
+#[derive(Serialize, Deserialize)]
+struct Tables<'a> {
+    #[serde(borrow)]
+    sessions: Vec<SessionRecord<'a>>,
+    messages: Vec<MessageRecord>,
+    exceptions: Vec<(u64, char)>,
+    /// The upper-case bit words, little-endian.
+    #[serde(borrow)]
+    upper: Bytes<'a>,
 }
 
-fn path_from(b: &[u8]) -> PathBuf {
-    #[cfg(unix)]
-    {
-        use std::os::unix::ffi::OsStrExt;
-        PathBuf::from(std::ffi::OsStr::from_bytes(b))
-    }
-    #[cfg(not(unix))]
-    {
-        PathBuf::from(String::from_utf8_lossy(b).into_owned())
-    }
-}
-
-/// Save `index` to `path` (binary, little-endian; the text arena last, streamed).
+/// Save `index` to `path`: the text arena (streamed), then the tables, then their length.
 pub fn save(index: &ContentIndex, path: &Path) -> io::Result<()> {
-    write_envelope_with(path, "content", CONTENT_VERSION, |w| {
-        put(w, index.sessions.len() as u64)?;
-        for s in &index.sessions {
-            put_bytes(w, &path_bytes(&s.path))?;
-            put_bytes(w, s.id.as_bytes())?;
-            for v in [
-                s.updated_ms as u64,
-                s.size,
-                s.mtime_ms as u64,
-                s.start,
-                s.end,
-            ] {
-                put(w, v)?;
-            }
-            put(w, u64::from(s.first_msg) | (u64::from(s.msg_count) << 32))?;
-            put(w, u64::from(s.capped))?;
-        }
-        put(w, index.messages.len() as u64)?;
-        for m in &index.messages {
-            put(w, m.start)?;
-            let role = u64::from(m.role == Role::Assistant);
-            put(w, u64::from(m.len) | (role << 32))?;
-        }
-        put(w, index.exceptions.len() as u64)?;
-        for &(o, c) in &index.exceptions {
-            put(w, o)?;
-            put(w, u64::from(u32::from(c)))?;
-        }
-        put(w, index.upper.len() as u64)?;
-        for &word in &index.upper {
-            put(w, word)?;
-        }
-        put_bytes(w, &index.lower)
+    let upper: Vec<u8> = index.upper.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let tables = Tables {
+        sessions: index
+            .sessions
+            .iter()
+            .map(|s| SessionRecord {
+                path: Bytes(s.path.as_os_str().as_encoded_bytes()),
+                id: &s.id,
+                updated_ms: s.updated_ms,
+                size: s.size,
+                mtime_ms: s.mtime_ms,
+                start: s.start,
+                end: s.end,
+                first_msg: s.first_msg,
+                msg_count: s.msg_count,
+                capped: s.capped,
+            })
+            .collect(),
+        messages: index
+            .messages
+            .iter()
+            .map(|m| MessageRecord {
+                start: m.start,
+                len: m.len,
+                role: m.role,
+            })
+            .collect(),
+        exceptions: index.exceptions.clone(),
+        upper: Bytes(&upper),
+    };
+    let tables = postcard::to_stdvec(&tables).map_err(io::Error::other)?;
+    write_envelope_with(path, "content", &content_version(), |w| {
+        w.write_all(&index.lower)?;
+        w.write_all(&tables)?;
+        w.write_all(&(tables.len() as u64).to_le_bytes())
     })
 }
 
-struct Reader<'a> {
-    b: &'a [u8],
-    i: usize,
-}
-
-impl Reader<'_> {
-    fn u64(&mut self) -> Option<u64> {
-        let v = self.b.get(self.i..self.i + 8)?;
-        self.i += 8;
-        Some(u64::from_le_bytes(v.try_into().ok()?))
-    }
-    fn len(&mut self, unit: usize) -> Option<usize> {
-        let n = usize::try_from(self.u64()?).ok()?;
-        (n.checked_mul(unit)? <= self.b.len() - self.i).then_some(n)
-    }
-    fn bytes(&mut self) -> Option<&[u8]> {
-        let n = self.len(1)?;
-        let v = &self.b[self.i..self.i + n];
-        self.i += n;
-        Some(v)
-    }
+fn content_version() -> String {
+    format!("v{CONTENT_VERSION}")
 }
 
 /// Load a saved index; `Err` says why it cannot be used (missing, corrupt, old format).
 pub fn load(path: &Path) -> Result<ContentIndex, String> {
-    let mut body = read_envelope(path, "content", CONTENT_VERSION)?;
-    let (mut index, arena_at) = parse(&body).ok_or("unreadable content cache")?;
-    body.drain(..arena_at);
+    let mut body = read_envelope(path, "content", &content_version())?;
+    let (mut index, arena_len) = parse(&body).ok_or("unreadable content cache")?;
+    body.truncate(arena_len);
+    body.shrink_to_fit();
     index.lower = body;
     let valid = index.sessions.iter().all(|s| {
         s.start <= s.end
@@ -455,57 +446,50 @@ pub fn load(path: &Path) -> Result<ContentIndex, String> {
     Ok(index)
 }
 
+/// The tables of a body, and the length of the arena before them.
 fn parse(body: &[u8]) -> Option<(ContentIndex, usize)> {
-    let mut r = Reader { b: body, i: 0 };
+    let n = body.len().checked_sub(8)?;
+    let len = usize::try_from(u64::from_le_bytes(body[n..].try_into().ok()?)).ok()?;
+    let arena_len = n.checked_sub(len)?;
+    let (tables, rest) = postcard::take_from_bytes::<Tables>(&body[arena_len..n]).ok()?;
+    if !rest.is_empty() || tables.upper.0.len() % 8 != 0 {
+        return None;
+    }
     let mut index = ContentIndex::default();
-    let n = r.len(16)?;
-    index.sessions.reserve(n);
-    for _ in 0..n {
-        let path = path_from(r.bytes()?);
-        let id = String::from_utf8(r.bytes()?.to_vec()).ok()?;
-        let [updated, size, mtime, start, end] = [r.u64()?, r.u64()?, r.u64()?, r.u64()?, r.u64()?];
-        let msgs = r.u64()?;
-        let capped = u32::try_from(r.u64()?).ok()?;
+    index.sessions.reserve(tables.sessions.len());
+    for s in tables.sessions {
+        let path = path_from(s.path.0);
         index.by_path.insert(path.clone(), index.sessions.len());
         index.sessions.push(SessionText {
             path,
-            id,
-            updated_ms: updated as Millis,
-            size,
-            mtime_ms: mtime as Millis,
-            start,
-            end,
-            first_msg: msgs as u32,
-            msg_count: (msgs >> 32) as u32,
-            capped,
+            id: s.id.to_owned(),
+            updated_ms: s.updated_ms,
+            size: s.size,
+            mtime_ms: s.mtime_ms,
+            start: s.start,
+            end: s.end,
+            first_msg: s.first_msg,
+            msg_count: s.msg_count,
+            capped: s.capped,
         });
     }
-    let n = r.len(16)?;
-    index.messages.reserve(n);
-    for _ in 0..n {
-        let start = r.u64()?;
-        let v = r.u64()?;
-        let role = if v >> 32 == 1 {
-            Role::Assistant
-        } else {
-            Role::User
-        };
-        index.messages.push(MessageSpan {
-            start,
-            len: v as u32,
-            role,
-        });
-    }
-    let n = r.len(16)?;
-    for _ in 0..n {
-        let o = r.u64()?;
-        let c = char::from_u32(u32::try_from(r.u64()?).ok()?)?;
-        index.exceptions.push((o, c));
-    }
-    let n = r.len(8)?;
-    index.upper = (0..n).map(|_| r.u64()).collect::<Option<Vec<u64>>>()?;
-    let n = r.len(1)?;
-    (r.i + n == body.len()).then_some((index, r.i))
+    index.messages = tables
+        .messages
+        .into_iter()
+        .map(|m| MessageSpan {
+            start: m.start,
+            len: m.len,
+            role: m.role,
+        })
+        .collect();
+    index.exceptions = tables.exceptions;
+    index.upper = tables
+        .upper
+        .0
+        .chunks_exact(8)
+        .map(|w| u64::from_le_bytes(w.try_into().unwrap_or_default()))
+        .collect();
+    Some((index, arena_len))
 }
 
 /// Targets for every row: a map from path to id.

@@ -1,9 +1,10 @@
 //! The persistent index cache: what earlier runs learnt about each rollout file, kept outside
 //! the store (`$XDG_CACHE_HOME/codex-picker/`, else `~/.cache/codex-picker/`).
 //!
-//! Owns the cache file format, its validation and the invalidation rules. One file per store
-//! home (the canonical home path is hashed into the name). Each entry is keyed by path and holds
-//! the file's size, mtime and the resumable [`ScanState`] of the pass made over it:
+//! Owns the rows cache (its file layout and the invalidation rules) and the cache folder. One
+//! file per store home (the canonical home path is hashed into the name). Each entry is keyed
+//! by path and holds the file's size, mtime and the resumable [`ScanState`] of the pass made
+//! over it:
 //! - same size and mtime: the state is reused (an incomplete pass is read on when counts are
 //!   needed);
 //! - a plain file that grew: read on from the state's `offset`, never from the start;
@@ -11,31 +12,58 @@
 //!   (truncated then rewritten): scanned again from 0;
 //! - a file that is gone: dropped.
 //!
-//! The file is one header line (`codex-picker-cache <kind> v<N> <body length> <checksum>`) and a
-//! compact binary body (`cache_codec`). A missing, corrupt, truncated, old-format or foreign cache is ignored and rebuilt,
-//! never trusted and never fatal. Writes go to a temporary file in the same folder, renamed into
-//! place, so two processes at once each leave a whole file (the last rename wins).
+//! The file is an envelope (`cache_envelope`: a header line with the kind, the format version,
+//! the body's length and checksum) around a body of two sections (`cache_codec`): first a
+//! checked prefix holding the newest rows, enough for a first screen, which can be read and
+//! trusted alone; then every entry. The format version joins [`ROWS_VERSION`] and the layout of
+//! [`ScanState`], so a build whose `ScanState` differs never reads another's cache. A missing,
+//! corrupt, truncated, old-format or foreign cache is ignored and rebuilt, never trusted and
+//! never fatal. States are kept as they were read (bytes) and decoded only when a row or a
+//! pass needs them; unchanged entries are written back as they were read.
 
-use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
-use std::io::{self, Write};
+use std::collections::{HashMap, HashSet};
+use std::ffi::{OsStr, OsString};
+use std::hash::{BuildHasherDefault, Hasher};
+use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
-use super::cache_codec::{path_bytes, path_from, Dec, Enc};
+pub use super::cache_codec::Bytes;
+use super::cache_codec::{self as codec, RecordRef};
 use super::walk::RolloutFile;
 use super::Store;
 use crate::rollout::summary::ScanState;
 use crate::timefmt::Millis;
 
+#[path = "cache_envelope.rs"]
+mod envelope;
+pub use envelope::{read_envelope, write_envelope, write_envelope_with};
+
 #[path = "cache_refresh.rs"]
 mod refresh;
-pub use refresh::{refresh, refresh_lending, RefreshStats, Scanned};
+pub use refresh::{refresh, RefreshStats};
 
-/// Bumped whenever the body's shape or the meaning of a [`ScanState`] changes.
-// 4: `response` counts of a role are kept until its first event (per-role transcript source).
-pub const ROWS_VERSION: u32 = 4;
+/// Bumped whenever the body's shape, or the meaning of a [`ScanState`] field, changes. A change
+/// to `ScanState`'s fields or their types needs no bump: it changes the layout part of the
+/// version by itself.
+// 5: `response` counts of a role are kept until its first event (per-role transcript source).
+pub const ROWS_VERSION: u32 = 5;
 
-/// 64-bit FNV-1a, the checksum and the home-path hash.
+/// Rows in the cache's first section: the newest sessions, a screenful and more.
+pub const HEAD_ROWS: usize = 256;
+
+/// The version word of a rows cache header: `v<ROWS_VERSION>.<hash of ScanState's layout>`.
+pub fn rows_version() -> &'static str {
+    static VERSION: OnceLock<String> = OnceLock::new();
+    VERSION.get_or_init(|| {
+        // A layout that cannot be traced cannot be held in postcard either: every state would
+        // fail to decode, so such caches are only ever rebuilt.
+        let layout = codec::layout().unwrap_or_else(|why| why);
+        format!("v{ROWS_VERSION}.{:016x}", fnv64(layout.as_bytes()))
+    })
+}
+
+/// 64-bit FNV-1a, the home-path hash.
 pub fn fnv64(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for &b in bytes {
@@ -71,192 +99,75 @@ pub fn located(cache_dir: Option<&Path>, home: &Path, kind: &str) -> Option<Path
     allowed(&file, home).then_some(file)
 }
 
-/// A fast streaming checksum of the cache body: four 64-bit lanes over little-endian words
-/// (the tail zero-padded), mixed at the end. Not cryptographic; it catches torn and corrupt
-/// files.
+/// A hasher for byte strings (paths as bytes, ids), eight bytes at a time: hashing a `Path`
+/// parses it into components, and SipHash over tens of thousands of paths shows in a warm
+/// start. Not proof against chosen collisions (the keys are the user's own file names).
+#[derive(Default)]
+pub struct BytesHasher(u64);
+
+impl Hasher for BytesHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        const K: u64 = 0x517c_c1b7_2722_0a95;
+        let mut h = self.0;
+        let mut words = bytes.chunks_exact(8);
+        for w in &mut words {
+            let w = u64::from_le_bytes(w.try_into().unwrap_or_default());
+            h = (h.rotate_left(5) ^ w).wrapping_mul(K);
+        }
+        let mut tail = [0u8; 8];
+        tail[..words.remainder().len()].copy_from_slice(words.remainder());
+        self.0 = (h.rotate_left(5) ^ u64::from_le_bytes(tail)).wrapping_mul(K);
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write(&n.to_le_bytes());
+    }
+
+    fn finish(&self) -> u64 {
+        // The multiply leaves the low bits weak, and the table indexes by them.
+        let h = self.0 ^ (self.0 >> 31);
+        h.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (h >> 29)
+    }
+}
+
+pub type BytesHash = BuildHasherDefault<BytesHasher>;
+
+fn path_bytes(p: &Path) -> &[u8] {
+    p.as_os_str().as_encoded_bytes()
+}
+
+/// A path from its bytes as [`Path::as_os_str`] gives them (cache files store paths so).
+pub fn path_from(b: &[u8]) -> PathBuf {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        PathBuf::from(OsStr::from_bytes(b))
+    }
+    #[cfg(not(unix))]
+    {
+        PathBuf::from(String::from_utf8_lossy(b).into_owned())
+    }
+}
+
+/// Where an entry's state is.
 #[derive(Debug, Clone)]
-pub struct Checksum {
-    lanes: [u64; 4],
-    pending: Vec<u8>,
-    len: u64,
-}
-
-impl Default for Checksum {
-    fn default() -> Self {
-        Checksum {
-            lanes: [
-                0x243F_6A88_85A3_08D3,
-                0x1319_8A2E_0370_7344,
-                0xA409_3822_299F_31D0,
-                0x082E_FA98_EC4E_6C89,
-            ],
-            pending: Vec::with_capacity(32),
-            len: 0,
-        }
-    }
-}
-
-impl Checksum {
-    const K: u64 = 0x9E37_79B9_7F4A_7C15;
-
-    fn block(lanes: &mut [u64; 4], block: &[u8]) {
-        for (lane, word) in lanes.iter_mut().zip(block.chunks_exact(8)) {
-            let w = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
-            *lane = (*lane ^ w).wrapping_mul(Self::K).rotate_left(29);
-        }
-    }
-
-    pub fn update(&mut self, mut data: &[u8]) {
-        self.len += data.len() as u64;
-        if !self.pending.is_empty() {
-            let take = (32 - self.pending.len()).min(data.len());
-            self.pending.extend_from_slice(&data[..take]);
-            data = &data[take..];
-            if self.pending.len() < 32 {
-                return;
-            }
-            let block = std::mem::take(&mut self.pending);
-            Self::block(&mut self.lanes, &block);
-            self.pending = block;
-            self.pending.clear();
-        }
-        let mut chunks = data.chunks_exact(32);
-        for c in &mut chunks {
-            Self::block(&mut self.lanes, c);
-        }
-        self.pending.extend_from_slice(chunks.remainder());
-    }
-
-    pub fn finish(&self) -> u64 {
-        let mut lanes = self.lanes;
-        if !self.pending.is_empty() {
-            let mut last = [0u8; 32];
-            last[..self.pending.len()].copy_from_slice(&self.pending);
-            Self::block(&mut lanes, &last);
-        }
-        let mut h = self.len.wrapping_mul(Self::K);
-        for l in lanes {
-            h = (h ^ l).wrapping_mul(Self::K).rotate_left(31);
-        }
-        h
-    }
-
-    pub fn of(data: &[u8]) -> u64 {
-        let mut c = Checksum::default();
-        c.update(data);
-        c.finish()
-    }
-}
-
-struct Summing<W> {
-    inner: W,
-    sum: Checksum,
-}
-
-impl<W: Write> Write for Summing<W> {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let n = self.inner.write(buf)?;
-        self.sum.update(&buf[..n]);
-        Ok(n)
-    }
-    fn flush(&mut self) -> io::Result<()> {
-        self.inner.flush()
-    }
-}
-
-fn header(kind: &str, version: u32, len: u64, sum: u64) -> String {
-    format!("codex-picker-cache {kind} v{version} {len:020} {sum:016x}\n")
-}
-
-/// Write a checked envelope atomically to `path`, its body streamed by `body` (so a large body
-/// is never held twice in memory): a temporary file in the same folder, renamed into place.
-pub fn write_envelope_with(
-    path: &Path,
-    kind: &str,
-    version: u32,
-    body: impl FnOnce(&mut dyn Write) -> io::Result<()>,
-) -> io::Result<()> {
-    use std::io::{Seek, SeekFrom};
-    let dir = path
-        .parent()
-        .ok_or_else(|| io::Error::other("cache path has no folder"))?;
-    std::fs::create_dir_all(dir)?;
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.subsec_nanos());
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-    let tmp = dir.join(format!(
-        ".{}.{}.{nanos}.tmp",
-        name.unwrap_or_default(),
-        std::process::id()
-    ));
-    let result = (|| {
-        let placeholder = header(kind, version, 0, 0);
-        let mut file = std::fs::File::create(&tmp)?;
-        file.write_all(placeholder.as_bytes())?;
-        let mut w = Summing {
-            inner: io::BufWriter::with_capacity(1 << 20, file),
-            sum: Checksum::default(),
-        };
-        body(&mut w)?;
-        let sum = w.sum.finish();
-        let len = w.sum.len;
-        let mut file = w.inner.into_inner().map_err(|e| e.into_error())?;
-        file.seek(SeekFrom::Start(0))?;
-        file.write_all(header(kind, version, len, sum).as_bytes())?;
-        file.sync_data()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
-}
-
-/// [`write_envelope_with`] for a body already in memory.
-pub fn write_envelope(path: &Path, kind: &str, version: u32, body: &[u8]) -> io::Result<()> {
-    write_envelope_with(path, kind, version, |w| w.write_all(body))
-}
-
-/// Read and check an envelope: the body, or why it cannot be trusted.
-pub fn read_envelope(path: &Path, kind: &str, version: u32) -> Result<Vec<u8>, String> {
-    let mut data = match std::fs::read(path) {
-        Ok(d) => d,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Err("no cache yet".into()),
-        Err(e) => return Err(e.to_string()),
-    };
-    let nl = memchr::memchr(b'\n', &data).ok_or("no header")?;
-    let header = String::from_utf8(data[..nl].to_vec()).map_err(|_| "header not text")?;
-    let header = header.as_str();
-    let parts: Vec<&str> = header.split(' ').collect();
-    let [magic, k, v, len, sum] = parts.as_slice() else {
-        return Err("bad header".into());
-    };
-    if *magic != "codex-picker-cache" || *k != kind {
-        return Err("not a cache of this kind".into());
-    }
-    if *v != format!("v{version}") {
-        return Err(format!("old format {v}"));
-    }
-    if len.parse::<usize>().ok() != Some(data.len() - nl - 1) {
-        return Err("length mismatch (cut short or being written)".into());
-    }
-    if u64::from_str_radix(sum, 16).ok() != Some(Checksum::of(&data[nl + 1..])) {
-        return Err("checksum mismatch".into());
-    }
-    // Keep one buffer: move the body to the front rather than copying it out.
-    data.drain(..=nl);
-    Ok(data)
+enum Stored {
+    /// Encoded, at this range of the body it was read from.
+    Read { start: u32, len: u32 },
+    /// Set by this run.
+    Owned(Box<ScanState>),
 }
 
 /// What the cache knows about one file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone)]
 pub struct Entry {
     pub size: u64,
     pub mtime_ms: Millis,
     pub compressed: bool,
     pub archived: bool,
-    pub state: ScanState,
+    /// The state shows a session (a `session_meta` or a message).
+    pub session: bool,
+    state: Stored,
 }
 
 impl Entry {
@@ -272,6 +183,76 @@ impl Entry {
     }
 }
 
+/// The entries of a rows cache, by path, and the body the unchanged ones were read from.
+#[derive(Debug, Clone, Default)]
+pub struct Entries {
+    map: HashMap<OsString, Entry, BytesHash>,
+    body: Vec<u8>,
+}
+
+impl Entries {
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+
+    pub fn get(&self, path: &Path) -> Option<&Entry> {
+        self.map.get(path.as_os_str())
+    }
+
+    pub fn remove(&mut self, path: &Path) -> Option<Entry> {
+        self.map.remove(path.as_os_str())
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (&Path, &Entry)> {
+        self.map.iter().map(|(p, e)| (Path::new(p), e))
+    }
+
+    /// An entry's state; `None` when its bytes do not decode (a cache that cannot be read is
+    /// never trusted: the file is read again).
+    pub fn state(&self, entry: &Entry) -> Option<ScanState> {
+        match &entry.state {
+            Stored::Read { start, len } => {
+                let start = *start as usize;
+                codec::decode_state(self.body.get(start..start + *len as usize)?)
+            }
+            Stored::Owned(state) => Some(ScanState::clone(state)),
+        }
+    }
+
+    /// The entries of a rows cache body (checked by its envelope) written for `home`.
+    fn from_body(body: Vec<u8>, home: &Path) -> Result<Entries, &'static str> {
+        let (_, full) = envelope::split_prefix(&body).ok_or("unreadable")?;
+        let full_at = body.len() - full.len();
+        if u32::try_from(body.len()).is_err() {
+            return Err("too large");
+        }
+        let (h, records) = codec::decode_section(full).ok_or("unreadable")?;
+        if path_from(h) != home {
+            return Err("another store home");
+        }
+        let mut map = HashMap::with_capacity_and_hasher(records.len(), BytesHash::default());
+        for r in records {
+            let entry = Entry {
+                size: r.size,
+                mtime_ms: r.mtime_ms,
+                compressed: r.compressed,
+                archived: r.archived,
+                session: r.session,
+                state: Stored::Read {
+                    start: (full_at + r.state.start) as u32,
+                    len: r.state.len() as u32,
+                },
+            };
+            map.insert(path_from(r.path).into_os_string(), entry);
+        }
+        Ok(Entries { map, body })
+    }
+}
+
 /// How loading went.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LoadOutcome {
@@ -284,16 +265,16 @@ pub enum LoadOutcome {
 #[derive(Debug, Clone, Default)]
 pub struct RowCache {
     pub home: PathBuf,
-    pub entries: HashMap<PathBuf, Entry>,
+    pub entries: Entries,
 }
 
 /// What the cache says to do with one walked file.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Plan {
-    /// Unchanged: use this state as is.
-    Fresh(ScanState),
-    /// A plain file that grew: read on from `state.offset`.
-    Resume(ScanState),
+    /// Unchanged: use the cached state as is.
+    Fresh,
+    /// A plain file that grew: read on from the cached state's `offset`.
+    Resume,
     /// Unknown or rewritten: scan from 0.
     Rescan,
 }
@@ -302,133 +283,189 @@ impl RowCache {
     pub fn empty(home: &Path) -> Self {
         RowCache {
             home: canonical_home(home),
-            entries: HashMap::new(),
+            entries: Entries::default(),
         }
     }
 
     /// Load the cache at `path` for `home`; an unusable one gives an empty cache and the reason.
     pub fn load(path: &Path, home: &Path) -> (RowCache, LoadOutcome) {
         let mut cache = RowCache::empty(home);
-        let body = match read_envelope(path, "rows", ROWS_VERSION) {
+        let body = match read_envelope(path, "rows", rows_version()) {
             Ok(b) => b,
             Err(why) => return (cache, LoadOutcome::Ignored(why)),
         };
-        match decode(&body, &cache.home) {
+        match Entries::from_body(body, &cache.home) {
             Ok(entries) => cache.entries = entries,
             Err(why) => return (cache, LoadOutcome::Ignored(why.into())),
         }
         (cache, LoadOutcome::Loaded)
     }
 
-    /// Write the cache to `path` (atomically).
-    pub fn save(&self, path: &Path) -> io::Result<()> {
-        let mut entries: Vec<(&PathBuf, &Entry)> = self.entries.iter().collect();
-        entries.sort_by(|a, b| a.0.cmp(b.0));
-        let mut enc = Enc(Vec::with_capacity(entries.len() * 512));
-        enc.0
-            .extend_from_slice(&(path_bytes(&self.home).len() as u32).to_le_bytes());
-        enc.0.extend_from_slice(&path_bytes(&self.home));
-        enc.0
-            .extend_from_slice(&(entries.len() as u64).to_le_bytes());
-        for (p, e) in entries {
-            enc.entry(&path_bytes(p), e);
+    /// The newest sessions of the cache at `path` (at most [`HEAD_ROWS`], newest first), each as
+    /// the file was when cached and its state, read from the cache's first section alone; empty
+    /// when there is no usable cache.
+    pub fn head(path: &Path, home: &Path) -> Vec<(RolloutFile, ScanState)> {
+        let home = canonical_home(home);
+        let Ok(prefix) = envelope::read_prefix(path, "rows", rows_version()) else {
+            return Vec::new();
+        };
+        let Some((h, records)) = codec::decode_section(&prefix) else {
+            return Vec::new();
+        };
+        if path_from(h) != home {
+            return Vec::new();
         }
-        write_envelope(path, "rows", ROWS_VERSION, &enc.0)
+        records
+            .into_iter()
+            .filter_map(|r| {
+                let state = codec::decode_state(&prefix[r.state.clone()])?;
+                let file = RolloutFile {
+                    path: path_from(r.path),
+                    archived: r.archived,
+                    compressed: r.compressed,
+                    size: r.size,
+                    mtime_ms: r.mtime_ms,
+                };
+                Some((file, state))
+            })
+            .collect()
+    }
+
+    /// Write the cache to `path` (atomically): the newest sessions first, then every entry.
+    pub fn save(&self, path: &Path) -> io::Result<()> {
+        let map = &self.entries.map;
+        let encoded: Vec<Option<Vec<u8>>> = map
+            .values()
+            .map(|e| match &e.state {
+                Stored::Owned(state) => Some(codec::encode_state(state)),
+                Stored::Read { .. } => None,
+            })
+            .collect();
+        let mut records: Vec<RecordRef> = map
+            .iter()
+            .zip(&encoded)
+            .map(|((p, e), own)| RecordRef {
+                path: p.as_encoded_bytes(),
+                size: e.size,
+                mtime_ms: e.mtime_ms,
+                compressed: e.compressed,
+                archived: e.archived,
+                session: e.session,
+                state: match (&e.state, own) {
+                    (Stored::Read { start, len }, _) => {
+                        let start = *start as usize;
+                        &self.entries.body[start..start + *len as usize]
+                    }
+                    (Stored::Owned(_), own) => own.as_deref().unwrap_or_default(),
+                },
+            })
+            .collect();
+        let home = path_bytes(&self.home);
+        let head = newest_sessions(&records);
+        let unwritable = || io::Error::other("a cache entry cannot be encoded");
+        let head = codec::encode_section(Vec::with_capacity(head.len() * 512), home, &head)
+            .ok_or_else(unwritable)?;
+        records.sort_unstable_by(|a, b| a.path.cmp(b.path));
+        let mut body = Vec::with_capacity(head.len() + records.len() * 512 + 64);
+        body.extend_from_slice(&envelope::frame_prefix(&head));
+        body.extend_from_slice(&head);
+        let body = codec::encode_section(body, home, &records).ok_or_else(unwritable)?;
+        write_envelope(path, "rows", rows_version(), &body)
     }
 
     /// The invalidation rule for one walked file.
     pub fn plan(&self, file: &RolloutFile) -> Plan {
-        let Some(e) = self.entries.get(&file.path) else {
-            return Plan::Rescan;
-        };
-        if e.compressed != file.compressed {
-            return Plan::Rescan;
+        match self.entries.get(&file.path) {
+            Some(e) => plan_for(e, file),
+            None => Plan::Rescan,
         }
-        if e.size == file.size && e.mtime_ms == file.mtime_ms {
-            return Plan::Fresh(e.state.clone());
-        }
-        if !file.compressed && file.size > e.size && e.state.offset <= file.size {
-            return Plan::Resume(e.state.clone());
-        }
-        Plan::Rescan
     }
 
-    /// [`RowCache::plan`], moving an unchanged file's state out of the cache instead of copying
-    /// it (the entry is left with an empty state: put it back before saving).
-    fn plan_lending(&mut self, file: &RolloutFile) -> Plan {
-        let Some(e) = self.entries.get_mut(&file.path) else {
-            return Plan::Rescan;
+    /// For a walked file the cache knows, the state a pass over it starts from and whether it
+    /// is the unchanged file's whole state: the cached one when the file is unchanged or only
+    /// grew, else an empty state (the file is read from the start). `None` for a file the
+    /// cache does not know.
+    pub fn start_state(&self, file: &RolloutFile) -> Option<(ScanState, bool)> {
+        let e = self.entries.get(&file.path)?;
+        let fresh = match plan_for(e, file) {
+            Plan::Fresh => true,
+            Plan::Resume => false,
+            Plan::Rescan => return Some((ScanState::default(), false)),
         };
-        if e.compressed != file.compressed {
-            return Plan::Rescan;
-        }
-        if e.size == file.size && e.mtime_ms == file.mtime_ms {
-            return Plan::Fresh(std::mem::take(&mut e.state));
-        }
-        if !file.compressed && file.size > e.size && e.state.offset <= file.size {
-            return Plan::Resume(e.state.clone());
-        }
-        Plan::Rescan
-    }
-
-    /// Give back the states [`refresh_lending`] moved out (those of unchanged files).
-    pub fn put_back(&mut self, scanned: &[Scanned]) {
-        for s in scanned.iter().filter(|s| !s.changed) {
-            if let Some(e) = self.entries.get_mut(&s.file.path) {
-                e.state = s.state.clone();
-            }
-        }
+        Some(match self.entries.state(e) {
+            // A grown file is read on from the state's offset, which must lie within it.
+            Some(state) if fresh || state.offset <= file.size => (state, fresh),
+            _ => (ScanState::default(), false),
+        })
     }
 
     /// Record the state of a file after a pass.
     pub fn put(&mut self, file: &RolloutFile, state: ScanState) {
-        self.entries.insert(
-            file.path.clone(),
-            Entry {
-                size: file.size,
-                mtime_ms: file.mtime_ms,
-                compressed: file.compressed,
-                archived: file.archived,
-                state,
-            },
-        );
+        let entry = Entry {
+            size: file.size,
+            mtime_ms: file.mtime_ms,
+            compressed: file.compressed,
+            archived: file.archived,
+            session: codec::is_session(&state),
+            state: Stored::Owned(Box::new(state)),
+        };
+        self.entries
+            .map
+            .insert(file.path.clone().into_os_string(), entry);
     }
 
     /// Drop entries of files that are gone. Archived entries are kept when the walk did not look
     /// at archived sessions. Returns the removed paths.
     pub fn retain_walked(&mut self, files: &[RolloutFile], walked_archived: bool) -> Vec<PathBuf> {
-        let seen: std::collections::HashSet<&Path> =
-            files.iter().map(|f| f.path.as_path()).collect();
-        let gone: Vec<PathBuf> = self
-            .entries
+        // Walked paths are distinct: when as many of them are cached as there are entries,
+        // every entry was walked (the usual case, found without building a set).
+        let map = &self.entries.map;
+        let cached = files
             .iter()
-            .filter(|(p, e)| !seen.contains(p.as_path()) && (walked_archived || !e.archived))
-            .map(|(p, _)| p.clone())
-            .collect();
-        for p in &gone {
-            self.entries.remove(p);
+            .filter(|f| map.contains_key(f.path.as_os_str()))
+            .count();
+        if cached == map.len() {
+            return Vec::new();
         }
+        let mut seen: HashSet<&OsStr, BytesHash> =
+            HashSet::with_capacity_and_hasher(files.len(), BytesHash::default());
+        seen.extend(files.iter().map(|f| f.path.as_os_str()));
+        let mut gone = Vec::new();
+        self.entries.map.retain(|p, e| {
+            let keep = seen.contains(p.as_os_str()) || (!walked_archived && e.archived);
+            if !keep {
+                gone.push(PathBuf::from(p.clone()));
+            }
+            keep
+        });
         gone
     }
 }
 
-/// The entries of a rows cache body written for `home`.
-fn decode(body: &[u8], home: &Path) -> Result<HashMap<PathBuf, Entry>, &'static str> {
-    let mut d = Dec { b: body, i: 0 };
-    let h = d.bytes().ok_or("unreadable")?;
-    if path_from(h) != home {
-        return Err("another store home");
+fn plan_for(e: &Entry, file: &RolloutFile) -> Plan {
+    if e.compressed != file.compressed {
+        Plan::Rescan
+    } else if e.size == file.size && e.mtime_ms == file.mtime_ms {
+        Plan::Fresh
+    } else if !file.compressed && file.size > e.size {
+        Plan::Resume
+    } else {
+        Plan::Rescan
     }
-    let n = d.u64().ok_or("unreadable")?;
-    let mut entries = HashMap::with_capacity(usize::try_from(n).unwrap_or(0).min(1 << 20));
-    for _ in 0..n {
-        let (p, e) = d.entry().ok_or("unreadable entry")?;
-        entries.insert(p, e);
+}
+
+/// The records of the newest sessions, newest first (ties in path order), at most
+/// [`HEAD_ROWS`].
+fn newest_sessions<'a>(records: &[RecordRef<'a>]) -> Vec<RecordRef<'a>> {
+    let newest =
+        |a: &RecordRef, b: &RecordRef| b.mtime_ms.cmp(&a.mtime_ms).then_with(|| a.path.cmp(b.path));
+    let mut head: Vec<RecordRef> = records.iter().filter(|r| r.session).copied().collect();
+    if head.len() > HEAD_ROWS {
+        head.select_nth_unstable_by(HEAD_ROWS, newest);
+        head.truncate(HEAD_ROWS);
     }
-    if d.i != body.len() {
-        return Err("trailing bytes");
-    }
-    Ok(entries)
+    head.sort_unstable_by(newest);
+    head
 }
 
 /// Where a store's caches live, or `None` when caching is off for it (the folder would be

@@ -1,11 +1,13 @@
 //! Bringing a list of walked files up to date against the rows cache, on worker threads.
 //!
-//! Unchanged files are settled on the calling thread from their cached state; new, grown or
-//! rewritten ones are read (from their cached offset when they only grew).
+//! Every file is settled where it lies in the list, by whichever thread takes its chunk:
+//! unchanged files from their cached state (decoded, not read), new, grown or rewritten ones by
+//! reading them (from their cached offset when they only grew).
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
 
-use super::{Plan, RowCache};
+use super::RowCache;
 use crate::rollout::summary::{ScanOptions, ScanState, Until};
 use crate::store::walk::RolloutFile;
 use crate::store::{scan_file, FileIssue};
@@ -21,156 +23,132 @@ pub struct RefreshStats {
     pub rescanned: usize,
     /// Cached files that are gone.
     pub removed: usize,
+    /// Walked files the cache had an entry for (when this is the number of entries, none is
+    /// gone).
+    pub cached: usize,
     /// Bytes of (decompressed) text read by all passes.
     pub bytes_read: u64,
 }
 
-/// One file after a refresh.
-#[derive(Debug, Clone)]
-pub struct Scanned {
-    pub file: RolloutFile,
-    pub state: ScanState,
-    /// The state differs from the cached one (new, grown, rewritten, or read further).
-    pub changed: bool,
+/// Files a thread takes at a time.
+const CHUNK: usize = 64;
+
+#[derive(Default)]
+struct Counts {
+    cached: AtomicUsize,
+    reused: AtomicUsize,
+    resumed: AtomicUsize,
+    rescanned: AtomicUsize,
+    bytes: AtomicU64,
 }
+
+/// A file's result and, when it was read, its new state for the cache.
+type Slot<T> = Option<Result<(T, Option<Box<ScanState>>), FileIssue>>;
 
 /// Bring `files` up to date against `cache` on `threads` threads, reading each only as far as
 /// `until` needs: unchanged files are not opened, grown ones are read on from their offset.
-/// The cache is updated in memory (save it afterwards). Files that are not sessions come back
-/// as issues.
-pub fn refresh(
+/// Each file's state is handed to `make` on the thread that settled it; the results are in the
+/// order of `files`. The cache is updated in memory (save it afterwards). Files that are not
+/// sessions come back as issues.
+pub fn refresh<T: Send>(
     cache: &mut RowCache,
     files: &[RolloutFile],
     until: Until,
     threads: usize,
-) -> (Vec<Scanned>, Vec<FileIssue>, RefreshStats) {
-    refresh_with(cache, files, until, threads, false)
-}
-
-/// [`refresh`] that moves the states of unchanged files out of `cache` rather than copying
-/// them: their entries are left with empty states, so the cache must get them back
-/// ([`RowCache::put_back`]) before it is saved.
-pub fn refresh_lending(
-    cache: &mut RowCache,
-    files: &[RolloutFile],
-    until: Until,
-    threads: usize,
-) -> (Vec<Scanned>, Vec<FileIssue>, RefreshStats) {
-    refresh_with(cache, files, until, threads, true)
-}
-
-fn refresh_with(
-    cache: &mut RowCache,
-    files: &[RolloutFile],
-    until: Until,
-    threads: usize,
-    lend: bool,
-) -> (Vec<Scanned>, Vec<FileIssue>, RefreshStats) {
+    make: impl Fn(&RolloutFile, ScanState) -> T + Sync,
+) -> (Vec<T>, Vec<FileIssue>, RefreshStats) {
     let opts = ScanOptions::new(until);
-    let mut reused = 0;
-    // Unchanged files that need no reading are settled here, their cached state moved (not
-    // copied again); only the others go to the reading threads.
-    // One slot per file, filled in place: the results are large, and collecting then sorting
-    // them would move each one twice more (and touch megabytes of fresh memory).
-    let mut slots: Vec<Option<Result<Scanned, FileIssue>>> = Vec::with_capacity(files.len());
-    let mut todo: Vec<(usize, ScanState)> = Vec::new();
-    for (i, file) in files.iter().enumerate() {
-        let plan = if lend {
-            cache.plan_lending(file)
-        } else {
-            cache.plan(file)
-        };
-        let slot = match plan {
-            Plan::Fresh(state) if until != Until::End || state.complete => {
-                reused += 1;
-                Some(settle(file, state, false))
-            }
-            Plan::Fresh(state) | Plan::Resume(state) => {
-                todo.push((i, state));
-                None
-            }
-            Plan::Rescan => {
-                todo.push((i, ScanState::default()));
-                None
+    let counts = Counts::default();
+    // One slot per file, filled in place by whichever thread takes its chunk.
+    let mut slots: Vec<Slot<T>> = Vec::new();
+    slots.resize_with(files.len(), || None);
+    {
+        let cache = &*cache;
+        let make = &make;
+        let chunks = Mutex::new(slots.chunks_mut(CHUNK).enumerate());
+        let work = || loop {
+            let next = chunks.lock().unwrap_or_else(|e| e.into_inner()).next();
+            let Some((c, chunk)) = next else { break };
+            for (j, slot) in chunk.iter_mut().enumerate() {
+                let file = &files[c * CHUNK + j];
+                *slot = Some(
+                    settle_one(cache, file, &opts, &counts).map(|(state, changed)| {
+                        let keep = changed.then(|| Box::new(state.clone()));
+                        (make(file, state), keep)
+                    }),
+                );
             }
         };
-        slots.push(slot);
+        let threads = threads.clamp(1, 16).min(files.len().div_ceil(CHUNK).max(1));
+        std::thread::scope(|scope| {
+            for _ in 1..threads {
+                scope.spawn(work);
+            }
+            work();
+        });
     }
-    let next = AtomicUsize::new(0);
-    let bytes = AtomicU64::new(0);
-    let (resumed, rescanned) = (AtomicUsize::new(0), AtomicUsize::new(0));
-    let work = || {
-        let mut out: Vec<(usize, Result<Scanned, FileIssue>)> = Vec::new();
-        loop {
-            let k = next.fetch_add(1, Ordering::Relaxed);
-            let Some((i, state)) = todo.get(k) else { break };
-            let (i, mut state, file) = (*i, state.clone(), &files[*i]);
-            let from = state.offset;
-            if from == 0 {
-                rescanned.fetch_add(1, Ordering::Relaxed);
-            } else {
-                resumed.fetch_add(1, Ordering::Relaxed);
-            }
-            if let Err(issue) = scan_file(file, &mut state, &opts) {
-                out.push((i, Err(issue)));
-                continue;
-            }
-            bytes.fetch_add(state.offset.saturating_sub(from), Ordering::Relaxed);
-            out.push((i, settle(file, state, true)));
-        }
-        out
-    };
-    let threads = threads.clamp(1, 16).min(todo.len().max(1));
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
-        let mut place = |done: Vec<(usize, Result<Scanned, FileIssue>)>| {
-            for (i, result) in done {
-                slots[i] = Some(result);
-            }
-        };
-        place(work());
-        for h in handles {
-            if let Ok(done) = h.join() {
-                place(done);
-            }
-        }
-    });
-    let mut scanned = Vec::with_capacity(slots.len());
+    let mut made = Vec::with_capacity(slots.len());
     let mut issues = Vec::new();
-    for (i, result) in slots.into_iter().enumerate() {
-        let Some(result) = result else { continue };
-        match result {
-            Ok(s) => {
-                if s.changed {
-                    cache.put(&s.file, s.state.clone());
+    for (file, slot) in files.iter().zip(slots) {
+        match slot {
+            None => {}
+            Some(Ok((value, changed))) => {
+                if let Some(state) = changed {
+                    cache.put(file, *state);
                 }
-                scanned.push(s);
+                made.push(value);
             }
-            Err(issue) => {
+            Some(Err(issue)) => {
                 // Not a session (yet): forget it so a later run looks again.
-                cache.entries.remove(&files[i].path);
+                cache.entries.remove(&file.path);
                 issues.push(issue);
             }
         }
     }
     let stats = RefreshStats {
-        reused,
-        resumed: resumed.into_inner(),
-        rescanned: rescanned.into_inner(),
+        reused: counts.reused.into_inner(),
+        resumed: counts.resumed.into_inner(),
+        rescanned: counts.rescanned.into_inner(),
         removed: 0,
-        bytes_read: bytes.into_inner(),
+        cached: counts.cached.into_inner(),
+        bytes_read: counts.bytes.into_inner(),
     };
-    (scanned, issues, stats)
+    (made, issues, stats)
 }
 
-/// A file's state after a refresh: a row, or the issue of a file that is not a session.
-fn settle(file: &RolloutFile, state: ScanState, changed: bool) -> Result<Scanned, FileIssue> {
+/// One file brought up to date, from the cache when that is enough, else read: its state and
+/// whether it was read; an issue for a file that is not a session.
+fn settle_one(
+    cache: &RowCache,
+    file: &RolloutFile,
+    opts: &ScanOptions,
+    counts: &Counts,
+) -> Result<(ScanState, bool), FileIssue> {
+    let (mut state, fresh) = match cache.start_state(file) {
+        Some(start) => {
+            counts.cached.fetch_add(1, Ordering::Relaxed);
+            start
+        }
+        None => (ScanState::default(), false),
+    };
+    let read = !fresh || (opts.until == Until::End && !state.complete);
+    if read {
+        let from = state.offset;
+        let count = if from == 0 {
+            &counts.rescanned
+        } else {
+            &counts.resumed
+        };
+        count.fetch_add(1, Ordering::Relaxed);
+        scan_file(file, &mut state, opts)?;
+        counts
+            .bytes
+            .fetch_add(state.offset.saturating_sub(from), Ordering::Relaxed);
+    } else {
+        counts.reused.fetch_add(1, Ordering::Relaxed);
+    }
     match crate::store::not_a_session(file, &state) {
         Some(issue) => Err(issue),
-        None => Ok(Scanned {
-            file: file.clone(),
-            state,
-            changed,
-        }),
+        None => Ok((state, read)),
     }
 }

@@ -339,33 +339,53 @@ pub fn list_cached(
     opts: ListOptions,
     cache_file: &Path,
 ) -> (Vec<SessionRow>, Vec<FileIssue>, CacheReport) {
-    let (files, mut issues) = store.files(opts.archived);
-    let names = store.names();
-    let (mut rc, outcome) = cache::RowCache::load(cache_file, &store.home);
+    // The cache is read while the store is walked: neither needs the other.
+    let ((files, mut issues), (names, (mut rc, outcome))) = std::thread::scope(|scope| {
+        let load = scope.spawn(|| {
+            let names = store.names();
+            (names, cache::RowCache::load(cache_file, &store.home))
+        });
+        let walked = store.files(opts.archived);
+        match load.join() {
+            Ok(loaded) => (walked, loaded),
+            Err(payload) => std::panic::resume_unwind(payload),
+        }
+    });
     let mut report = CacheReport::default();
     if let cache::LoadOutcome::Ignored(why) = outcome {
         report.ignored = Some(why);
     }
-    // Unchanged files' states are moved out of the cache, not copied: they become rows, and
-    // go back into the cache only when it has to be saved.
-    let (scanned, more, mut stats) =
-        cache::refresh_lending(&mut rc, &files, opts.until, default_threads());
+    let entries = rc.entries.len();
+    // Rows are made on the threads that settle each file (decoding or reading its state).
+    let (mut rows, more, mut stats) = cache::refresh(
+        &mut rc,
+        &files,
+        opts.until,
+        default_threads(),
+        |file, state| row_from_state(file, state, &names),
+    );
     issues.extend(more);
-    stats.removed = rc.retain_walked(&files, opts.archived).len();
-    let changed = scanned.iter().any(|s| s.changed);
+    // Walked paths are distinct: when each entry was found by one, none is gone.
+    if stats.cached != entries {
+        stats.removed = rc.retain_walked(&files, opts.archived).len();
+    }
+    let changed = stats.resumed + stats.rescanned > 0;
     let dirty = stats.removed > 0 || changed || report.ignored.is_some();
     if dirty && cache::allowed(cache_file, &store.home) {
-        rc.put_back(&scanned);
         if let Err(e) = rc.save(cache_file) {
             report.save_error = Some(e.to_string());
         }
     }
     drop_later(rc);
-    let mut rows: Vec<SessionRow> = scanned
-        .into_iter()
-        .map(|s| row_from_state(&s.file, s.state, &names))
-        .collect();
-    issues.extend(issues::duplicate_ids(&rows));
+    // Telling that no id is there twice is cheap; naming the copies is not.
+    let mut ids = std::collections::HashSet::with_capacity_and_hasher(
+        rows.len(),
+        cache::BytesHash::default(),
+    );
+    if !rows.iter().all(|r| ids.insert(r.id.as_str())) {
+        issues.extend(issues::duplicate_ids(&rows));
+    }
+    drop(ids);
     for row in &mut rows {
         fork::fill_from_parent(row, &mut files.as_slice());
     }

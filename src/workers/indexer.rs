@@ -13,7 +13,7 @@
 
 use std::collections::HashMap;
 use std::ffi::OsString;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Arc;
@@ -26,9 +26,6 @@ use crate::session::SessionRow;
 use crate::store::cache::{self, Plan, RowCache};
 use crate::store::walk::{Listed, RolloutFile};
 use crate::store::{self, FileIssue, Store};
-
-/// Cached rows sent in the first batch: enough to fill a screen.
-const FIRST_BATCH: usize = 256;
 
 /// What the indexer tells the picker, in this order: cached `Rows` (when a cache exists),
 /// `Found`, then `Rows` / `Updated` / `Removed` / `Issue` / `Progress` in any mix, `Finished`;
@@ -181,41 +178,84 @@ fn cache_path(store: &Store, setup: &CacheSetup, kind: &str) -> Option<PathBuf> 
     cache::located(setup.dir.as_deref(), &store.home, kind)
 }
 
+/// Send the cached rows before any walking, and load the rows cache: first the newest rows from
+/// the cache's first section (a screenful, read without the rest of the cache, so the first
+/// frame does not wait for a large store), then every other cached row. `None` when the
+/// receiver is gone.
+fn send_cached(
+    store: &Store,
+    opts: IndexOptions,
+    file: Option<&Path>,
+    names: &HashMap<String, String>,
+    all: &mut HashMap<OsString, Known>,
+    tx: &Sender<Event>,
+) -> Option<RowCache> {
+    let Some(file) = file else {
+        return Some(RowCache::empty(&store.home));
+    };
+    let wanted = |archived: bool, session: bool| session && (opts.archived || !archived);
+    let head: Vec<(RolloutFile, ScanState)> = RowCache::head(file, &store.home)
+        .into_iter()
+        .filter(|(f, s)| wanted(f.archived, s.meta.is_some() || s.saw_message))
+        .collect();
+    let rows = head
+        .iter()
+        .map(|(f, s)| store::row_from_scan(f, s, names))
+        .collect();
+    send_known(rows, all, tx)?;
+    let mut rc = RowCache::load(file, &store.home).0;
+    // The rest of the cache may not be what the first section was read from (damaged, or
+    // rewritten in between): the walk must then judge the rows sent by what they were made of.
+    for (f, state) in head {
+        let same = rc.entries.get(&f.path).is_some_and(|e| {
+            (e.size, e.mtime_ms, e.compressed, e.archived)
+                == (f.size, f.mtime_ms, f.compressed, f.archived)
+        });
+        if !same {
+            rc.put(&f, state);
+        }
+    }
+    let rows = rc
+        .entries
+        .iter()
+        .filter(|(p, e)| wanted(e.archived, e.session) && !all.contains_key(p.as_os_str()))
+        .filter_map(|(p, e)| {
+            Some(store::row_from_state(
+                &e.file(p),
+                rc.entries.state(e)?,
+                names,
+            ))
+        })
+        .collect();
+    send_known(rows, all, tx)?;
+    Some(rc)
+}
+
+/// Send rows (unless there are none) and remember them; `None` when the receiver is gone.
+fn send_known(
+    rows: Vec<SessionRow>,
+    all: &mut HashMap<OsString, Known>,
+    tx: &Sender<Event>,
+) -> Option<()> {
+    if rows.is_empty() {
+        return Some(());
+    }
+    all.reserve(rows.len());
+    for row in &rows {
+        all.insert(row.path.clone().into_os_string(), Known::of(row));
+    }
+    tx.send(Event::Rows(rows)).ok()
+}
+
 fn run(store: &Store, opts: IndexOptions, setup: &CacheSetup, tx: &Sender<Event>) {
     let started = Instant::now();
     let cache_file = cache_path(store, setup, "rows");
-    let mut rc = match &cache_file {
-        Some(f) => RowCache::load(f, &store.home).0,
-        None => RowCache::empty(&store.home),
-    };
     let names = store.names();
-    // Cached rows go out newest first in two batches: a screenful at once, so the first frame
-    // with rows is not held up by turning every cached entry into a row, then the rest.
-    let mut cached: Vec<(&PathBuf, &cache::Entry)> = rc
-        .entries
-        .iter()
-        .filter(|(_, e)| opts.archived || !e.archived)
-        .filter(|(_, e)| e.state.meta.is_some() || e.state.saw_message)
-        .collect();
-    cached.sort_by_key(|(_, e)| std::cmp::Reverse(e.mtime_ms));
     // Keyed by the path's bytes: hashing a `Path` parses it into components first.
-    let mut all: HashMap<OsString, Known> = HashMap::with_capacity(cached.len());
-    let split = cached.len().min(FIRST_BATCH);
-    for part in [&cached[..split], &cached[split..]] {
-        if part.is_empty() {
-            continue;
-        }
-        let rows: Vec<SessionRow> = part
-            .iter()
-            .map(|(p, e)| store::row_from_scan(&e.file(p), &e.state, &names))
-            .collect();
-        for row in &rows {
-            all.insert(row.path.clone().into_os_string(), Known::of(row));
-        }
-        if tx.send(Event::Rows(rows)).is_err() {
-            return;
-        }
-    }
+    let mut all: HashMap<OsString, Known> = HashMap::new();
+    let Some(mut rc) = send_cached(store, opts, cache_file.as_deref(), &names, &mut all, tx) else {
+        return;
+    };
     // With nothing cached every file is read whole, so the walk only lists names (newest name
     // first) and the workers read each file's metadata as they go; otherwise the walk looks at
     // every file and only the new or changed ones are read, newest first.
@@ -229,13 +269,14 @@ fn run(store: &Store, opts: IndexOptions, setup: &CacheSetup, tx: &Sender<Event>
         files.sort_unstable_by(newest_first);
         let mut todo = Vec::new();
         for f in &files {
-            match rc.plan(f) {
-                Plan::Fresh(_) if all.contains_key(f.path.as_os_str()) => {}
-                Plan::Fresh(state) | Plan::Resume(state) => {
-                    todo.push(Todo::Known(f.clone(), Box::new(state)))
-                }
-                Plan::Rescan => todo.push(Todo::Known(f.clone(), Box::default())),
+            if rc.plan(f) == Plan::Fresh && all.contains_key(f.path.as_os_str()) {
+                continue;
             }
+            let state = rc
+                .start_state(f)
+                .map(|(state, _)| state)
+                .unwrap_or_default();
+            todo.push(Todo::Known(f.clone(), Box::new(state)));
         }
         (files, todo, issues)
     };

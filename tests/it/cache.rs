@@ -379,3 +379,124 @@ fn indexer_gives_the_same_rows_cold_cached_and_warm() {
         "warm, from the cache"
     );
 }
+
+/// The body of a rows cache file: its first section (with the length and checksum in front of
+/// it) and the rest.
+fn cache_sections(file: &Path) -> (Vec<u8>, Vec<u8>) {
+    let bytes = std::fs::read(file).unwrap();
+    let nl = bytes.iter().position(|&b| b == b'\n').unwrap();
+    let body = &bytes[nl + 1..];
+    let len = u64::from_le_bytes(body[..8].try_into().unwrap()) as usize;
+    (body[..16 + len].to_vec(), body[16 + len..].to_vec())
+}
+
+#[test]
+fn the_first_section_holds_the_newest_sessions() {
+    let f = fixture(300);
+    cached(&f);
+    let head = cache::RowCache::head(&f.cache, &f.home);
+    assert_eq!(head.len(), cache::HEAD_ROWS);
+    let (mut files, _) = Store {
+        home: f.home.clone(),
+    }
+    .files(true);
+    files.sort_by(|a, b| {
+        b.mtime_ms
+            .cmp(&a.mtime_ms)
+            .then_with(|| a.path.cmp(&b.path))
+    });
+    let got: Vec<_> = head.iter().map(|(file, _)| file.clone()).collect();
+    assert_eq!(got, files[..cache::HEAD_ROWS]);
+    // Each state is the one the whole cache holds.
+    let rows = cold(&f);
+    for (file, state) in &head {
+        let row = rows.iter().find(|r| r.path == file.path).unwrap();
+        assert_eq!(state.first_prompt(), row.first_user_message.as_deref());
+    }
+}
+
+#[test]
+fn indexer_with_the_rest_of_its_cache_damaged_corrects_the_first_rows() {
+    let f = fixture(30);
+    let dir = f.cache.parent().unwrap().join("index");
+    indexer_rows(&f, Some(dir.clone()));
+    let file = cache::cache_file(&dir, &f.home, "rows");
+    let mut bytes = std::fs::read(&file).unwrap();
+    let last = bytes.len() - 10;
+    bytes[last] ^= 0x20;
+    std::fs::write(&file, bytes).unwrap();
+    // The first section is whole and its rows are sent; one of them is gone since.
+    assert_eq!(cache::RowCache::head(&file, &f.home).len(), 30);
+    std::fs::remove_file(plain_file(&f)).unwrap();
+    assert_eq!(indexer_rows(&f, Some(dir.clone())), indexer_rows(&f, None));
+    assert_eq!(
+        indexer_rows(&f, Some(dir)),
+        indexer_rows(&f, None),
+        "rebuilt"
+    );
+}
+
+#[test]
+fn indexer_whose_first_section_is_older_than_the_rest_shows_no_stale_row() {
+    let f = fixture(10);
+    let dir = f.cache.parent().unwrap().join("index");
+    indexer_rows(&f, Some(dir.clone()));
+    let file = cache::cache_file(&dir, &f.home, "rows");
+    let (old_head, _) = cache_sections(&file);
+    // A file grows and the cache is written again: a reader may then take the first section
+    // from the file before and the rest from the file after.
+    let path = plain_file(&f);
+    let line = r#"{"timestamp":"2026-01-01T00:00:00.000Z","type":"event_msg","payload":{"type":"agent_message","message":"later"}}"#;
+    let mut text = std::fs::read_to_string(&path).unwrap();
+    text.push_str(line);
+    text.push('\n');
+    std::fs::write(&path, text).unwrap();
+    set_mtime(&path, 60);
+    indexer_rows(&f, Some(dir.clone()));
+    let (_, new_rest) = cache_sections(&file);
+    let spliced = [old_head, new_rest].concat();
+    cache::write_envelope(&file, "rows", cache::rows_version(), &spliced).unwrap();
+    let rows = indexer_rows(&f, Some(dir));
+    assert_eq!(rows, indexer_rows(&f, None));
+    let row = rows.iter().find(|r| r.path == path).unwrap();
+    assert_eq!(row.size, std::fs::metadata(&path).unwrap().len());
+}
+
+#[test]
+fn a_content_cache_cut_short_damaged_old_or_of_another_kind_is_refused() {
+    use codex_picker::fulltext::build;
+    let f = fixture(6);
+    let (files, _) = Store {
+        home: f.home.clone(),
+    }
+    .files(true);
+    let ids = cold(&f).into_iter().map(|r| (r.path, r.id)).collect();
+    let targets = build::targets_for(&files, &ids);
+    let (index, _) = build::build(None, &targets, &files, 2, &mut |_, _| true).unwrap();
+    let file = f.cache.with_file_name("content.cache");
+    build::save(&index, &file).unwrap();
+    assert_eq!(build::load(&file).unwrap(), index);
+    let bytes = std::fs::read(&file).unwrap();
+    let nl = bytes.iter().position(|&b| b == b'\n').unwrap();
+    let header = String::from_utf8(bytes[..nl].to_vec()).unwrap();
+    let with_header = |h: String| [h.as_bytes(), &bytes[nl..]].concat();
+    let version = header.split(' ').nth(2).unwrap().to_owned();
+    let mut arena_flip = bytes.clone();
+    arena_flip[nl + 1] ^= 0x20;
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        ("cut short", bytes[..bytes.len() - 1].to_vec()),
+        ("arena byte flipped", arena_flip),
+        (
+            "old format",
+            with_header(header.replacen(&version, "v1", 1)),
+        ),
+        (
+            "rows kind",
+            with_header(header.replacen("content", "rows", 1)),
+        ),
+    ];
+    for (what, content) in cases {
+        std::fs::write(&file, content).unwrap();
+        assert!(build::load(&file).is_err(), "{what}: the cache was trusted");
+    }
+}

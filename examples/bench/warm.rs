@@ -1,0 +1,78 @@
+//! The warm-start figures, each measured in the same rounds as the floor it is compared with:
+//! the walk-and-stat floor (`floor.rs`), the program's own walk (`Store::files`), the release
+//! binary's `list --json` with the rows cache warm, and loading that rows cache (whole, and its
+//! first section alone, which is all the picker waits for before its first rows).
+
+use std::path::Path;
+use std::time::Duration;
+
+use codex_picker::store::cache::{self, RowCache};
+use codex_picker::store::Store;
+
+use super::{floor, median, run_list, time, Table, THREADS};
+
+/// Alternated rounds of the floor, the program's walk and a warm `list --json`, so that a drift
+/// in the machine's speed moves them alike; `cache` is the `XDG_CACHE_HOME` of the list runs
+/// (already written). Adds the figures to `t`; returns the floor.
+pub fn figures(t: &mut Table, bin: &Path, store: &Store, cache: &Path, rounds: usize) -> Duration {
+    let (mut floors, mut walks, mut lists) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..rounds {
+        floors.push(time(|| floor::walk_and_stat(&store.home, THREADS)).0);
+        walks.push(time(|| store.files(true)).0);
+        lists.push(run_list(bin, &store.home, Some(cache)).0);
+    }
+    let (floor, walk, list) = (median(floors), median(walks), median(lists));
+    t.row(
+        &format!(
+            "walk-and-stat floor (every folder listed, every rollout stat'ed, {THREADS} threads)"
+        ),
+        floor,
+        None,
+        "-",
+        true,
+    );
+    t.row(
+        "the program's walk (Store::files)",
+        walk,
+        Some(floor),
+        "-",
+        true,
+    );
+    t.row(
+        "warm list --json (cache, nothing changed)",
+        list,
+        Some(floor),
+        "<= 2x walk-and-stat floor",
+        list <= floor * 2,
+    );
+    let file = cache::cache_file(&cache.join("codex-picker"), &store.home, "rows");
+    let load = median(
+        (0..rounds)
+            .map(|_| time(|| RowCache::load(&file, &store.home)).0)
+            .collect(),
+    );
+    let head = median(
+        (0..rounds)
+            .map(|_| time(|| RowCache::head(&file, &store.home)).0)
+            .collect(),
+    );
+    let size = std::fs::metadata(&file).map_or(0, |m| m.len());
+    t.row(
+        &format!("rows cache load, whole ({:.1} MB)", size as f64 / 1e6),
+        load,
+        None,
+        "-",
+        true,
+    );
+    t.row(
+        &format!(
+            "rows cache first section ({} newest rows)",
+            cache::HEAD_ROWS
+        ),
+        head,
+        None,
+        "-",
+        true,
+    );
+    floor
+}

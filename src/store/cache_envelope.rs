@@ -1,0 +1,295 @@
+//! The envelope every cache file is written in: one header line
+//! (`codex-picker-cache <kind> <version> <body length> <checksum>`) and the body, checked whole
+//! on reading, written to a temporary file in the same folder and renamed into place (so two
+//! processes at once each leave a whole file; the last rename wins).
+//!
+//! Owns the header, the checksum and the atomic write. A body may also start with a checked
+//! prefix ([`read_prefix`]): a part with its own length and checksum that is read and trusted
+//! without reading the rest of the file.
+
+use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::path::Path;
+
+/// A fast streaming checksum of the cache body: four 64-bit lanes over little-endian words
+/// (the tail zero-padded), mixed at the end. Not cryptographic; it catches torn and corrupt
+/// files.
+#[derive(Debug, Clone)]
+pub struct Checksum {
+    lanes: [u64; 4],
+    pending: Vec<u8>,
+    len: u64,
+}
+
+impl Default for Checksum {
+    fn default() -> Self {
+        Checksum {
+            lanes: [
+                0x243F_6A88_85A3_08D3,
+                0x1319_8A2E_0370_7344,
+                0xA409_3822_299F_31D0,
+                0x082E_FA98_EC4E_6C89,
+            ],
+            pending: Vec::with_capacity(32),
+            len: 0,
+        }
+    }
+}
+
+impl Checksum {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+
+    fn block(lanes: &mut [u64; 4], block: &[u8]) {
+        for (lane, word) in lanes.iter_mut().zip(block.chunks_exact(8)) {
+            let w = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
+            *lane = (*lane ^ w).wrapping_mul(Self::K).rotate_left(29);
+        }
+    }
+
+    pub fn update(&mut self, mut data: &[u8]) {
+        self.len += data.len() as u64;
+        if !self.pending.is_empty() {
+            let take = (32 - self.pending.len()).min(data.len());
+            self.pending.extend_from_slice(&data[..take]);
+            data = &data[take..];
+            if self.pending.len() < 32 {
+                return;
+            }
+            let block = std::mem::take(&mut self.pending);
+            Self::block(&mut self.lanes, &block);
+            self.pending = block;
+            self.pending.clear();
+        }
+        let mut chunks = data.chunks_exact(32);
+        for c in &mut chunks {
+            Self::block(&mut self.lanes, c);
+        }
+        self.pending.extend_from_slice(chunks.remainder());
+    }
+
+    pub fn finish(&self) -> u64 {
+        let mut lanes = self.lanes;
+        if !self.pending.is_empty() {
+            let mut last = [0u8; 32];
+            last[..self.pending.len()].copy_from_slice(&self.pending);
+            Self::block(&mut lanes, &last);
+        }
+        let mut h = self.len.wrapping_mul(Self::K);
+        for l in lanes {
+            h = (h ^ l).wrapping_mul(Self::K).rotate_left(31);
+        }
+        h
+    }
+
+    pub fn of(data: &[u8]) -> u64 {
+        let mut c = Checksum::default();
+        c.update(data);
+        c.finish()
+    }
+}
+
+struct Summing<W> {
+    inner: W,
+    sum: Checksum,
+}
+
+impl<W: Write> Write for Summing<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.sum.update(&buf[..n]);
+        Ok(n)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+fn header(kind: &str, version: &str, len: u64, sum: u64) -> String {
+    format!("codex-picker-cache {kind} {version} {len:020} {sum:016x}\n")
+}
+
+/// Write a checked envelope atomically to `path`, its body streamed by `body` (so a large body
+/// is never held twice in memory): a temporary file in the same folder, renamed into place.
+/// `version` is the whole version word of the header (`v3`).
+pub fn write_envelope_with(
+    path: &Path,
+    kind: &str,
+    version: &str,
+    body: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<()> {
+    let dir = path
+        .parent()
+        .ok_or_else(|| io::Error::other("cache path has no folder"))?;
+    std::fs::create_dir_all(dir)?;
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+    let tmp = dir.join(format!(
+        ".{}.{}.{nanos}.tmp",
+        name.unwrap_or_default(),
+        std::process::id()
+    ));
+    let result = (|| {
+        let placeholder = header(kind, version, 0, 0);
+        let mut file = std::fs::File::create(&tmp)?;
+        file.write_all(placeholder.as_bytes())?;
+        let mut w = Summing {
+            inner: io::BufWriter::with_capacity(1 << 20, file),
+            sum: Checksum::default(),
+        };
+        body(&mut w)?;
+        let sum = w.sum.finish();
+        let len = w.sum.len;
+        let mut file = w.inner.into_inner().map_err(|e| e.into_error())?;
+        file.seek(SeekFrom::Start(0))?;
+        file.write_all(header(kind, version, len, sum).as_bytes())?;
+        file.sync_data()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// [`write_envelope_with`] for a body already in memory.
+pub fn write_envelope(path: &Path, kind: &str, version: &str, body: &[u8]) -> io::Result<()> {
+    write_envelope_with(path, kind, version, |w| w.write_all(body))
+}
+
+/// The header line `line` (without its newline) of a cache of `kind` at `version`: the body's
+/// length and checksum, or why the file cannot be used.
+fn parse_header(line: &[u8], kind: &str, version: &str) -> Result<(u64, u64), String> {
+    let header = std::str::from_utf8(line).map_err(|_| "header not text")?;
+    let parts: Vec<&str> = header.split(' ').collect();
+    let [magic, k, v, len, sum] = parts.as_slice() else {
+        return Err("bad header".into());
+    };
+    if *magic != "codex-picker-cache" || *k != kind {
+        return Err("not a cache of this kind".into());
+    }
+    if *v != version {
+        return Err(format!("old format {v}"));
+    }
+    let len = len.parse::<u64>().map_err(|_| "bad header")?;
+    let sum = u64::from_str_radix(sum, 16).map_err(|_| "bad header")?;
+    Ok((len, sum))
+}
+
+fn open_error(e: &io::Error) -> String {
+    match e.kind() {
+        io::ErrorKind::NotFound => "no cache yet".into(),
+        _ => e.to_string(),
+    }
+}
+
+/// The longest header line read before giving up on a file.
+const HEADER_MAX: usize = 256;
+
+/// An envelope opened and its header checked against the file's length, the body not read yet.
+struct Opened {
+    file: std::fs::File,
+    /// The body's length and checksum, as the header gives them.
+    len: u64,
+    sum: u64,
+    /// The first bytes of the body, read with the header.
+    start: Vec<u8>,
+}
+
+/// Open the envelope at `path` and check its header; `first` bytes are read with it (at least
+/// the header, as much of the body as fits).
+fn open(path: &Path, kind: &str, version: &str, first: usize) -> Result<Opened, String> {
+    let mut file = std::fs::File::open(path).map_err(|e| open_error(&e))?;
+    let size = file.metadata().map_err(|e| e.to_string())?.len();
+    let mut start = Vec::with_capacity(first.max(HEADER_MAX));
+    (&mut file)
+        .take(first.max(HEADER_MAX) as u64)
+        .read_to_end(&mut start)
+        .map_err(|e| e.to_string())?;
+    let head = &start[..start.len().min(HEADER_MAX)];
+    let nl = memchr::memchr(b'\n', head).ok_or("no header")?;
+    let (len, sum) = parse_header(&start[..nl], kind, version)?;
+    let at = nl as u64 + 1;
+    if Some(size) != len.checked_add(at) {
+        return Err("length mismatch (cut short or being written)".into());
+    }
+    start.drain(..=nl);
+    Ok(Opened {
+        file,
+        len,
+        sum,
+        start,
+    })
+}
+
+/// Read and check an envelope: the body, or why it cannot be trusted. The body is read into a
+/// buffer of its own size (a large body is never moved or copied again).
+pub fn read_envelope(path: &Path, kind: &str, version: &str) -> Result<Vec<u8>, String> {
+    let opened = open(path, kind, version, 0)?;
+    let len = usize::try_from(opened.len).map_err(|_| "too large")?;
+    let mut body = Vec::with_capacity(len);
+    body.extend_from_slice(&opened.start);
+    let rest = opened.len.saturating_sub(body.len() as u64);
+    opened
+        .file
+        .take(rest)
+        .read_to_end(&mut body)
+        .map_err(|e| e.to_string())?;
+    if body.len() != len {
+        return Err("length mismatch (cut short or being written)".into());
+    }
+    if opened.sum != Checksum::of(&body) {
+        return Err("checksum mismatch".into());
+    }
+    Ok(body)
+}
+
+/// Bytes before a prefix: its length and its checksum (little-endian).
+pub const PREFIX_FRAME: usize = 16;
+
+/// A body that starts with a checked prefix: `frame(prefix)`, the prefix, then the rest.
+pub fn frame_prefix(prefix: &[u8]) -> [u8; PREFIX_FRAME] {
+    let mut frame = [0; PREFIX_FRAME];
+    frame[..8].copy_from_slice(&(prefix.len() as u64).to_le_bytes());
+    frame[8..].copy_from_slice(&Checksum::of(prefix).to_le_bytes());
+    frame
+}
+
+/// Split a whole (checked) body into its prefix and the rest.
+pub fn split_prefix(body: &[u8]) -> Option<(&[u8], &[u8])> {
+    let len = u64::from_le_bytes(body.get(..8)?.try_into().ok()?);
+    let end = PREFIX_FRAME.checked_add(usize::try_from(len).ok()?)?;
+    Some((body.get(PREFIX_FRAME..end)?, body.get(end..)?))
+}
+
+/// Read only the checked prefix of an envelope's body (see [`frame_prefix`]), checked against
+/// its own checksum, without reading the rest of the file: the header and the file's length
+/// are checked as [`read_envelope`] checks them, the rest of the body is not.
+pub fn read_prefix(path: &Path, kind: &str, version: &str) -> Result<Vec<u8>, String> {
+    // The header and a first screenful of rows, most often all that is needed.
+    let mut opened = open(path, kind, version, 64 << 10)?;
+    let data = &mut opened.start;
+    let frame = data.get(..PREFIX_FRAME).ok_or("no prefix")?;
+    let plen = u64::from_le_bytes(frame[..8].try_into().unwrap_or_default());
+    let psum = u64::from_le_bytes(frame[8..].try_into().unwrap_or_default());
+    let end = (PREFIX_FRAME as u64)
+        .checked_add(plen)
+        .filter(|&e| e <= opened.len)
+        .ok_or("bad prefix")?;
+    let end = usize::try_from(end).map_err(|_| "bad prefix")?;
+    if data.len() < end {
+        let more = end - data.len();
+        data.reserve_exact(more);
+        // The file is read up to here: read on.
+        (&mut opened.file)
+            .take(more as u64)
+            .read_to_end(data)
+            .map_err(|e| e.to_string())?;
+    }
+    data.truncate(end);
+    data.drain(..PREFIX_FRAME);
+    if data.len() as u64 != plen || Checksum::of(data) != psum {
+        return Err("prefix checksum mismatch".into());
+    }
+    Ok(std::mem::take(data))
+}
