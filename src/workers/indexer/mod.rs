@@ -14,18 +14,20 @@
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
+mod reading;
+
 use crate::fulltext::{self, ContentIndex};
-use crate::rollout::summary::{ScanOptions, ScanState, Until};
+use crate::rollout::summary::ScanState;
 use crate::session::SessionRow;
 use crate::store::cache::{self, Plan, RowCache};
-use crate::store::walk::{Listed, RolloutFile};
+use crate::store::walk::RolloutFile;
 use crate::store::{self, FileIssue, Store};
+use reading::{Batch, Collect, Todo, Workers};
 
 /// What the indexer tells the picker, in this order: cached `Rows` (when a cache exists),
 /// `Found`, then `Rows` / `Updated` / `Removed` / `Issue` / `Progress` in any mix, `Finished`;
@@ -155,24 +157,6 @@ fn background_priority() {
     }
 }
 
-/// A file for a worker to read.
-enum Todo {
-    /// Looked at by the walk: read on from this state.
-    Known(RolloutFile, Box<ScanState>),
-    /// Listed by name only (a start with nothing cached): the worker reads its metadata first,
-    /// so reading starts as soon as the names are listed.
-    Listed(Listed),
-}
-
-/// A worker's result, with the file as it was looked at (`None` when it could not be). The row
-/// is not boxed: its box would be freed on the coordinator's thread (see [`work`]).
-#[allow(clippy::large_enum_variant)]
-enum Found {
-    /// The state is sent only when the cache keeps it.
-    Row(SessionRow, Option<Box<ScanState>>, RolloutFile),
-    Issue(FileIssue, Option<RolloutFile>),
-}
-
 /// The cache file of `kind` for this store, if caching is on and allowed.
 fn cache_path(store: &Store, setup: &CacheSetup, kind: &str) -> Option<PathBuf> {
     cache::located(setup.dir.as_deref(), &store.home, kind)
@@ -256,136 +240,77 @@ fn run(store: &Store, opts: IndexOptions, setup: &CacheSetup, tx: &Sender<Event>
     let Some(mut rc) = send_cached(store, opts, cache_file.as_deref(), &names, &mut all, tx) else {
         return;
     };
-    // With nothing cached every file is read whole, so the walk only lists names (newest name
-    // first) and the workers read each file's metadata as they go; otherwise the walk looks at
-    // every file and only the new or changed ones are read, newest first.
-    let cold = rc.entries.is_empty();
-    let (mut files, todo, issues) = if cold {
-        let (listed, issues) = store.listing(opts.archived);
-        let todo: Vec<Todo> = listed.into_iter().map(Todo::Listed).collect();
-        (Vec::with_capacity(todo.len()), todo, issues)
-    } else {
-        let (mut files, issues) = store.files(opts.archived);
-        files.sort_unstable_by(newest_first);
-        let mut todo = Vec::new();
-        for f in &files {
-            if rc.plan(f) == Plan::Fresh && all.contains_key(f.path.as_os_str()) {
-                continue;
-            }
-            let state = rc
-                .start_state(f)
-                .map(|(state, _)| state)
-                .unwrap_or_default();
-            todo.push(Todo::Known(f.clone(), Box::new(state)));
-        }
-        (files, todo, issues)
-    };
+    let (files, todo, issues, cold) = plan(store, opts, &rc, &all);
     let total = if cold { todo.len() } else { files.len() };
     all.reserve(total.saturating_sub(all.len()));
     if tx.send(Event::Found { total }).is_err() {
         return;
     }
-    let mut issue_count = issues.len();
-    for issue in issues {
-        if tx.send(Event::Issue(issue)).is_err() {
-            return;
-        }
+    let issue_count = issues.len();
+    if issues
+        .into_iter()
+        .any(|i| tx.send(Event::Issue(i)).is_err())
+    {
+        return;
     }
-    let mut dirty = !todo.is_empty();
     let gone: Vec<PathBuf> = rc
         .retain_walked(&files, opts.archived)
         .into_iter()
         .filter(|p| all.remove(p.as_os_str()).is_some())
         .collect();
-    dirty |= !gone.is_empty();
+    let dirty = !todo.is_empty() || !gone.is_empty();
     if !gone.is_empty() && tx.send(Event::Removed(gone)).is_err() {
         return;
     }
-    let fresh = total - todo.len();
-    let todo = Arc::new(todo);
-    let stop = Arc::new(AtomicBool::new(false));
-    let next = Arc::new(AtomicUsize::new(0));
-    let (wtx, wrx) = mpsc::channel::<Vec<Found>>();
-    let keep_states = cache_file.is_some();
-    let workers: Vec<_> = (0..opts.threads.max(1))
-        .map(|_| {
-            let (todo, stop, next, wtx, names) = (
-                todo.clone(),
-                stop.clone(),
-                next.clone(),
-                wtx.clone(),
-                names.clone(),
-            );
-            thread::spawn(move || work(&todo, &names, keep_states, &stop, &next, &wtx))
-        })
-        .collect();
-    drop(wtx);
-
-    let mut batch = Batch::default();
-    let mut done = fresh;
-    // The first rows go out as soon as a worker has any: they fill the first screen.
-    let mut last_flush: Option<Instant> = None;
-    let mut alive = true;
-    loop {
-        match wrx.recv_timeout(opts.flush_every) {
-            Ok(found) => {
-                for found in found {
-                    match found {
-                        Found::Row(row, state, file) => {
-                            done += 1;
-                            if let Some(state) = state {
-                                rc.put(&file, *state);
-                            }
-                            if cold {
-                                files.push(file);
-                            }
-                            let key = row.path.clone().into_os_string();
-                            if all.insert(key, Known::of(&row)).is_some() {
-                                batch.updated.push(row);
-                            } else {
-                                batch.rows.push(row);
-                            }
-                        }
-                        Found::Issue(issue, file) => {
-                            done += 1;
-                            issue_count += 1;
-                            rc.entries.remove(&issue.path);
-                            if let (true, Some(file)) = (cold, file) {
-                                files.push(file);
-                            }
-                            if all.remove(issue.path.as_os_str()).is_some() {
-                                batch.removed.push(issue.path.clone());
-                            }
-                            alive &= tx.send(Event::Issue(issue)).is_ok();
-                        }
-                    }
-                }
-            }
-            Err(mpsc::RecvTimeoutError::Timeout) => {}
-            Err(mpsc::RecvTimeoutError::Disconnected) => break,
-        }
-        let due = match last_flush {
-            None => batch.len() > 0,
-            Some(t) => t.elapsed() >= opts.flush_every,
-        };
-        if alive && (batch.len() >= opts.batch || due) {
-            alive = batch.flush(tx, done, total);
-            last_flush = Some(Instant::now());
-        }
-        if !alive {
-            stop.store(true, Ordering::Relaxed);
-            break;
-        }
-    }
-    for worker in workers {
-        let _ = worker.join();
-    }
-    if cold {
-        files.sort_unstable_by(newest_first);
-    }
-    if !alive || !batch.flush(tx, done, total) {
+    let mut collect = Collect {
+        tx,
+        rc,
+        all,
+        files,
+        cold,
+        batch: Batch::default(),
+        done: total - todo.len(),
+        total,
+        issues: issue_count,
+        alive: true,
+    };
+    let workers = Workers::start(todo, &names, cache_file.is_some(), opts.threads);
+    collect.receive(&workers.results, opts);
+    workers.stop_and_join(!collect.alive);
+    if !collect.finish_walk() {
         return;
     }
+    let saved = dirty.then_some(cache_file.as_deref()).flatten();
+    if let Some(finished) = finish_rows(collect, saved, started, tx) {
+        if setup.content {
+            content_phase(store, setup, &finished.ids, &finished.files, opts, tx);
+        }
+    }
+}
+
+/// What the rows phase leaves for the content phase.
+struct RowsDone {
+    /// Path -> session id of every row.
+    ids: HashMap<PathBuf, String>,
+    /// Every rollout walked, newest first.
+    files: Vec<RolloutFile>,
+}
+
+/// End the rows phase: title paginated forks from their parents, save the rows cache (to
+/// `saved`, when anything changed) and say `Finished`. `None` when the picker has gone away.
+fn finish_rows(
+    collect: Collect,
+    saved: Option<&Path>,
+    started: Instant,
+    tx: &Sender<Event>,
+) -> Option<RowsDone> {
+    let Collect {
+        rc,
+        all,
+        files,
+        issues,
+        ..
+    } = collect;
     let rows = all.len();
     let mut forks: Vec<SessionRow> = Vec::new();
     let ids: HashMap<PathBuf, String> = all
@@ -396,25 +321,52 @@ fn run(store: &Store, opts: IndexOptions, setup: &CacheSetup, tx: &Sender<Event>
         })
         .collect();
     let updated = title_forks(&mut forks, &files);
-    if !updated.is_empty() && tx.send(Event::Updated(updated)).is_err() {
-        return;
+    if !updated.is_empty() {
+        tx.send(Event::Updated(updated)).ok()?;
     }
-    if let (Some(file), true) = (&cache_file, dirty) {
+    if let Some(file) = saved {
+        // A cache that cannot be saved costs the next start its speed, not its rows.
         let _ = rc.save(file);
     }
-    if tx
-        .send(Event::Finished {
-            rows,
-            issues: issue_count,
-            elapsed: started.elapsed(),
-        })
-        .is_err()
-    {
-        return;
+    let elapsed = started.elapsed();
+    tx.send(Event::Finished {
+        rows,
+        issues,
+        elapsed,
+    })
+    .ok()?;
+    Some(RowsDone { ids, files })
+}
+
+/// What to read. With nothing cached every file is read whole, so the walk only lists names
+/// (newest name first) and the workers read each file's metadata as they go; otherwise the walk
+/// looks at every file and only the new or changed ones are read, newest first. Returns the
+/// walked files (none yet when cold), the work, the problems met and whether the start is cold.
+fn plan(
+    store: &Store,
+    opts: IndexOptions,
+    rc: &RowCache,
+    sent: &HashMap<OsString, Known>,
+) -> (Vec<RolloutFile>, Vec<Todo>, Vec<FileIssue>, bool) {
+    if rc.entries.is_empty() {
+        let (listed, issues) = store.listing(opts.archived);
+        let todo: Vec<Todo> = listed.into_iter().map(Todo::Listed).collect();
+        return (Vec::with_capacity(todo.len()), todo, issues, true);
     }
-    if setup.content {
-        content_phase(store, setup, &ids, &files, opts, tx);
+    let (mut files, issues) = store.files(opts.archived);
+    files.sort_unstable_by(newest_first);
+    let mut todo = Vec::new();
+    for f in &files {
+        if rc.plan(f) == Plan::Fresh && sent.contains_key(f.path.as_os_str()) {
+            continue;
+        }
+        let state = rc
+            .start_state(f)
+            .map(|(state, _)| state)
+            .unwrap_or_default();
+        todo.push(Todo::Known(f.clone(), Box::new(state)));
     }
+    (files, todo, issues, false)
 }
 
 /// Build the content index of the sessions `ids` (path -> session id; from its cache where
@@ -442,88 +394,6 @@ fn newest_first(a: &RolloutFile, b: &RolloutFile) -> std::cmp::Ordering {
     b.mtime_ms
         .cmp(&a.mtime_ms)
         .then_with(|| a.path.cmp(&b.path))
-}
-
-/// Read the files of `todo` the shared counter `next` hands out. A state is sent back only when
-/// `keep_states` (the cache keeps it); otherwise it is dropped here: memory freed on another
-/// thread than the one that allocated it waits on the allocator's locks.
-fn work(
-    todo: &[Todo],
-    names: &HashMap<String, String>,
-    keep_states: bool,
-    stop: &AtomicBool,
-    next: &AtomicUsize,
-    tx: &Sender<Vec<Found>>,
-) {
-    let opts = ScanOptions::new(Until::FirstPrompt);
-    // Results go to the coordinator a few at a time: one wake-up per file costs more than a
-    // preview read on a busy machine.
-    let mut out = Vec::with_capacity(WORK_BATCH);
-    let mut since = Instant::now();
-    while !stop.load(Ordering::Relaxed) {
-        let i = next.fetch_add(1, Ordering::Relaxed);
-        let (file, mut state) = match todo.get(i) {
-            None => break,
-            Some(Todo::Known(file, state)) => (file.clone(), ScanState::clone(state)),
-            Some(Todo::Listed(listed)) => match listed.clone().stat() {
-                Ok(file) => (file, ScanState::default()),
-                Err(issue) => {
-                    out.push(Found::Issue(issue, None));
-                    continue;
-                }
-            },
-        };
-        let found = match store::scan_file(&file, &mut state, &opts) {
-            Ok(()) => match store::not_a_session(&file, &state) {
-                Some(issue) => Found::Issue(issue, Some(file)),
-                None => Found::Row(
-                    store::row_from_scan(&file, &state, names),
-                    keep_states.then(|| Box::new(state)),
-                    file,
-                ),
-            },
-            Err(issue) => Found::Issue(issue, Some(file)),
-        };
-        out.push(found);
-        if out.len() >= WORK_BATCH || since.elapsed() >= WORK_FLUSH {
-            if tx.send(std::mem::take(&mut out)).is_err() {
-                return;
-            }
-            since = Instant::now();
-        }
-    }
-    if !out.is_empty() {
-        let _ = tx.send(out);
-    }
-}
-
-/// Most results a worker holds back, and for how long at most.
-const WORK_BATCH: usize = 32;
-const WORK_FLUSH: Duration = Duration::from_millis(5);
-
-/// Rows waiting to be sent.
-#[derive(Default)]
-struct Batch {
-    rows: Vec<SessionRow>,
-    updated: Vec<SessionRow>,
-    removed: Vec<PathBuf>,
-}
-
-impl Batch {
-    fn len(&self) -> usize {
-        self.rows.len() + self.updated.len() + self.removed.len()
-    }
-
-    /// Send what is pending and the progress; false when the receiver is gone.
-    fn flush(&mut self, tx: &Sender<Event>, done: usize, total: usize) -> bool {
-        let sends = [
-            (!self.rows.is_empty()).then(|| Event::Rows(std::mem::take(&mut self.rows))),
-            (!self.updated.is_empty()).then(|| Event::Updated(std::mem::take(&mut self.updated))),
-            (!self.removed.is_empty()).then(|| Event::Removed(std::mem::take(&mut self.removed))),
-            Some(Event::Progress { done, total }),
-        ];
-        sends.into_iter().flatten().all(|e| tx.send(e).is_ok())
-    }
 }
 
 /// Title paginated forks from their parents; returns the rows that changed.
