@@ -18,7 +18,7 @@ fn main() {
         };
         match arg.as_str() {
             "--sessions" => {
-                opts.sessions = value().parse().unwrap_or_else(|_| usage("--sessions N"))
+                opts.sessions = value().parse().unwrap_or_else(|_| usage("--sessions N"));
             }
             "--seed" => opts.seed = value().parse().unwrap_or_else(|_| usage("--seed N")),
             "--scale" => opts.scale = value().parse().unwrap_or_else(|_| usage("--scale F")),

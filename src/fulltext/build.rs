@@ -25,9 +25,9 @@ use crate::store::walk::RolloutFile;
 use crate::timefmt::Millis;
 
 /// Bumped whenever the binary layout or the extraction rule changes.
-// 3: replies kept only as `response` rows are indexed (per-role transcript source), and the
+// 4: replies kept only as `response` rows are indexed (per-role transcript source), and the
 // body is postcard records.
-pub const CONTENT_VERSION: u32 = 3;
+pub const CONTENT_VERSION: u32 = 4;
 
 /// A reading thread hands its files' texts over when it holds this many, or this many bytes.
 const HANDOVER_FILES: usize = 16;

@@ -46,8 +46,9 @@ pub use refresh::{refresh, RefreshStats};
 /// Bumped whenever the body's shape, or the meaning of a [`ScanState`] field, changes. A change
 /// to `ScanState`'s fields or their types needs no bump: it changes the layout part of the
 /// version by itself.
-// 5: `response` counts of a role are kept until its first event (per-role transcript source).
-pub const ROWS_VERSION: u32 = 5;
+// 6: `response` counts of a role are kept until its first event (per-role transcript source);
+// 5 was given to caches of the postcard body before that rule, and must not be trusted.
+pub const ROWS_VERSION: u32 = 6;
 
 /// Rows in the cache's first section: the newest sessions, a screenful and more.
 pub const HEAD_ROWS: usize = 256;

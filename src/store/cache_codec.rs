@@ -438,7 +438,7 @@ mod tests {
     use crate::rollout::record::Meta;
     use crate::session::HistoryBase;
 
-    #[allow(clippy::needless_update)] // fields added later are filled too
+    #[allow(clippy::needless_update, reason = "fields added later are filled too")]
     fn full_state() -> ScanState {
         let s = |v: &str| Some(v.to_owned());
         ScanState {

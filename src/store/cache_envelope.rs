@@ -140,7 +140,10 @@ pub fn write_envelope_with(
         body(&mut w)?;
         let sum = w.sum.finish();
         let len = w.sum.len;
-        let mut file = w.inner.into_inner().map_err(|e| e.into_error())?;
+        let mut file = w
+            .inner
+            .into_inner()
+            .map_err(std::io::IntoInnerError::into_error)?;
         file.seek(SeekFrom::Start(0))?;
         file.write_all(header(kind, version, len, sum).as_bytes())?;
         file.sync_data()?;

@@ -67,7 +67,10 @@ pub fn refresh<T: Send>(
         let make = &make;
         let chunks = Mutex::new(slots.chunks_mut(CHUNK).enumerate());
         let work = || loop {
-            let next = chunks.lock().unwrap_or_else(|e| e.into_inner()).next();
+            let next = chunks
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .next();
             let Some((c, chunk)) = next else { break };
             for (j, slot) in chunk.iter_mut().enumerate() {
                 let file = &files[c * CHUNK + j];

@@ -1,6 +1,9 @@
 //! Helpers shared by the integration tests.
 
-#![allow(dead_code)]
+#![allow(
+    dead_code,
+    reason = "each test file uses a different part of these helpers"
+)]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

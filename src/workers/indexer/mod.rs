@@ -119,7 +119,7 @@ pub fn spawn_with(store: Store, opts: IndexOptions, setup: CacheSetup) -> Receiv
         .name("codex-picker-index".into())
         .spawn(move || {
             background_priority();
-            run(&store, opts, &setup, &tx)
+            run(&store, opts, &setup, &tx);
         })
         .expect("spawn the indexer thread");
     rx
