@@ -20,9 +20,8 @@ use super::{fold_into, ContentIndex, MessageSpan, SessionText};
 use super::{MAX_MESSAGE_BYTES, MAX_SESSION_BYTES};
 use crate::rollout::record::Role;
 use crate::rollout::transcript::{Entry, Parse, TranscriptOptions};
-use crate::store::cache::{path_from, read_envelope, write_envelope_with, Bytes};
+use crate::store::cache::{read_envelope, write_envelope_with, Bytes};
 use crate::store::walk::RolloutFile;
-use crate::timefmt::Millis;
 
 /// Bumped whenever the binary layout or the extraction rule changes.
 // 4: replies kept only as `response` rows are indexed (per-role transcript source), and the
@@ -341,39 +340,23 @@ impl ContentIndex {
     }
 }
 
-/// One session in the cache file.
-#[derive(Serialize, Deserialize)]
-struct SessionRecord<'a> {
-    #[serde(borrow)]
-    path: Bytes<'a>,
-    id: &'a str,
-    updated_ms: Millis,
-    size: u64,
-    mtime_ms: Millis,
-    start: u64,
-    end: u64,
-    first_msg: u32,
-    msg_count: u32,
-    capped: u32,
-}
-
-/// One message in the cache file.
-#[derive(Serialize, Deserialize)]
-struct MessageRecord {
-    start: u64,
-    len: u32,
-    role: Role,
-}
-
 /// Everything but the arena, in postcard after it: the arena is the body's head, so on loading
 /// it stays where it was read, never moved.
-#[derive(Serialize, Deserialize)]
+#[derive(Serialize)]
 struct Tables<'a> {
-    #[serde(borrow)]
-    sessions: Vec<SessionRecord<'a>>,
-    messages: Vec<MessageRecord>,
-    exceptions: Vec<(u64, char)>,
+    sessions: &'a [SessionText],
+    messages: &'a [MessageSpan],
+    exceptions: &'a [(u64, char)],
     /// The upper-case bit words, little-endian.
+    upper: Bytes<'a>,
+}
+
+/// [`Tables`] as read back.
+#[derive(Deserialize)]
+struct ReadTables<'a> {
+    sessions: Vec<SessionText>,
+    messages: Vec<MessageSpan>,
+    exceptions: Vec<(u64, char)>,
     #[serde(borrow)]
     upper: Bytes<'a>,
 }
@@ -382,32 +365,9 @@ struct Tables<'a> {
 pub fn save(index: &ContentIndex, path: &Path) -> io::Result<()> {
     let upper: Vec<u8> = index.upper.iter().flat_map(|w| w.to_le_bytes()).collect();
     let tables = Tables {
-        sessions: index
-            .sessions
-            .iter()
-            .map(|s| SessionRecord {
-                path: Bytes(s.path.as_os_str().as_encoded_bytes()),
-                id: &s.id,
-                updated_ms: s.updated_ms,
-                size: s.size,
-                mtime_ms: s.mtime_ms,
-                start: s.start,
-                end: s.end,
-                first_msg: s.first_msg,
-                msg_count: s.msg_count,
-                capped: s.capped,
-            })
-            .collect(),
-        messages: index
-            .messages
-            .iter()
-            .map(|m| MessageRecord {
-                start: m.start,
-                len: m.len,
-                role: m.role,
-            })
-            .collect(),
-        exceptions: index.exceptions.clone(),
+        sessions: &index.sessions,
+        messages: &index.messages,
+        exceptions: &index.exceptions,
         upper: Bytes(&upper),
     };
     let tables = postcard::to_stdvec(&tables).map_err(io::Error::other)?;
@@ -451,37 +411,17 @@ fn parse(body: &[u8]) -> Option<(ContentIndex, usize)> {
     let n = body.len().checked_sub(8)?;
     let len = usize::try_from(u64::from_le_bytes(body[n..].try_into().ok()?)).ok()?;
     let arena_len = n.checked_sub(len)?;
-    let (tables, rest) = postcard::take_from_bytes::<Tables>(&body[arena_len..n]).ok()?;
+    let (tables, rest) = postcard::take_from_bytes::<ReadTables>(&body[arena_len..n]).ok()?;
     if !rest.is_empty() || tables.upper.0.len() % 8 != 0 {
         return None;
     }
     let mut index = ContentIndex::default();
-    index.sessions.reserve(tables.sessions.len());
-    for s in tables.sessions {
-        let path = path_from(s.path.0);
-        index.by_path.insert(path.clone(), index.sessions.len());
-        index.sessions.push(SessionText {
-            path,
-            id: s.id.to_owned(),
-            updated_ms: s.updated_ms,
-            size: s.size,
-            mtime_ms: s.mtime_ms,
-            start: s.start,
-            end: s.end,
-            first_msg: s.first_msg,
-            msg_count: s.msg_count,
-            capped: s.capped,
-        });
+    index.by_path.reserve(tables.sessions.len());
+    for (i, s) in tables.sessions.iter().enumerate() {
+        index.by_path.insert(s.path.clone(), i);
     }
-    index.messages = tables
-        .messages
-        .into_iter()
-        .map(|m| MessageSpan {
-            start: m.start,
-            len: m.len,
-            role: m.role,
-        })
-        .collect();
+    index.sessions = tables.sessions;
+    index.messages = tables.messages;
     index.exceptions = tables.exceptions;
     index.upper = tables
         .upper

@@ -38,9 +38,10 @@ pub const SNIPPET_BYTES: usize = 120;
 
 pub(crate) use search::LastQuery;
 
-/// One session's part of the arena.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// One session's part of the arena; in the cache file as it is here, the path as its bytes.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SessionText {
+    #[serde(with = "crate::store::cache::path_as_bytes")]
     pub path: PathBuf,
     pub id: String,
     pub updated_ms: Millis,
@@ -58,7 +59,7 @@ pub struct SessionText {
 }
 
 /// One message's place in the arena.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct MessageSpan {
     pub start: u64,
     pub len: u32,

@@ -243,18 +243,31 @@ struct Elements<'a> {
     left: usize,
 }
 
-impl<'de> de::SeqAccess<'de> for Elements<'_> {
-    type Error = TraceError;
-    fn next_element_seed<T: DeserializeSeed<'de>>(
+impl Elements<'_> {
+    /// The next element or key, traced; `None` once `left` are done.
+    fn next<'de, T: DeserializeSeed<'de>>(
         &mut self,
         seed: T,
     ) -> Result<Option<T::Value>, TraceError> {
         if self.left == 0 {
             return Ok(None);
         }
-        self.left -= 1;
         self.tracer.out.push(' ');
         seed.deserialize(self.tracer.nested()?).map(Some)
+    }
+}
+
+impl<'de> de::SeqAccess<'de> for Elements<'_> {
+    type Error = TraceError;
+    fn next_element_seed<T: DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>, TraceError> {
+        let element = self.next(seed)?;
+        if element.is_some() {
+            self.left -= 1;
+        }
+        Ok(element)
     }
 }
 
@@ -264,11 +277,7 @@ impl<'de> de::MapAccess<'de> for Elements<'_> {
         &mut self,
         seed: K,
     ) -> Result<Option<K::Value>, TraceError> {
-        if self.left == 0 {
-            return Ok(None);
-        }
-        self.tracer.out.push(' ');
-        seed.deserialize(self.tracer.nested()?).map(Some)
+        self.next(seed)
     }
     fn next_value_seed<V: DeserializeSeed<'de>>(
         &mut self,
