@@ -212,6 +212,14 @@ struct Tracer<'a> {
 const MAX_DEPTH: usize = 32;
 
 impl Tracer<'_> {
+    /// `name`, then `items` joined by `sep` between `open` and `close`.
+    fn named(&mut self, name: &str, open: char, items: &[&str], sep: &str, close: &str) {
+        self.out.push_str(name);
+        self.out.push(open);
+        self.out.push_str(&items.join(sep));
+        self.out.push_str(close);
+    }
+
     fn nested(&mut self) -> Result<Tracer<'_>, TraceError> {
         if self.depth >= MAX_DEPTH {
             return Err(TraceError("a recursive type".into()));
@@ -414,15 +422,12 @@ impl<'de> de::Deserializer<'de> for Tracer<'_> {
         Ok(value)
     }
     fn deserialize_struct<V: Visitor<'de>>(
-        self,
+        mut self,
         name: &'static str,
         fields: &'static [&'static str],
         v: V,
     ) -> Result<V::Value, TraceError> {
-        self.out.push_str(name);
-        self.out.push('{');
-        self.out.push_str(&fields.join(","));
-        self.out.push(':');
+        self.named(name, '{', fields, ",", ":");
         self.elements(fields.len(), "}", v)
     }
     fn deserialize_enum<V: Visitor<'de>>(
@@ -431,10 +436,7 @@ impl<'de> de::Deserializer<'de> for Tracer<'_> {
         variants: &'static [&'static str],
         v: V,
     ) -> Result<V::Value, TraceError> {
-        self.out.push_str(name);
-        self.out.push('<');
-        self.out.push_str(&variants.join("|"));
-        self.out.push_str(">(");
+        self.named(name, '<', variants, "|", ">(");
         let value = v.visit_enum(self.nested()?)?;
         self.out.push(')');
         Ok(value)
