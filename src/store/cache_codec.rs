@@ -220,6 +220,19 @@ impl Tracer<'_> {
         self.out.push_str(close);
     }
 
+    /// `open`, the traced value `visit` reads from a nested tracer, then `close`.
+    fn wrapped<T>(
+        &mut self,
+        open: &str,
+        close: &str,
+        visit: impl FnOnce(Tracer<'_>) -> Result<T, TraceError>,
+    ) -> Result<T, TraceError> {
+        self.out.push_str(open);
+        let value = visit(self.nested()?)?;
+        self.out.push_str(close);
+        Ok(value)
+    }
+
     fn nested(&mut self) -> Result<Tracer<'_>, TraceError> {
         if self.depth >= MAX_DEPTH {
             return Err(TraceError("a recursive type".into()));
@@ -366,10 +379,7 @@ impl<'de> de::Deserializer<'de> for Tracer<'_> {
         self.deserialize_any(v)
     }
     fn deserialize_option<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value, TraceError> {
-        self.out.push_str("option(");
-        let value = v.visit_some(self.nested()?)?;
-        self.out.push(')');
-        Ok(value)
+        self.wrapped("option(", ")", |t| v.visit_some(t))
     }
     fn deserialize_unit<V: Visitor<'de>>(self, v: V) -> Result<V::Value, TraceError> {
         self.out.push_str("unit");
@@ -389,10 +399,7 @@ impl<'de> de::Deserializer<'de> for Tracer<'_> {
         v: V,
     ) -> Result<V::Value, TraceError> {
         self.out.push_str(name);
-        self.out.push('(');
-        let value = v.visit_newtype_struct(self.nested()?)?;
-        self.out.push(')');
-        Ok(value)
+        self.wrapped("(", ")", |t| v.visit_newtype_struct(t))
     }
     fn deserialize_seq<V: Visitor<'de>>(self, v: V) -> Result<V::Value, TraceError> {
         self.out.push_str("seq[");
@@ -413,13 +420,9 @@ impl<'de> de::Deserializer<'de> for Tracer<'_> {
         self.elements(len, ")", v)
     }
     fn deserialize_map<V: Visitor<'de>>(mut self, v: V) -> Result<V::Value, TraceError> {
-        self.out.push_str("map{");
-        let value = v.visit_map(Elements {
-            tracer: self.nested()?,
-            left: 1,
-        })?;
-        self.out.push('}');
-        Ok(value)
+        self.wrapped("map{", "}", |tracer| {
+            v.visit_map(Elements { tracer, left: 1 })
+        })
     }
     fn deserialize_struct<V: Visitor<'de>>(
         mut self,
@@ -436,10 +439,8 @@ impl<'de> de::Deserializer<'de> for Tracer<'_> {
         variants: &'static [&'static str],
         v: V,
     ) -> Result<V::Value, TraceError> {
-        self.named(name, '<', variants, "|", ">(");
-        let value = v.visit_enum(self.nested()?)?;
-        self.out.push(')');
-        Ok(value)
+        self.named(name, '<', variants, "|", ">");
+        self.wrapped("(", ")", |t| v.visit_enum(t))
     }
 }
 
