@@ -56,10 +56,9 @@ fn agrees_on_hand_made_lines() {
             assert_eq!(direct(line), want, "{}", String::from_utf8_lossy(line));
         }
     }
-    let deep = format!(
-        r#"{{"type":"event_msg","payload":{{"type":"user_message","message":"a","x":{}{}}}}}"#,
-        "[".repeat(200),
-        "]".repeat(200)
+    let deep = crate::rollout::test_lines::nested_too_deep(
+        r#"{"type":"event_msg","payload":{"type":"user_message","message":"a","x":"#,
+        "}}",
     );
     assert_eq!(parse(deep.as_bytes()), reference(deep.as_bytes()));
     assert_eq!(direct(deep.as_bytes()), None);

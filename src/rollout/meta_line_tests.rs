@@ -43,10 +43,9 @@ fn agrees_on_hand_made_lines() {
             String::from_utf8_lossy(line)
         );
     }
-    let deep = format!(
-        r#"{{"type":"session_meta","payload":{{"id":"a","x":{}{}}}}}"#,
-        "[".repeat(200),
-        "]".repeat(200)
+    let deep = crate::rollout::test_lines::nested_too_deep(
+        r#"{"type":"session_meta","payload":{"id":"a","x":"#,
+        "}}",
     );
     assert_eq!(parse(deep.as_bytes()), reference(deep.as_bytes()));
     assert_eq!(parse(deep.as_bytes()), None);

@@ -1,5 +1,5 @@
 //! Test input shared by the fast paths' tests: every line of every real codex rollout in
-//! `tests/fixtures/codex-real`.
+//! `tests/fixtures/codex-real`, and a row nested too deep for serde_json.
 
 use std::path::{Path, PathBuf};
 
@@ -21,4 +21,9 @@ pub fn real_fixture_lines() -> Vec<(PathBuf, Vec<u8>)> {
         }
     }
     out
+}
+
+/// `head`, 200 nested arrays (past serde_json's recursion limit of 128), then `tail`.
+pub fn nested_too_deep(head: &str, tail: &str) -> String {
+    format!("{head}{}{}{tail}", "[".repeat(200), "]".repeat(200))
 }
