@@ -43,37 +43,39 @@ fn scan(text: &str, until: Until) -> ScanState {
     s
 }
 
+/// The summary of `lines` read as far as `until`, checked for its first prompt and counts.
+fn summary(lines: &[String], until: Until, prompt: &str, counts: (u32, u32)) -> ScanState {
+    let s = scan(&lines.concat(), until);
+    assert_eq!(s.first_prompt(), Some(prompt));
+    assert_eq!(s.counts(), counts);
+    s
+}
+
 #[test]
 fn event_file_counts_events_only() {
-    let text = [
+    let lines = [
         meta(),
         env_ctx(),
         resp_user("hi"),
         ev_user("hi"),
         ev_agent("yo"),
         resp_assistant("yo"),
-    ]
-    .concat();
-    let s = scan(&text, Until::End);
-    assert_eq!(s.first_prompt(), Some("hi"));
-    assert_eq!(s.counts(), (1, 1));
+    ];
+    let s = summary(&lines, Until::End, "hi", (1, 1));
     assert!(s.complete);
     assert_eq!(s.meta.as_ref().unwrap().git_branch.as_deref(), Some("main"));
 }
 
 #[test]
 fn response_only_file_falls_back_without_injected() {
-    let text = [
+    let lines = [
         meta(),
         env_ctx(),
         resp_user("# AGENTS.md instructions"),
         resp_user("real"),
         resp_assistant("answer"),
-    ]
-    .concat();
-    let s = scan(&text, Until::FirstPrompt);
-    assert_eq!(s.first_prompt(), Some("real"));
-    assert_eq!(s.counts(), (1, 1));
+    ];
+    summary(&lines, Until::FirstPrompt, "real", (1, 1));
 }
 
 #[test]
@@ -214,7 +216,7 @@ fn source_objects_get_a_label() {
 #[test]
 fn each_role_takes_its_own_source() {
     // Prompts as events, replies only as `response` rows: the replies still count.
-    let text = [
+    let lines = [
         meta(),
         env_ctx(),
         resp_user("first"),
@@ -223,16 +225,11 @@ fn each_role_takes_its_own_source() {
         resp_user("second"),
         ev_user("second"),
         resp_assistant("two"),
-    ]
-    .concat();
-    let s = scan(&text, Until::End);
-    assert_eq!(s.first_prompt(), Some("first"));
-    assert_eq!(s.counts(), (2, 2));
+    ];
+    summary(&lines, Until::End, "first", (2, 2));
     // And the other way round: replies as events, prompts only as `response` rows.
-    let text = [meta(), env_ctx(), resp_user("ask"), ev_agent("answer")].concat();
-    let s = scan(&text, Until::End);
-    assert_eq!(s.first_prompt(), Some("ask"));
-    assert_eq!(s.counts(), (1, 1));
+    let lines = [meta(), env_ctx(), resp_user("ask"), ev_agent("answer")];
+    summary(&lines, Until::End, "ask", (1, 1));
 }
 
 #[test]
