@@ -19,59 +19,13 @@ use codex_picker::rollout::classify::{classify_line, Kind};
 use codex_picker::rollout::meta_line;
 
 fn main() {
-    let mut paths: Vec<PathBuf> = Vec::new();
-    let mut repeat = 1usize;
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--repeat" => {
-                repeat = args
-                    .next()
-                    .and_then(|n| n.parse().ok())
-                    .expect("--repeat N");
-            }
-            "--list" => {
-                let list = args.next().expect("--list FILE");
-                let text = std::fs::read_to_string(&list).expect("the list");
-                paths.extend(text.lines().filter(|l| !l.is_empty()).map(PathBuf::from));
-            }
-            _ => paths.push(PathBuf::from(arg)),
-        }
-    }
-    let mut files: Vec<PathBuf> = Vec::new();
-    for path in paths {
-        if path.is_dir() {
-            let mut found: Vec<PathBuf> = walkdir::WalkDir::new(&path)
-                .into_iter()
-                .filter_map(Result::ok)
-                .map(walkdir::DirEntry::into_path)
-                .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
-                .collect();
-            found.sort();
-            files.append(&mut found);
-        } else {
-            files.push(path);
-        }
-    }
+    let (paths, repeat) = parse_args();
+    let files = rollouts(paths);
     let texts: Vec<Vec<u8>> = files
         .iter()
         .map(|p| std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display())))
         .collect();
-    let lines: Vec<&[u8]> = texts
-        .iter()
-        .flat_map(|t| {
-            let mut from = 0;
-            memchr::memchr_iter(b'\n', t)
-                .chain([t.len()])
-                .map(move |end| {
-                    let line = &t[from..end];
-                    from = end + 1;
-                    line
-                })
-        })
-        .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
-        .filter(|l| !l.is_empty())
-        .collect();
+    let lines = split_lines(&texts);
     let bytes: usize = lines.iter().map(|l| l.len()).sum();
 
     let mut counts = [0usize; 6];
@@ -102,6 +56,69 @@ fn main() {
         "fastest of {repeat}: classify {classify:.2?} ({:.2} GB/s), meta {meta_time:.2?}",
         bytes as f64 / classify.as_secs_f64() / 1e9
     );
+}
+
+/// The paths named (files, folders, `--list FILE`) and `--repeat N`.
+fn parse_args() -> (Vec<PathBuf>, usize) {
+    let mut paths: Vec<PathBuf> = Vec::new();
+    let mut repeat = 1usize;
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--repeat" => {
+                repeat = args
+                    .next()
+                    .and_then(|n| n.parse().ok())
+                    .expect("--repeat N");
+            }
+            "--list" => {
+                let list = args.next().expect("--list FILE");
+                let text = std::fs::read_to_string(&list).expect("the list");
+                paths.extend(text.lines().filter(|l| !l.is_empty()).map(PathBuf::from));
+            }
+            _ => paths.push(PathBuf::from(arg)),
+        }
+    }
+    (paths, repeat)
+}
+
+/// Every `.jsonl` file named or below a folder named, each folder's in path order.
+fn rollouts(paths: Vec<PathBuf>) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let mut found: Vec<PathBuf> = walkdir::WalkDir::new(&path)
+                .into_iter()
+                .filter_map(Result::ok)
+                .map(walkdir::DirEntry::into_path)
+                .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+                .collect();
+            found.sort();
+            files.append(&mut found);
+        } else {
+            files.push(path);
+        }
+    }
+    files
+}
+
+/// The non-empty lines of every text, without their `\r`.
+fn split_lines(texts: &[Vec<u8>]) -> Vec<&[u8]> {
+    texts
+        .iter()
+        .flat_map(|t| {
+            let mut from = 0;
+            memchr::memchr_iter(b'\n', t)
+                .chain([t.len()])
+                .map(move |end| {
+                    let line = &t[from..end];
+                    from = end + 1;
+                    line
+                })
+        })
+        .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
+        .filter(|l| !l.is_empty())
+        .collect()
 }
 
 /// The shortest of `repeat` runs of `f`: on a busy machine the other runs measure the others.
