@@ -121,7 +121,8 @@ impl ScanState {
     fn add_message(&mut self, msg: Message) -> Option<Role> {
         self.saw_message = true;
         let real = msg.is_real_prompt();
-        let first_event = self.sources().note(&msg).then_some(msg.role);
+        let first_event =
+            (msg.shape != Shape::Response && !self.sources().events(msg.role)).then_some(msg.role);
         match (msg.shape, msg.role) {
             (Shape::Event | Shape::Item, Role::User) => {
                 self.event_user += 1;

@@ -8,6 +8,7 @@
 //! ordinal bound; its own reading rules apply to its records, and the fork's to the fork's.
 
 use std::io;
+use std::path::Path;
 
 use super::open::open_at;
 use super::walk::RolloutFile;
@@ -16,7 +17,7 @@ use crate::rollout::record::Meta;
 use crate::rollout::rules;
 use crate::rollout::summary::{ScanOptions, ScanState, Until};
 use crate::rollout::transcript::{self, Entry, Parse, Transcript, TranscriptOptions};
-use crate::session::{self, SessionRow};
+use crate::session::{self, HistoryBase, SessionRow};
 
 /// Finds the file of a session by its id.
 pub trait FindFile {
@@ -67,24 +68,28 @@ fn file_for_id<'a>(files: &'a [RolloutFile], id: &str) -> Option<&'a RolloutFile
 }
 
 /// A fork's parent, and the ordinal where the fork's view of it ends.
-pub struct Parent {
-    pub file: RolloutFile,
-    pub ordinal_below: Option<u64>,
+struct Parent {
+    file: RolloutFile,
+    ordinal_below: Option<u64>,
 }
 
-/// The parent of the session in `file` whose metadata is `meta`, when it is a paginated fork
-/// and the parent is found (never the file itself).
-pub fn parent_of(
-    file: &RolloutFile,
-    meta: Option<&Meta>,
+/// The parent of the session in the file at `path` whose metadata says `base`, when it is a
+/// paginated fork and the parent is found (never the file itself).
+fn parent_of(
+    path: &Path,
+    base: Option<&HistoryBase>,
     find: &mut dyn FindFile,
 ) -> Option<Parent> {
-    let base = meta?.history_base.as_ref()?;
-    let parent = find.find(&base.thread_id).filter(|p| p.path != file.path)?;
+    let base = base?;
+    let parent = find.find(&base.thread_id).filter(|p| p.path != path)?;
     Some(Parent {
         file: parent,
         ordinal_below: base.end_ordinal_exclusive,
     })
+}
+
+fn history_base(meta: Option<&Meta>) -> Option<&HistoryBase> {
+    meta?.history_base.as_ref()
 }
 
 /// Scan a fork's parent up to the fork point.
@@ -99,15 +104,8 @@ fn scan_parent(parent: &Parent, until: Until) -> Option<ScanState> {
 /// Title a fork from its parent's history when it has no prompt of its own, and add the
 /// inherited messages to its counts when they are known.
 pub fn fill_from_parent(row: &mut SessionRow, find: &mut dyn FindFile) {
-    let Some(base) = &row.history_base else {
+    let Some(parent) = parent_of(&row.path, row.history_base.as_ref(), find) else {
         return;
-    };
-    let Some(parent) = find.find(&base.thread_id).filter(|p| p.path != row.path) else {
-        return;
-    };
-    let parent = Parent {
-        file: parent,
-        ordinal_below: base.end_ordinal_exclusive,
     };
     let counted = row.user_messages.is_some();
     let until = if counted {
@@ -146,7 +144,7 @@ pub fn read_transcript(
     let reader = open_at(&file.path, file.compressed, 0).map_err(issue)?;
     let mut own = transcript::read(reader, opts, parse).map_err(issue)?;
     // The fork's own records are read first: only they say whether it has a parent.
-    if let Some(parent) = parent_of(file, own.meta.as_ref(), find) {
+    if let Some(parent) = parent_of(&file.path, history_base(own.meta.as_ref()), find) {
         let popts = TranscriptOptions {
             ordinal_below: parent.ordinal_below,
             ..*opts
@@ -171,7 +169,7 @@ pub fn stream_transcript(
     opts: &TranscriptOptions,
     sink: &mut dyn FnMut(&Entry) -> io::Result<()>,
 ) -> io::Result<()> {
-    if let Some(parent) = parent_of(file, state.meta.as_ref(), find) {
+    if let Some(parent) = parent_of(&file.path, history_base(state.meta.as_ref()), find) {
         if let Some(pstate) = scan_parent(&parent, Until::End) {
             let popts = TranscriptOptions {
                 ordinal_below: parent.ordinal_below,
