@@ -75,11 +75,7 @@ struct Parent {
 
 /// The parent of the session in the file at `path` whose metadata says `base`, when it is a
 /// paginated fork and the parent is found (never the file itself).
-fn parent_of(
-    path: &Path,
-    base: Option<&HistoryBase>,
-    find: &mut dyn FindFile,
-) -> Option<Parent> {
+fn parent_of(path: &Path, base: Option<&HistoryBase>, find: &mut dyn FindFile) -> Option<Parent> {
     let base = base?;
     let parent = find.find(&base.thread_id).filter(|p| p.path != path)?;
     Some(Parent {
