@@ -3,8 +3,8 @@
 //!
 //! Pure. C0 controls (other than newline and tab), DEL and C1 controls become visible control
 //! pictures, so an escape sequence (CSI, OSC 52, OSC 8, ...) is shown as inert text and never acts;
-//! bidirectional overrides and isolates become U+FFFD; tabs are expanded. JSON output uses
-//! [`escape_json_controls`] for the characters serde_json leaves raw.
+//! bidirectional overrides and isolates become U+FFFD; tabs are expanded. JSON output goes through
+//! [`SafeJson`], which escapes the characters serde_json leaves raw.
 
 /// The replacement for a bidirectional control.
 pub const BIDI_PLACEHOLDER: char = '\u{FFFD}';
@@ -97,25 +97,53 @@ pub fn may_hold_dangerous(bytes: &[u8]) -> bool {
         .any(|&b| b < 0x20 || b == 0x7F || b == 0xC2 || b == 0xD8 || b == 0xE2)
 }
 
-/// serde_json escapes C0 controls but writes DEL, C1 and bidi controls raw; escape those too,
-/// as `\uXXXX`, so JSON printed to a terminal carries no live control character. Only valid on
-/// serialized JSON (such characters can only occur inside JSON strings).
-pub fn escape_json_controls(json: &str) -> String {
-    if !may_hold_dangerous(json.as_bytes()) || !json.chars().any(is_dangerous) {
-        return json.to_owned();
-    }
-    let mut out = String::with_capacity(json.len() + 16);
-    for c in json.chars() {
-        if is_dangerous(c) {
-            let mut units = [0u16; 2];
-            for unit in c.encode_utf16(&mut units) {
-                out.push_str(&format!("\\u{unit:04x}"));
-            }
-        } else {
-            out.push(c);
+/// A serde_json formatter that also escapes what serde_json writes raw: DEL, C1 and bidi
+/// controls become `\uXXXX`, so JSON printed to a terminal carries no live control character
+/// and still reads back to the same text. Clean runs (nearly all text) are copied as they are.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SafeJson;
+
+impl serde_json::ser::Formatter for SafeJson {
+    fn write_string_fragment<W: ?Sized + std::io::Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> std::io::Result<()> {
+        if !may_hold_dangerous(fragment.as_bytes()) {
+            return writer.write_all(fragment.as_bytes());
         }
+        let mut clean = 0;
+        for (at, c) in fragment.char_indices() {
+            if is_dangerous(c) {
+                writer.write_all(&fragment.as_bytes()[clean..at])?;
+                let mut units = [0u16; 2];
+                for unit in c.encode_utf16(&mut units) {
+                    write!(writer, "\\u{unit:04x}")?;
+                }
+                clean = at + c.len_utf8();
+            }
+        }
+        writer.write_all(&fragment.as_bytes()[clean..])
     }
-    out
+}
+
+/// `value` as JSON through [`SafeJson`], appended to `out`.
+pub fn push_json<T: serde::Serialize + ?Sized>(
+    out: &mut Vec<u8>,
+    value: &T,
+) -> serde_json::Result<()> {
+    let mut ser = serde_json::Serializer::with_formatter(out, SafeJson);
+    value.serialize(&mut ser)
+}
+
+/// `value` as a JSON string through [`SafeJson`].
+pub fn json_string<T: serde::Serialize + ?Sized>(value: &T) -> String {
+    let mut out = Vec::new();
+    if push_json(&mut out, value).is_err() {
+        return String::new();
+    }
+    // serde_json writes UTF-8 and the escapes are ASCII.
+    String::from_utf8(out).unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -154,8 +182,7 @@ mod tests {
 
     #[test]
     fn json_escapes_what_serde_leaves_raw() {
-        let json = serde_json::to_string(HOSTILE).unwrap();
-        let escaped = escape_json_controls(&json);
+        let escaped = json_string(HOSTILE);
         assert!(!escaped.chars().any(is_dangerous), "{escaped}");
         let back: String = serde_json::from_str(&escaped).unwrap();
         assert_eq!(back, HOSTILE, "escaping loses nothing");

@@ -78,6 +78,35 @@ impl SessionRow {
         Self::cmp_desc(a, b, |r| r.created_ms.unwrap_or(r.updated_ms))
     }
 
+    /// Sort `rows` by [`Self::cmp_updated_desc`]. The order is found on indices and the rows
+    /// moved once: a row is hundreds of bytes, and sorting them in place moved each one about
+    /// log2(n) times (a tenth of a warm `list`'s work at 10,000 rows).
+    pub fn sort_updated_desc(rows: &mut [Self]) {
+        let mut order: Vec<u32> = (0..rows.len())
+            .filter_map(|i| u32::try_from(i).ok())
+            .collect();
+        if order.len() != rows.len() {
+            rows.sort_unstable_by(Self::cmp_updated_desc);
+            return;
+        }
+        order.sort_unstable_by(|&a, &b| {
+            Self::cmp_updated_desc(&rows[a as usize], &rows[b as usize])
+        });
+        // Put the permutation in place by its cycles: position k takes the row at order[k].
+        for start in 0..order.len() {
+            let mut k = start;
+            loop {
+                let from = order[k] as usize;
+                order[k] = k as u32;
+                if from == start || from == k {
+                    break;
+                }
+                rows.swap(k, from);
+                k = from;
+            }
+        }
+    }
+
     fn cmp_desc(a: &Self, b: &Self, time: fn(&Self) -> Millis) -> std::cmp::Ordering {
         time(b)
             .cmp(&time(a))
@@ -167,6 +196,31 @@ pub fn metadata_lines(row: &SessionRow) -> Vec<(String, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sorting_on_indices_gives_the_order_of_the_comparison() {
+        // Rows with repeated times and ids, so that every tie-break is used.
+        let mut seed = 7u64;
+        let mut next = move || {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            seed >> 33
+        };
+        for n in [0, 1, 2, 3, 17, 300] {
+            let rows: Vec<SessionRow> = (0..n)
+                .map(|i| SessionRow {
+                    id: format!("id{}", next() % 5),
+                    path: PathBuf::from(format!("/s/{}-{i}", next() % 3)),
+                    updated_ms: (next() % 4) as Millis,
+                    ..SessionRow::default()
+                })
+                .collect();
+            let mut want = rows.clone();
+            want.sort_by(SessionRow::cmp_updated_desc);
+            let mut got = rows;
+            SessionRow::sort_updated_desc(&mut got);
+            assert_eq!(got, want, "{n} rows");
+        }
+    }
 
     #[test]
     fn uuid_from_names() {

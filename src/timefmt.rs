@@ -92,16 +92,44 @@ pub fn parse_rfc3339(text: &str) -> Option<Millis> {
 
 /// Format epoch milliseconds as `YYYY-MM-DDThh:mm:ss.fffZ` (UTC).
 pub fn format_rfc3339(ms: Millis) -> String {
+    let mut out = String::with_capacity(24);
+    push_rfc3339(&mut out, ms);
+    out
+}
+
+/// [`format_rfc3339`] appended to `out`: digits written directly, since `list --json` prints
+/// one per row and the formatting machinery cost more than the rest of the row's fields.
+pub fn push_rfc3339(out: &mut String, ms: Millis) {
     let secs = ms.div_euclid(1000);
-    let millis = ms.rem_euclid(1000);
     let (y, m, d) = civil_from_days(secs.div_euclid(86_400));
     let sod = secs.rem_euclid(86_400);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{millis:03}Z",
-        sod / 3600,
-        sod % 3600 / 60,
-        sod % 60
-    )
+    if !(0..=9999).contains(&y) {
+        // Outside four-digit years the padded form is kept exactly as `format!` gives it.
+        out.push_str(&format!("{y:04}"));
+    } else {
+        push_digits(out, y, 4);
+    }
+    out.push('-');
+    push_digits(out, m, 2);
+    out.push('-');
+    push_digits(out, d, 2);
+    out.push('T');
+    push_digits(out, sod / 3600, 2);
+    out.push(':');
+    push_digits(out, sod % 3600 / 60, 2);
+    out.push(':');
+    push_digits(out, sod % 60, 2);
+    out.push('.');
+    push_digits(out, ms.rem_euclid(1000), 3);
+    out.push('Z');
+}
+
+/// The last `width` decimal digits of `n` (0 <= n), zero-padded.
+fn push_digits(out: &mut String, n: i64, width: u32) {
+    for place in (0..width).rev() {
+        let digit = n / 10i64.pow(place) % 10;
+        out.push(char::from(b'0' + digit as u8));
+    }
 }
 
 /// Format epoch milliseconds as `YYYY-MM-DD hh:mm` (UTC), for compact displays.
@@ -149,6 +177,32 @@ mod tests {
             parse_rfc3339("2026-11-30T12:00:00+02:00"),
             parse_rfc3339("2026-11-30T10:00:00Z")
         );
+    }
+
+    #[test]
+    fn printed_digits_match_the_formatting_machinery() {
+        let reference = |ms: Millis| {
+            let secs = ms.div_euclid(1000);
+            let (y, m, d) = civil_from_days(secs.div_euclid(86_400));
+            let sod = secs.rem_euclid(86_400);
+            format!(
+                "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{:03}Z",
+                sod / 3600,
+                sod % 3600 / 60,
+                sod % 60,
+                ms.rem_euclid(1000)
+            )
+        };
+        let mut ms: Millis = -62_200_000_000_000;
+        while ms < 260_000_000_000_000 {
+            for near in [ms, ms + 1, ms - 1, ms + 999] {
+                assert_eq!(format_rfc3339(near), reference(near), "{near}");
+                if (0..253_402_300_800_000).contains(&near) {
+                    assert_eq!(parse_rfc3339(&format_rfc3339(near)), Some(near), "{near}");
+                }
+            }
+            ms += 7_919_000_017;
+        }
     }
 
     #[test]

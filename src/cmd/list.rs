@@ -151,7 +151,7 @@ fn write_content_hit(
             "snippet_match": [hit.snippet_match.start, hit.snippet_match.end],
         });
         let head = row.strip_suffix('}').unwrap_or(&row);
-        let extra = crate::sanitize::escape_json_controls(&extra.to_string());
+        let extra = crate::sanitize::json_string(&extra);
         return writeln!(out, "{head},\"content\":{extra}}}");
     }
     writeln!(

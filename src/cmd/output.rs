@@ -71,31 +71,43 @@ fn push_row_json(out: &mut Vec<u8>, row: &SessionRow) {
         size: row.size,
         skipped_lines: row.skipped_lines,
     };
-    if serde_json::to_writer(&mut *out, &json).is_err() {
+    if sanitize::push_json(out, &json).is_err() {
         out.truncate(start);
-        return;
-    }
-    // serde_json writes valid UTF-8; only escape when a dangerous character may be present.
-    if sanitize::may_hold_dangerous(&out[start..]) {
-        let text = String::from_utf8_lossy(&out[start..]).into_owned();
-        out.truncate(start);
-        out.extend_from_slice(sanitize::escape_json_controls(&text).as_bytes());
     }
 }
 
+/// Rows a thread renders at a time in [`write_json_rows`].
+const JSON_BLOCK: usize = 512;
+
+/// Every row as a JSON line. Blocks of rows are rendered on the reading threads and written in
+/// order: rendering is most of a warm `list --json`, and the rows are independent.
 pub fn write_json_rows(out: &mut dyn Write, rows: &[SessionRow]) -> io::Result<()> {
-    // One reused buffer, written in large blocks: a line-buffered stdout would otherwise make
-    // one system call per row.
-    let mut buf = Vec::with_capacity(128 << 10);
-    for row in rows {
-        push_row_json(&mut buf, row);
-        buf.push(b'\n');
-        if buf.len() >= 64 << 10 {
-            out.write_all(&buf)?;
-            buf.clear();
+    let threads = crate::store::default_threads();
+    let mut bufs: Vec<Vec<u8>> = vec![Vec::new(); threads];
+    for window in rows.chunks(JSON_BLOCK * threads) {
+        let mut blocks = bufs.iter_mut().zip(window.chunks(JSON_BLOCK));
+        let first = blocks.next();
+        std::thread::scope(|scope| {
+            for (buf, block) in blocks {
+                scope.spawn(move || render_block(buf, block));
+            }
+            if let Some((buf, block)) = first {
+                render_block(buf, block);
+            }
+        });
+        for buf in &bufs[..window.len().div_ceil(JSON_BLOCK)] {
+            out.write_all(buf)?;
         }
     }
-    out.write_all(&buf)
+    Ok(())
+}
+
+fn render_block(buf: &mut Vec<u8>, rows: &[SessionRow]) {
+    buf.clear();
+    for row in rows {
+        push_row_json(buf, row);
+        buf.push(b'\n');
+    }
 }
 
 /// An aligned table exactly `cols` cells wide at most; rows never wrap.
@@ -225,13 +237,7 @@ pub fn write_entry_json(out: &mut dyn Write, entry: &Entry) -> io::Result<()> {
             shape: shape.as_str(),
             phase: phase.as_deref(),
         };
-        let line = serde_json::to_string(&json).unwrap_or_default();
-        // Giant messages pass through here: copy only when something needs escaping.
-        if sanitize::needs_neutralising(&line) {
-            writeln!(out, "{}", sanitize::escape_json_controls(&line))?;
-        } else {
-            writeln!(out, "{line}")?;
-        }
+        writeln!(out, "{}", sanitize::json_string(&json))?;
     }
     Ok(())
 }

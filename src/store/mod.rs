@@ -317,7 +317,7 @@ pub fn list(store: &Store, opts: ListOptions) -> (Vec<SessionRow>, Vec<FileIssue
         fork::fill_from_parent(row, &mut files.as_slice());
     }
     // A total order (path breaks the last ties), so the sort needs no stable scratch copy.
-    rows.sort_unstable_by(SessionRow::cmp_updated_desc);
+    SessionRow::sort_updated_desc(&mut rows);
     issues.sort_by(|a, b| a.path.cmp(&b.path));
     (rows, issues)
 }
@@ -390,7 +390,7 @@ pub fn list_cached(
         fork::fill_from_parent(row, &mut files.as_slice());
     }
     // A total order (path breaks the last ties), so the sort needs no stable scratch copy.
-    rows.sort_unstable_by(SessionRow::cmp_updated_desc);
+    SessionRow::sort_updated_desc(&mut rows);
     issues.sort_by(|a, b| a.path.cmp(&b.path));
     report.stats = stats;
     (rows, issues, report)
