@@ -133,7 +133,10 @@ pub fn message_from_line(line: &Value) -> Option<Message> {
 /// What the user typed inside an IDE wrapper: the text after the marker, trimmed. Text without
 /// the marker is returned unchanged.
 pub fn strip_ide_wrapper(text: &str) -> &str {
-    match text.find(IDE_REQUEST_MARKER) {
+    static MARKER: std::sync::OnceLock<memchr::memmem::Finder<'static>> =
+        std::sync::OnceLock::new();
+    let marker = MARKER.get_or_init(|| memchr::memmem::Finder::new(IDE_REQUEST_MARKER));
+    match marker.find(text.as_bytes()) {
         Some(at) => text[at + IDE_REQUEST_MARKER.len()..].trim(),
         None => text,
     }
@@ -142,14 +145,33 @@ pub fn strip_ide_wrapper(text: &str) -> &str {
 /// One display line of a first user message: IDE wrapper stripped, every run of white space
 /// (newlines and tabs included) collapsed to one space, ends trimmed.
 pub fn preview_line(text: &str) -> String {
+    let text = strip_ide_wrapper(text);
+    if is_one_plain_line(text.as_bytes()) {
+        return text.to_owned();
+    }
     let mut out = String::with_capacity(text.len().min(512));
-    for word in strip_ide_wrapper(text).split_whitespace() {
+    for word in text.split_whitespace() {
         if !out.is_empty() {
             out.push(' ');
         }
         out.push_str(word);
     }
     out
+}
+
+/// ASCII text that collapsing white space leaves as it is: no white space but single spaces
+/// between words. Most first messages are, and copying them skips the per-character walk.
+fn is_one_plain_line(b: &[u8]) -> bool {
+    if b.first() == Some(&b' ') || b.last() == Some(&b' ') {
+        return false;
+    }
+    let mut after_space = false;
+    b.iter().all(|&c| {
+        let plain = c > b' ' && c < 0x80;
+        let ok = plain || (c == b' ' && !after_space);
+        after_space = c == b' ';
+        ok
+    })
 }
 
 /// The largest prefix of `text` of at most `max` bytes that ends on a char boundary.

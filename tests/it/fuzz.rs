@@ -503,3 +503,20 @@ fn regression_resume_after_a_cut_number_line() {
     assert_eq!(resumed.offset, once.offset);
     assert_eq!(resumed.skipped_lines, once.skipped_lines);
 }
+
+proptest! {
+    #![proptest_config(config(600))]
+
+    /// The preview's plain-line shortcut gives what collapsing white space word by word gives.
+    #[test]
+    fn preview_line_is_the_words_joined_by_one_space(
+        text in prop_oneof![
+            "[a-z ]{0,40}",
+            "[ -~\t\n\u{a0}\u{2003}]{0,40}",
+            hostile_text(),
+        ]
+    ) {
+        let words: Vec<&str> = rules::strip_ide_wrapper(&text).split_whitespace().collect();
+        prop_assert_eq!(rules::preview_line(&text), words.join(" "));
+    }
+}
