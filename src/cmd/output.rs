@@ -83,7 +83,9 @@ const JSON_BLOCK: usize = 512;
 /// order: rendering is most of a warm `list --json`, and the rows are independent.
 pub fn write_json_rows(out: &mut dyn Write, rows: &[SessionRow]) -> io::Result<()> {
     let threads = crate::store::default_threads();
-    let mut bufs: Vec<Vec<u8>> = vec![Vec::new(); threads];
+    let mut bufs: Vec<Vec<u8>> = (0..threads)
+        .map(|_| Vec::with_capacity(512 << 10))
+        .collect();
     for window in rows.chunks(JSON_BLOCK * threads) {
         let mut blocks = bufs.iter_mut().zip(window.chunks(JSON_BLOCK));
         let first = blocks.next();
