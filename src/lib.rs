@@ -11,8 +11,8 @@
 //! - [`workers`]: the background threads (indexer, search, transcript) and their messages.
 //! - [`tui`]: the interactive picker: event loop, terminal, keys, state, drawing.
 //! - [`cmd`]: the non-interactive commands (`list`, `show`, `cache`) and their output.
-//! - Small pure helpers: [`session`], [`sanitize`], [`textwidth`], [`timefmt`], [`paths`],
-//!   [`demo`], [`cli`].
+//! - Small pure helpers: [`session`], [`sanitize`], [`json_out`], [`textwidth`], [`timefmt`],
+//!   [`paths`], [`demo`], [`cli`].
 //!
 //! The CLI commands and the picker share `store`, `rollout` and `workers`, not each other.
 
@@ -20,6 +20,7 @@ pub mod cli;
 pub mod cmd;
 pub mod demo;
 pub mod fulltext;
+pub mod json_out;
 pub mod paths;
 pub mod rollout;
 pub mod sanitize;

@@ -151,6 +151,15 @@ pub fn push_json<T: serde::Serialize + ?Sized>(
     value.serialize(&mut ser)
 }
 
+/// `value` as JSON through [`SafeJson`], written to `out`.
+pub fn write_json<W: std::io::Write + ?Sized, T: serde::Serialize + ?Sized>(
+    out: &mut W,
+    value: &T,
+) -> std::io::Result<()> {
+    let mut ser = serde_json::Serializer::with_formatter(out, SafeJson);
+    value.serialize(&mut ser).map_err(std::io::Error::other)
+}
+
 /// `value` as a JSON string through [`SafeJson`].
 pub fn json_string<T: serde::Serialize + ?Sized>(value: &T) -> String {
     let mut out = Vec::new();

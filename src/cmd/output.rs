@@ -7,36 +7,13 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
+use crate::json_out;
 use crate::rollout::record::{Role, ToolCall};
 use crate::rollout::transcript::{Entry, Transcript};
 use crate::sanitize;
 use crate::session::{self, SessionRow};
 use crate::textwidth::{fit, truncate, truncate_left, width};
 use crate::timefmt::{self, Millis};
-
-#[derive(Serialize)]
-struct RowJson<'a> {
-    id: &'a str,
-    path: &'a str,
-    created_at: Option<&'a str>,
-    updated_at: String,
-    cwd: Option<&'a str>,
-    git_branch: Option<&'a str>,
-    source: Option<&'a str>,
-    originator: Option<&'a str>,
-    cli_version: Option<&'a str>,
-    model_provider: Option<&'a str>,
-    interactive: bool,
-    archived: bool,
-    name: Option<&'a str>,
-    first_user_message: Option<&'a str>,
-    preview: &'a str,
-    user_messages: Option<u32>,
-    assistant_messages: Option<u32>,
-    forked_from_id: Option<&'a str>,
-    size: u64,
-    skipped_lines: u32,
-}
 
 /// One session as a JSON line.
 pub fn row_json(row: &SessionRow) -> String {
@@ -47,33 +24,30 @@ pub fn row_json(row: &SessionRow) -> String {
 
 /// Append one session as JSON (no newline) to `out`, dangerous characters escaped.
 fn push_row_json(out: &mut Vec<u8>, row: &SessionRow) {
-    let start = out.len();
-    let path = row.path.to_string_lossy();
-    let json = RowJson {
-        id: &row.id,
-        path: &path,
-        created_at: row.created_at.as_deref(),
-        updated_at: timefmt::format_rfc3339(row.updated_ms),
-        cwd: row.cwd.as_deref(),
-        git_branch: row.git_branch.as_deref(),
-        source: row.source.as_deref(),
-        originator: row.originator.as_deref(),
-        cli_version: row.cli_version.as_deref(),
-        model_provider: row.model_provider.as_deref(),
-        interactive: row.interactive,
-        archived: row.archived,
-        name: row.name.as_deref(),
-        first_user_message: row.first_user_message.as_deref(),
-        preview: &row.preview,
-        user_messages: row.user_messages,
-        assistant_messages: row.assistant_messages,
-        forked_from_id: row.forked_from_id.as_deref(),
-        size: row.size,
-        skipped_lines: row.skipped_lines,
-    };
-    if sanitize::push_json(out, &json).is_err() {
-        out.truncate(start);
-    }
+    let mut updated = String::with_capacity(24);
+    timefmt::push_rfc3339(&mut updated, row.updated_ms);
+    let mut o = json_out::Object::new(out);
+    o.str("id", &row.id)
+        .str("path", &row.path.to_string_lossy())
+        .opt_str("created_at", row.created_at.as_deref())
+        .str("updated_at", &updated)
+        .opt_str("cwd", row.cwd.as_deref())
+        .opt_str("git_branch", row.git_branch.as_deref())
+        .opt_str("source", row.source.as_deref())
+        .opt_str("originator", row.originator.as_deref())
+        .opt_str("cli_version", row.cli_version.as_deref())
+        .opt_str("model_provider", row.model_provider.as_deref())
+        .bool("interactive", row.interactive)
+        .bool("archived", row.archived)
+        .opt_str("name", row.name.as_deref())
+        .opt_str("first_user_message", row.first_user_message.as_deref())
+        .str("preview", &row.preview)
+        .opt_u64("user_messages", row.user_messages.map(u64::from))
+        .opt_u64("assistant_messages", row.assistant_messages.map(u64::from))
+        .opt_str("forked_from_id", row.forked_from_id.as_deref())
+        .u64("size", row.size)
+        .u64("skipped_lines", u64::from(row.skipped_lines));
+    o.end();
 }
 
 /// Rows a thread renders at a time in [`write_json_rows`].
@@ -239,7 +213,9 @@ pub fn write_entry_json(out: &mut dyn Write, entry: &Entry) -> io::Result<()> {
             shape: shape.as_str(),
             phase: phase.as_deref(),
         };
-        writeln!(out, "{}", sanitize::json_string(&json))?;
+        // Straight to the output: a giant message is not copied into a string first.
+        sanitize::write_json(&mut *out, &json)?;
+        out.write_all(b"\n")?;
     }
     Ok(())
 }
@@ -304,4 +280,92 @@ pub fn write_transcript_text(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    /// The row as serde_json with the safe formatter writes it: the written form must be it.
+    #[derive(Serialize)]
+    struct RowJson<'a> {
+        id: &'a str,
+        path: &'a str,
+        created_at: Option<&'a str>,
+        updated_at: String,
+        cwd: Option<&'a str>,
+        git_branch: Option<&'a str>,
+        source: Option<&'a str>,
+        originator: Option<&'a str>,
+        cli_version: Option<&'a str>,
+        model_provider: Option<&'a str>,
+        interactive: bool,
+        archived: bool,
+        name: Option<&'a str>,
+        first_user_message: Option<&'a str>,
+        preview: &'a str,
+        user_messages: Option<u32>,
+        assistant_messages: Option<u32>,
+        forked_from_id: Option<&'a str>,
+        size: u64,
+        skipped_lines: u32,
+    }
+
+    fn oracle(row: &SessionRow) -> String {
+        let path = row.path.to_string_lossy();
+        sanitize::json_string(&RowJson {
+            id: &row.id,
+            path: &path,
+            created_at: row.created_at.as_deref(),
+            updated_at: timefmt::format_rfc3339(row.updated_ms),
+            cwd: row.cwd.as_deref(),
+            git_branch: row.git_branch.as_deref(),
+            source: row.source.as_deref(),
+            originator: row.originator.as_deref(),
+            cli_version: row.cli_version.as_deref(),
+            model_provider: row.model_provider.as_deref(),
+            interactive: row.interactive,
+            archived: row.archived,
+            name: row.name.as_deref(),
+            first_user_message: row.first_user_message.as_deref(),
+            preview: &row.preview,
+            user_messages: row.user_messages,
+            assistant_messages: row.assistant_messages,
+            forked_from_id: row.forked_from_id.as_deref(),
+            size: row.size,
+            skipped_lines: row.skipped_lines,
+        })
+    }
+
+    #[test]
+    fn rows_written_as_serde_writes_them() {
+        let hostile = "a\u{1b}[31m\"q\"\\ \u{9b}2J\u{7f}\r\n\u{202e}evil\u{2066}— é 🚀\u{0}";
+        let full = SessionRow {
+            id: "019a-\"id\"".into(),
+            path: PathBuf::from(format!("/s/rollout-{hostile}.jsonl")),
+            created_at: Some("2026-11-30T10:02:41.879Z".into()),
+            updated_ms: 1_764_496_961_879,
+            cwd: Some(hostile.into()),
+            git_branch: Some("main".into()),
+            source: Some("cli".into()),
+            originator: Some(hostile.into()),
+            cli_version: Some("0.171.0".into()),
+            model_provider: Some("openai".into()),
+            forked_from_id: Some("parent".into()),
+            interactive: true,
+            archived: true,
+            name: Some(hostile.into()),
+            first_user_message: Some(hostile.into()),
+            preview: hostile.into(),
+            user_messages: Some(3),
+            assistant_messages: Some(u32::MAX),
+            size: u64::MAX,
+            skipped_lines: 7,
+            ..SessionRow::default()
+        };
+        for row in [full, SessionRow::default()] {
+            assert_eq!(row_json(&row), oracle(&row));
+        }
+    }
 }
