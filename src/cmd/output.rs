@@ -28,7 +28,7 @@ fn push_row_json(out: &mut Vec<u8>, row: &SessionRow) {
     timefmt::push_rfc3339(&mut updated, row.updated_ms);
     let mut o = json_out::Object::new(out);
     o.str("id", &row.id)
-        .str("path", &row.path.to_string_lossy())
+        .str("path", &path_text(&row.path))
         .opt_str("created_at", row.created_at.as_deref())
         .str("updated_at", &updated)
         .opt_str("cwd", row.cwd.as_deref())
@@ -48,6 +48,12 @@ fn push_row_json(out: &mut Vec<u8>, row: &SessionRow) {
         .u64("size", row.size)
         .u64("skipped_lines", u64::from(row.skipped_lines));
     o.end();
+}
+
+/// A path as text: valid UTF-8 (every path codex writes) is checked, not walked chunk by chunk.
+fn path_text(path: &std::path::Path) -> std::borrow::Cow<'_, str> {
+    path.to_str()
+        .map_or_else(|| path.to_string_lossy(), std::borrow::Cow::Borrowed)
 }
 
 /// Rows a thread renders at a time in [`write_json_rows`].

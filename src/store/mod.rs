@@ -196,16 +196,15 @@ fn row_from_parts(
     thread_name: Option<String>,
     names: &HashMap<String, String>,
 ) -> SessionRow {
-    let file_name = file
-        .path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let id = meta
-        .id
-        .clone()
-        .or_else(|| session::uuid_from_file_name(&file_name).map(str::to_owned))
-        .unwrap_or_else(|| file_name.clone());
+    // The file name is only needed when the metadata has no id.
+    let id = meta.id.clone().unwrap_or_else(|| {
+        let file_name = file
+            .path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        session::uuid_from_file_name(&file_name).map_or_else(|| file_name.clone(), str::to_owned)
+    });
     let (user, assistant) = state.counts();
     let name = names.get(&id).cloned().or(thread_name);
     SessionRow {
