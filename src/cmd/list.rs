@@ -44,10 +44,7 @@ pub fn run_list(
     }
     if let Some(query) = &args.content {
         let index = content_index(&store, store_args, &rows, err);
-        let mut hits = index.search(query, usize::MAX);
-        if let Some(limit) = args.limit {
-            hits.truncate(limit);
-        }
+        let hits = index.search(query, args.limit.unwrap_or(CONTENT_RESULTS));
         let by_path: HashMap<&Path, &SessionRow> =
             rows.iter().map(|r| (r.path.as_path(), r)).collect();
         let result = hits.iter().try_for_each(|hit| {
@@ -69,6 +66,10 @@ pub fn run_list(
     store::drop_later(rows);
     finish(result.and_then(|()| out.flush()), err)
 }
+
+/// Sessions `list --content` prints unless `--limit` says otherwise (at most
+/// `fulltext::MAX_RESULTS`).
+const CONTENT_RESULTS: usize = 100;
 
 /// The cache file of `kind` for a store, unless caching is off (`--no-cache`, or the cache
 /// folder would be inside the Codex home).
@@ -107,8 +108,8 @@ fn list_rows(
     (rows, issues)
 }
 
-/// The content index of `rows`, through its cache when caching is on: unchanged files are
-/// copied from the cached index, the others read.
+/// The content index of `rows`, kept in the cache folder when caching is on: unchanged
+/// sessions are kept as indexed, the others read.
 fn content_index(
     store: &Store,
     store_args: &StoreArgs,
@@ -122,16 +123,24 @@ fn content_index(
         .collect();
     let cache = cache_file(store, store_args, "content");
     let threads = store::default_threads();
-    let built = cached::refresh(cache.as_deref(), &ids, &files, threads, &mut |_, _| true);
-    let Some((index, refreshed)) = built else {
+    let built = cached::refresh(cache.as_deref(), &ids, &files, threads, &mut |_, _, _| true);
+    let Some((index, stats)) = built else {
         return ContentIndex::default();
     };
-    if let (Some(e), Some(file), true) = (refreshed.save_error, &cache, store_args.verbose) {
-        let _ = writeln!(
-            err,
-            "codex-picker: cache {}: not saved ({e})",
-            file.display()
-        );
+    if store_args.verbose {
+        let dir = cache.as_deref().map(cached::index_dir);
+        let place = dir
+            .as_deref()
+            .map_or("in memory".into(), |d| d.display().to_string());
+        if let Some(why) = &stats.rebuilt {
+            let _ = writeln!(err, "codex-picker: content index {place}: rebuilt ({why})");
+        }
+        if let Some(why) = &stats.not_updated {
+            let _ = writeln!(
+                err,
+                "codex-picker: content index {place}: not updated ({why})"
+            );
+        }
     }
     index
 }
@@ -145,6 +154,7 @@ fn write_content_hit(
     if json {
         let row = output::row_json(row);
         let extra = serde_json::json!({
+            "score": hit.score,
             "hits": hit.hits,
             "first_message": hit.first_message,
             "snippet": hit.snippet,

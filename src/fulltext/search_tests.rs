@@ -1,119 +1,122 @@
-//! Keystroke-by-keystroke search must answer exactly as a fresh search does.
+//! Ranking: the session the user remembers comes first.
 
-use std::path::PathBuf;
+use super::build::from_texts;
+use super::schema::Place::{First, Prompt, Reply};
 
-use super::*;
-use crate::fulltext::{fold_into, MessageSpan, SessionText};
-use crate::rollout::record::Role;
-
-fn index(sessions: &[Vec<String>]) -> ContentIndex {
-    let mut ix = ContentIndex::default();
-    let (mut upper_at, mut exceptions) = (Vec::new(), Vec::new());
-    for (n, msgs) in sessions.iter().enumerate() {
-        let start = ix.lower.len() as u64;
-        let first_msg = ix.messages.len() as u32;
-        for m in msgs {
-            let at = ix.lower.len() as u64;
-            fold_into(m, &mut ix.lower, &mut upper_at, &mut exceptions);
-            ix.messages.push(MessageSpan {
-                start: at,
-                len: m.len() as u32,
-                role: Role::User,
-            });
-            ix.lower.push(0);
-        }
-        let path = PathBuf::from(format!("/s/{n}"));
-        ix.by_path.insert(path.clone(), n);
-        ix.sessions.push(SessionText {
-            path,
-            id: format!("id{n}"),
-            updated_ms: (n % 7) as i64,
-            size: 0,
-            mtime_ms: 0,
-            start,
-            end: ix.lower.len() as u64,
-            first_msg,
-            msg_count: msgs.len() as u32,
-            capped: 0,
-        });
-    }
-    ix.upper = vec![0; ix.lower.len().div_ceil(64)];
-    for at in upper_at {
-        ix.upper[at as usize / 64] |= 1 << (at % 64);
-    }
-    ix.exceptions = exceptions
-        .into_iter()
-        .map(|(o, c)| (u64::from(o), c))
-        .collect();
-    ix
+fn ids(hits: &[super::ContentHit]) -> Vec<&str> {
+    hits.iter().map(|h| h.id.as_str()).collect()
 }
 
-/// Sessions over a tiny alphabet, so terms overlap themselves and often pass the hit cap.
-fn sessions() -> Vec<Vec<String>> {
-    let mut seed: u64 = 7;
-    let mut next = move || {
-        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-        (seed >> 33) as usize
-    };
-    let alphabet = ['a', 'b', 'A', ' ', 'é', '\u{85}', 'c'];
-    (0..300)
-        .map(|_| {
-            (0..1 + next() % 3)
-                .map(|_| {
-                    let len = next() % 700;
-                    (0..len)
-                        .map(|_| alphabet[next() % alphabet.len()])
-                        .collect()
-                })
-                .collect()
-        })
-        .collect()
+/// A long session that says every word many times, scattered, and a short one that holds them
+/// once, together and in order.
+#[test]
+fn a_phrase_beats_scattered_words_in_a_longer_session() {
+    let scattered = "the webhook fired. ".repeat(40)
+        + &"we retry often. ".repeat(40)
+        + &"the logic is long. ".repeat(40);
+    let index = from_texts(&[
+        (
+            "long",
+            2,
+            vec![(First, "Look at the service"), (Reply, &scattered)],
+        ),
+        (
+            "phrase",
+            1,
+            vec![
+                (First, "Fix the tests"),
+                (Reply, "Rewrite the webhook retry logic now"),
+            ],
+        ),
+    ]);
+    let hits = index.search("webhook retry logic", 10);
+    assert_eq!(ids(&hits), ["phrase", "long"]);
+    assert_eq!(
+        &hits[0].snippet[hits[0].snippet_match.clone()],
+        "webhook retry logic"
+    );
+    assert_eq!(hits[0].first_message, 1);
 }
 
 #[test]
-fn typing_gives_what_a_fresh_search_gives() {
-    let ix = index(&sessions());
-    let queries = [
-        "aab ab",
-        "abab",
-        "aaaa b",
-        "ba ab aba",
-        "Ab bA",
-        "cab aac",
-        "éa ca",
-        "a a",
-        "bbbbbb",
-    ];
-    for q in queries {
-        for end in (1..=q.len()).filter(|&e| q.is_char_boundary(e)) {
-            let typed = ix.search(&q[..end], usize::MAX);
-            let fresh = ContentIndex {
-                last: Default::default(),
-                ..ix.clone()
-            };
-            assert_eq!(
-                typed,
-                fresh.search(&q[..end], usize::MAX),
-                "{:?}",
-                &q[..end]
-            );
-        }
-    }
+fn the_first_prompt_beats_a_later_prompt_beats_a_reply() {
+    let index = from_texts(&[
+        (
+            "reply",
+            3,
+            vec![(First, "Hello"), (Reply, "the zanzibar protocol is done")],
+        ),
+        (
+            "prompt",
+            2,
+            vec![(First, "Hello"), (Prompt, "the zanzibar protocol is done")],
+        ),
+        ("title", 1, vec![(First, "the zanzibar protocol is done")]),
+    ]);
+    assert_eq!(
+        ids(&index.search("zanzibar protocol", 10)),
+        ["title", "prompt", "reply"]
+    );
 }
 
 #[test]
-fn overlap_rule() {
-    assert!(self_overlaps(b"aa"));
-    assert!(self_overlaps(b"abab"));
-    assert!(self_overlaps(b"aba"));
-    assert!(!self_overlaps(b"ab"));
-    assert!(!self_overlaps(b"a"));
-    assert!(!self_overlaps(b"kube"));
+fn recency_breaks_a_tie() {
+    let index = from_texts(&[
+        ("old", 1, vec![(First, "deploy the kiwi service")]),
+        ("new", 9, vec![(First, "deploy the kiwi service")]),
+        ("mid", 5, vec![(First, "deploy the kiwi service")]),
+    ]);
+    assert_eq!(ids(&index.search("kiwi", 10)), ["new", "mid", "old"]);
 }
 
 #[test]
-fn snippets_blank_controls_keeping_offsets() {
-    let got = blank_controls("a\u{1b}b\u{85}c\u{7f}é".as_bytes().to_vec());
-    assert_eq!(got, "a b\u{b7}c é");
-    assert_eq!(got.len(), "a\u{1b}b\u{85}c\u{7f}é".len());
+fn the_word_being_typed_matches_as_a_prefix() {
+    let index = from_texts(&[("a", 1, vec![(First, "rewrite the webhooks handler")])]);
+    assert_eq!(ids(&index.search("rewrite webh", 10)), ["a"]);
+    // Once a space follows, the word is whole and must match as it is.
+    assert!(index.search("rewrite webh ", 10).is_empty());
+}
+
+#[test]
+fn a_typo_still_finds_the_word_ranked_below_an_exact_match() {
+    let index = from_texts(&[
+        ("exact", 1, vec![(Reply, "the migration script failed")]),
+        ("typo", 9, vec![(First, "the migraton script failed")]),
+    ]);
+    assert_eq!(ids(&index.search("migration ", 10)), ["exact", "typo"]);
+    // One transposition from "migration", more than one edit from "migraton".
+    assert_eq!(ids(&index.search("migrtaion ", 10)), ["exact"]);
+    // Short words must match exactly.
+    assert!(
+        index.search("thr ", 10).is_empty(),
+        "words under five letters match exactly"
+    );
+}
+
+#[test]
+fn quoted_words_match_only_as_a_phrase() {
+    let index = from_texts(&[
+        ("apart", 9, vec![(First, "logic for the retry")]),
+        ("together", 1, vec![(First, "the retry logic")]),
+    ]);
+    assert_eq!(ids(&index.search("\"retry logic\"", 10)), ["together"]);
+    assert_eq!(
+        ids(&index.search("retry logic ", 10)),
+        ["together", "apart"]
+    );
+}
+
+#[test]
+fn case_and_accents_fold_and_empty_queries_find_nothing() {
+    let index = from_texts(&[("a", 1, vec![(Reply, "Die École in der Straße")])]);
+    assert_eq!(ids(&index.search("ecole STRASSE ", 10)), ["a"]);
+    assert_eq!(ids(&index.search("écOLE straße ", 10)), ["a"]);
+    assert!(index.search("   ", 10).is_empty());
+    assert!(index.search("\"\"", 10).is_empty());
+}
+
+#[test]
+fn every_word_must_be_in_one_message() {
+    let index = from_texts(&[("a", 1, vec![(First, "kiwi"), (Reply, "zanzibar")])]);
+    assert!(index.search("kiwi zanzibar ", 10).is_empty());
 }

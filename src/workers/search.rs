@@ -16,6 +16,10 @@ use crate::session::SessionRow;
 /// Rows that arrive are prepared for matching once none has come for this long, or as soon as
 /// a query needs them: while the first index streams in, this thread then leaves the cores to
 /// the indexer instead of preparing each batch as it comes.
+/// Sessions a content search in the picker returns: more than any list shows, few enough
+/// that each keystroke stays fast.
+pub const PICKER_CONTENT_RESULTS: usize = 100;
+
 const SETTLE: Duration = Duration::from_millis(60);
 
 /// What the picker sends this thread: rows to search, the content index, and searches.
@@ -114,7 +118,7 @@ fn run(rx: &Receiver<Request>, tx: &Sender<Answer>) {
                 gen,
                 hits: content
                     .as_ref()
-                    .map(|index| index.search(&query, usize::MAX))
+                    .map(|index| index.search(&query, PICKER_CONTENT_RESULTS))
                     .unwrap_or_default(),
             },
         };

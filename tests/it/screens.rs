@@ -84,7 +84,8 @@ fn content_index(demo: &Demo) -> std::sync::Arc<codex_picker::fulltext::ContentI
         .collect();
     let targets = codex_picker::fulltext::build::targets_for(&files, &ids);
     let (index, _) =
-        codex_picker::fulltext::build::build(None, &targets, &files, 1, &mut |_, _| true).unwrap();
+        codex_picker::fulltext::build::build(None, &targets, &files, 1, &mut |_, _, _| true)
+            .unwrap();
     std::sync::Arc::new(index)
 }
 

@@ -421,6 +421,7 @@ fn hit(id: &str, snippet: &str, at: std::ops::Range<usize>) -> ContentHit {
     ContentHit {
         path: PathBuf::from(format!("/s/{id}.jsonl")),
         id: id.into(),
+        score: 1.0,
         hits: 1,
         first_message: 0,
         snippet: snippet.into(),

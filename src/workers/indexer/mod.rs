@@ -381,12 +381,15 @@ fn content_phase(
     tx: &Sender<Event>,
 ) {
     let file = cache_path(store, setup, "content");
-    let mut report = |done, total| tx.send(Event::ContentProgress { done, total }).is_ok();
-    let refreshed =
-        fulltext::cached::refresh(file.as_deref(), ids, files, opts.threads, &mut report);
-    if let Some((index, _)) = refreshed {
-        let _ = tx.send(Event::ContentReady(Arc::new(index)));
-    }
+    // The index is searchable from its first committed batch (or at once, when it was kept):
+    // it is handed over each time, and the progress after it says how far it goes.
+    let mut report = |done, total, index: &ContentIndex| {
+        let ready = tx
+            .send(Event::ContentReady(Arc::new(index.clone())))
+            .is_ok();
+        ready && (done == total || tx.send(Event::ContentProgress { done, total }).is_ok())
+    };
+    let _ = fulltext::cached::refresh(file.as_deref(), ids, files, opts.threads, &mut report);
 }
 
 /// Most recently modified first; ties in path order, so the order is the same from run to run.

@@ -1,0 +1,167 @@
+//! What a content query means, and the Tantivy query that ranks messages by it.
+//!
+//! A query is groups of words: each bare word is a group, and so is each `"quoted phrase"`
+//! (or a word the analyzer splits, such as `retry-logic`, whose parts must be adjacent). A
+//! message matches when it holds every group. A word matches exactly, or, ranked well below,
+//! with one typo (words of five letters or more); the last word, while it is being typed (no
+//! space after it), also matches as a prefix. On top of BM25 (term frequency that saturates,
+//! message length, rarity), a message holding the words together and in order, or near each
+//! other, ranks above one holding them scattered. (The weight of a message's place is applied
+//! to its score by the search, `super::ContentIndex::search`.)
+
+use tantivy::query::{
+    BooleanQuery, BoostQuery, FuzzyTermQuery, Occur, PhrasePrefixQuery, PhraseQuery, Query,
+    TermQuery,
+};
+use tantivy::schema::IndexRecordOption;
+use tantivy::Term;
+
+use super::schema::{words, Fields};
+
+/// A query as groups of analysed words.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Parsed {
+    /// Each group: one word, or words that must be adjacent and in order.
+    pub groups: Vec<Vec<String>>,
+    /// The last group is a bare word still being typed: it also matches as a prefix.
+    pub prefix_last: bool,
+}
+
+impl Parsed {
+    pub fn is_empty(&self) -> bool {
+        self.groups.is_empty()
+    }
+
+    /// Every word of every group, in query order.
+    pub fn all_words(&self) -> Vec<&str> {
+        self.groups.iter().flatten().map(String::as_str).collect()
+    }
+}
+
+/// Split `text` into groups: quoted phrases (an unclosed quote runs to the end) and bare words.
+pub fn parse(text: &str) -> Parsed {
+    let mut parsed = Parsed::default();
+    let mut last_bare = false;
+    for (i, part) in text.split('"').enumerate() {
+        let quoted = i % 2 == 1;
+        if quoted {
+            let group: Vec<String> = words(part).into_iter().map(|(w, _)| w).collect();
+            if !group.is_empty() {
+                parsed.groups.push(group);
+                last_bare = false;
+            }
+            continue;
+        }
+        for chunk in part.split_whitespace() {
+            let group: Vec<String> = words(chunk).into_iter().map(|(w, _)| w).collect();
+            if !group.is_empty() {
+                last_bare = group.len() == 1;
+                parsed.groups.push(group);
+            }
+        }
+    }
+    let open_end = !text.ends_with(char::is_whitespace) && !text.ends_with('"');
+    parsed.prefix_last = last_bare && open_end;
+    parsed
+}
+
+fn term(fields: &Fields, word: &str) -> Term {
+    Term::from_field_text(fields.text, word)
+}
+
+fn boosted(q: Box<dyn Query>, by: f32) -> Box<dyn Query> {
+    Box::new(BoostQuery::new(q, by))
+}
+
+/// One word: exactly, with a typo, or as a prefix (the alternatives far below the exact word).
+fn word_clause(fields: &Fields, word: &str, prefix: bool) -> Box<dyn Query> {
+    let t = term(fields, word);
+    let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(
+        Occur::Should,
+        Box::new(TermQuery::new(t.clone(), IndexRecordOption::WithFreqs)),
+    )];
+    if word.chars().count() >= 5 {
+        let fuzzy = Box::new(FuzzyTermQuery::new(t.clone(), 1, true));
+        clauses.push((Occur::Should, boosted(fuzzy, 0.1)));
+    }
+    if prefix {
+        let started = Box::new(FuzzyTermQuery::new_prefix(t, 0, false));
+        clauses.push((Occur::Should, boosted(started, 0.5)));
+    }
+    Box::new(BooleanQuery::new(clauses))
+}
+
+/// Words in order, adjacent (`slop` 0) or within `slop` positions; the last one as a prefix
+/// when `prefix`.
+fn phrase_clause(fields: &Fields, group: &[&str], slop: u32, prefix: bool) -> Box<dyn Query> {
+    let terms: Vec<Term> = group.iter().map(|w| term(fields, w)).collect();
+    if prefix && slop == 0 {
+        return Box::new(PhrasePrefixQuery::new(terms));
+    }
+    let mut q = PhraseQuery::new(terms);
+    q.set_slop(slop);
+    Box::new(q)
+}
+
+/// The query for `parsed`: every group required, closeness rewarded. `None` when empty.
+pub fn build(fields: &Fields, parsed: &Parsed) -> Option<Box<dyn Query>> {
+    if parsed.is_empty() {
+        return None;
+    }
+    let last = parsed.groups.len() - 1;
+    let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+    for (i, group) in parsed.groups.iter().enumerate() {
+        let q = match group.as_slice() {
+            [word] => word_clause(fields, word, i == last && parsed.prefix_last),
+            many => {
+                let words: Vec<&str> = many.iter().map(String::as_str).collect();
+                phrase_clause(fields, &words, 0, false)
+            }
+        };
+        clauses.push((Occur::Must, q));
+    }
+    let all = parsed.all_words();
+    if all.len() >= 2 {
+        let together = phrase_clause(fields, &all, 0, parsed.prefix_last);
+        clauses.push((Occur::Should, boosted(together, 2.0)));
+        clauses.push((Occur::Should, phrase_clause(fields, &all, 4, false)));
+    }
+    Some(Box::new(BooleanQuery::new(clauses)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn groups(text: &str) -> (Vec<Vec<String>>, bool) {
+        let p = parse(text);
+        (p.groups, p.prefix_last)
+    }
+
+    fn want(groups: &[&[&str]], prefix: bool) -> (Vec<Vec<String>>, bool) {
+        let g = groups
+            .iter()
+            .map(|g| g.iter().map(|w| (*w).to_owned()).collect())
+            .collect();
+        (g, prefix)
+    }
+
+    #[test]
+    fn words_phrases_and_the_word_being_typed() {
+        assert_eq!(groups("Retry webh"), want(&[&["retry"], &["webh"]], true));
+        assert_eq!(
+            groups("retry webhook "),
+            want(&[&["retry"], &["webhook"]], false)
+        );
+        assert_eq!(
+            groups("\"retry logic\" webhook"),
+            want(&[&["retry", "logic"], &["webhook"]], true)
+        );
+        assert_eq!(
+            groups("webhook \"retry lo"),
+            want(&[&["webhook"], &["retry", "lo"]], false)
+        );
+        assert_eq!(groups("retry-logic"), want(&[&["retry", "logic"]], false));
+        assert_eq!(groups("  \"\" ... "), want(&[], false));
+    }
+}

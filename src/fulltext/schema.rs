@@ -1,0 +1,129 @@
+//! The content index's Tantivy schema and text analysis: one document per message, its text,
+//! its place in the session (the first prompt, a later prompt, a reply: a weight applied to its
+//! score, since one text field keeps BM25's length statistics true to all messages), and the
+//! session's number as a fast field for grouping and deleting.
+//!
+//! Words are what Tantivy's simple tokenizer splits (runs of letters and digits), lower-cased
+//! and folded to ASCII (`École` and `ecole`, `Straße` and `strasse` match); words over 40 bytes
+//! (hashes, base64) are not indexed.
+
+use tantivy::schema::{
+    Field, IndexRecordOption, NumericOptions, Schema, TextFieldIndexing, TextOptions,
+};
+use tantivy::tokenizer::{
+    AsciiFoldingFilter, LowerCaser, RemoveLongFilter, SimpleTokenizer, TextAnalyzer,
+};
+use tantivy::Index;
+
+/// Bumped whenever the schema, the analysis or what is indexed changes: an index of another
+/// version is rebuilt, never read.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// The name the analyzer is registered under.
+const ANALYZER: &str = "cp_words";
+
+/// Where in its session a message sits; each has its own field, weighted in queries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Place {
+    /// The session's first real prompt (its title).
+    First = 0,
+    /// Any later user prompt.
+    Prompt,
+    /// An assistant reply.
+    Reply,
+}
+
+impl Place {
+    pub fn code(self) -> u64 {
+        self as u64
+    }
+
+    /// The weight of the place stored as `code`.
+    pub fn weight_of(code: u64) -> f32 {
+        match code {
+            0 => Place::First.weight(),
+            1 => Place::Prompt.weight(),
+            _ => Place::Reply.weight(),
+        }
+    }
+
+    /// How much a match here counts against a match in a reply.
+    pub fn weight(self) -> f32 {
+        match self {
+            Place::First => 3.0,
+            Place::Prompt => 1.6,
+            Place::Reply => 1.0,
+        }
+    }
+}
+
+/// The fields of the schema.
+#[derive(Debug, Clone, Copy)]
+pub struct Fields {
+    /// The session's number in the index's own table (fast, indexed: grouping and deletes).
+    pub session: Field,
+    /// The message's position in the session's transcript (fast).
+    pub ordinal: Field,
+    /// The message's [`Place`] code (fast).
+    pub place: Field,
+    /// The message's text (indexed with positions, stored for snippets).
+    pub text: Field,
+}
+
+pub fn schema() -> (Schema, Fields) {
+    let mut b = Schema::builder();
+    let text = TextOptions::default().set_stored().set_indexing_options(
+        TextFieldIndexing::default()
+            .set_tokenizer(ANALYZER)
+            .set_index_option(IndexRecordOption::WithFreqsAndPositions),
+    );
+    let fast = NumericOptions::default().set_fast();
+    let fields = Fields {
+        session: b.add_u64_field("session", fast.clone().set_indexed()),
+        ordinal: b.add_u64_field("ordinal", fast.clone()),
+        place: b.add_u64_field("place", fast),
+        text: b.add_text_field("text", text),
+    };
+    (b.build(), fields)
+}
+
+/// The analyzer every text field and every query goes through.
+pub fn analyzer() -> TextAnalyzer {
+    TextAnalyzer::builder(SimpleTokenizer::default())
+        .filter(RemoveLongFilter::limit(40))
+        .filter(LowerCaser)
+        .filter(AsciiFoldingFilter)
+        .build()
+}
+
+/// Make `index` know the analyzer (an index opened from disk does not).
+pub fn register(index: &Index) {
+    index.tokenizers().register(ANALYZER, analyzer());
+}
+
+/// The words of `text` as the index sees them, with their byte ranges in `text`.
+pub fn words(text: &str) -> Vec<(String, std::ops::Range<usize>)> {
+    let mut analyzer = analyzer();
+    let mut stream = analyzer.token_stream(text);
+    let mut out = Vec::new();
+    while let Some(t) = stream.next() {
+        out.push((t.text.clone(), t.offset_from..t.offset_to));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_are_lower_cased_folded_and_long_ones_dropped() {
+        let long = "x".repeat(41);
+        let got: Vec<String> = words(&format!("École STRAßE retry_logic {long} v2"))
+            .into_iter()
+            .map(|(w, _)| w)
+            .collect();
+        assert_eq!(got, ["ecole", "strasse", "retry", "logic", "v2"]);
+    }
+}

@@ -1,0 +1,102 @@
+//! The snippet of a hit: the words of the query together and in order where the message has
+//! them (the phrase, not its first scattered word), else the first of its words, with some text
+//! before it, on one line.
+
+use std::ops::Range;
+
+use super::query::Parsed;
+use super::schema::words;
+use super::SNIPPET_BYTES;
+
+/// Bytes of context kept before the match.
+const BEFORE: usize = 40;
+
+/// Whether the message word `word` is the query word `want` (a prefix of it when `prefix`).
+fn is(word: &str, want: &str, prefix: bool) -> bool {
+    word == want || (prefix && word.starts_with(want))
+}
+
+/// The byte range of the best match of `parsed` in `text`: the first place all its words stand
+/// together in order, else the first of any of its words (empty at 0 when none is found).
+pub fn best_match(text: &str, parsed: &Parsed) -> Range<usize> {
+    let want = parsed.all_words();
+    let Some(&last) = want.last() else {
+        return 0..0;
+    };
+    let tokens = words(text);
+    let matches = |i: usize, j: usize| {
+        let prefix = parsed.prefix_last && j == want.len() - 1;
+        tokens
+            .get(i + j)
+            .is_some_and(|(w, _)| is(w, want[j], prefix))
+    };
+    if let Some(i) = (0..tokens.len()).find(|&i| (0..want.len()).all(|j| matches(i, j))) {
+        return tokens[i].1.start..tokens[i + want.len() - 1].1.end;
+    }
+    tokens
+        .iter()
+        .find(|(w, _)| {
+            want.iter()
+                .any(|q| is(w, q, parsed.prefix_last && *q == last))
+        })
+        .map_or(0..0, |(_, r)| r.clone())
+}
+
+fn floor_boundary(text: &str, mut at: usize) -> usize {
+    at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+/// The snippet of `text` for `parsed`, and where in it the match is.
+pub fn best(text: &str, parsed: &Parsed) -> (String, Range<usize>) {
+    let m = best_match(text, parsed);
+    let mut start = floor_boundary(text, m.start.saturating_sub(BEFORE));
+    // Start at a word when the cut falls inside one.
+    if start > 0 {
+        if let Some(space) = text[start..m.start].find(char::is_whitespace) {
+            start += space + 1;
+        }
+    }
+    let end = floor_boundary(text, (start + SNIPPET_BYTES).max(m.end));
+    // One line: white space that would break it becomes a space (each is one byte).
+    let snippet: String = text[start..end]
+        .chars()
+        .map(|c| {
+            if matches!(c, '\n' | '\r' | '\t') {
+                ' '
+            } else {
+                c
+            }
+        })
+        .collect();
+    (snippet, m.start - start..m.end - start)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::query::parse;
+    use super::*;
+
+    #[test]
+    fn the_phrase_wins_over_the_first_scattered_word() {
+        let text = "retry once. Later we must rewrite the webhook retry logic\nnow";
+        let (snippet, at) = best(text, &parse("webhook retry logic "));
+        assert_eq!(&snippet[at.clone()], "webhook retry logic");
+        assert!(!snippet.contains('\n'));
+    }
+
+    #[test]
+    fn a_word_being_typed_and_a_missing_phrase() {
+        let (snippet, at) = best("Über alles: the Webhooks fail", &parse("webh"));
+        assert_eq!(&snippet[at], "Webhooks");
+        let (snippet, at) = best("logic first, then retry", &parse("retry logic "));
+        assert_eq!(&snippet[at], "logic");
+        let long = format!("{} needle", "word ".repeat(100));
+        let (snippet, at) = best(&long, &parse("needle "));
+        assert_eq!(&snippet[at], "needle");
+        assert!(snippet.len() <= SNIPPET_BYTES + BEFORE);
+    }
+}

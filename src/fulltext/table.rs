@@ -1,0 +1,106 @@
+//! The content index's session table: which file each session number stands for, and the size
+//! and mtime its messages were read at, so a later build reads only new and changed files.
+//!
+//! Saved beside the index after each commit, in the checked cache envelope; one that is
+//! missing, damaged, of another version, or that disagrees with the index (another number of
+//! messages) makes the build start over.
+
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use crate::store::cache::{read_envelope, write_envelope};
+use crate::timefmt::Millis;
+
+const FILE: &str = "sessions.table";
+const KIND: &str = "content-table";
+
+/// One indexed session.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Session {
+    #[serde(with = "crate::store::cache::path_as_bytes")]
+    pub path: PathBuf,
+    pub id: String,
+    pub size: u64,
+    pub mtime_ms: Millis,
+    /// Messages indexed for it.
+    pub messages: u64,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Table {
+    /// The next session number to give (numbers are never reused).
+    next: u64,
+    sessions: HashMap<u64, Session>,
+    #[serde(skip)]
+    by_path: HashMap<PathBuf, u64>,
+}
+
+impl Table {
+    pub fn len(&self) -> usize {
+        self.sessions.len()
+    }
+
+    pub fn get(&self, number: u64) -> Option<&Session> {
+        self.sessions.get(&number)
+    }
+
+    pub fn number_of(&self, path: &Path) -> Option<u64> {
+        self.by_path.get(path).copied()
+    }
+
+    /// Messages of every session: what the index must hold.
+    pub fn messages(&self) -> u64 {
+        self.sessions.values().map(|s| s.messages).sum()
+    }
+
+    /// A new session number.
+    pub fn take_number(&mut self) -> u64 {
+        self.next += 1;
+        self.next
+    }
+
+    pub fn insert(&mut self, number: u64, session: Session) {
+        if let Some(old) = self.by_path.insert(session.path.clone(), number) {
+            self.sessions.remove(&old);
+        }
+        self.sessions.insert(number, session);
+    }
+
+    pub fn remove(&mut self, number: u64) {
+        if let Some(s) = self.sessions.remove(&number) {
+            self.by_path.remove(&s.path);
+        }
+    }
+
+    /// Every (number, session).
+    pub fn iter(&self) -> impl Iterator<Item = (u64, &Session)> {
+        self.sessions.iter().map(|(n, s)| (*n, s))
+    }
+
+    pub fn save(&self, dir: &Path) -> std::io::Result<()> {
+        let body = postcard::to_stdvec(self).map_err(std::io::Error::other)?;
+        write_envelope(&dir.join(FILE), KIND, &version(), &body)
+    }
+
+    /// The table saved in `dir`, or why it cannot be used.
+    pub fn load(dir: &Path) -> Result<Table, String> {
+        let body = read_envelope(&dir.join(FILE), KIND, &version())?;
+        let mut table: Table = postcard::from_bytes(&body).map_err(|_| "unreadable table")?;
+        table.by_path = table
+            .sessions
+            .iter()
+            .map(|(n, s)| (s.path.clone(), *n))
+            .collect();
+        if table.by_path.len() != table.sessions.len()
+            || table.sessions.keys().any(|&n| n > table.next)
+        {
+            return Err("inconsistent table".into());
+        }
+        Ok(table)
+    }
+}
+
+fn version() -> String {
+    format!("v{}", super::schema::SCHEMA_VERSION)
+}
