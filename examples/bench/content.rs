@@ -49,14 +49,24 @@ pub fn figures(t: &mut Table, ctx: &Ctx, ids: &HashMap<PathBuf, String>) -> Cont
         "the culprit was",
     ];
     let mut samples = Vec::new();
+    let mut slowest = Vec::new();
     for q in queries {
         for end in (1..=q.len()).filter(|&e| q.is_char_boundary(e)) {
             // What the picker asks on each keystroke.
             let (d, _) = time(|| content.search(&q[..end], PICKER_CONTENT_RESULTS));
             samples.push(d);
+            slowest.push((d, &q[..end]));
         }
     }
     samples.sort();
+    slowest.sort();
+    let worst: Vec<String> = slowest
+        .iter()
+        .rev()
+        .take(4)
+        .map(|(d, q)| format!("{q:?} {:.1} ms", d.as_secs_f64() * 1e3))
+        .collect();
+    println!("slowest keystrokes: {}", worst.join(", "));
     let p50 = samples[samples.len() / 2];
     let p99 = samples[(samples.len() * 99 / 100).min(samples.len() - 1)];
     let label = "content search p50 (per keystroke)";
@@ -81,15 +91,16 @@ pub fn print_stats(content: &ContentIndex) {
     );
 }
 
-/// Every 50th session is found by its deep phrase alone; tool output and injected context are
+/// Every 50th session is found first by its deep phrase alone; tool output and injected context are
 /// never found.
 pub fn check(content: &ContentIndex, expected: &[gen::Expected]) -> Vec<String> {
     let mut bad = Vec::new();
     for e in expected.iter().step_by((expected.len() / 50).max(1)) {
+        // Near spellings of other sessions' phrases match too (one typo); this one comes first.
         let hits = content.search(&e.deep_phrase.to_uppercase(), 10);
-        if hits.len() != 1 || hits[0].id != e.id {
+        if hits.first().map(|h| h.id.as_str()) != Some(e.id.as_str()) {
             bad.push(format!(
-                "{}: content search for its deep phrase gave {} hits",
+                "{}: content search for its deep phrase does not put it first ({} hits)",
                 e.id,
                 hits.len()
             ));

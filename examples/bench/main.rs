@@ -12,6 +12,7 @@ mod common;
 mod content;
 mod floor;
 mod keystrokes;
+mod relevance;
 mod rss;
 mod screen;
 mod warm;
@@ -238,11 +239,14 @@ fn main() {
     };
     let ctx = setup(&args, &store_dir);
     let mut t = Table(Vec::new());
-    let (row_count, ids) = index_figures(&mut t, &ctx);
+    let (rows, ids) = index_figures(&mut t, &ctx);
+    let row_count = rows.len();
     let mut bad = Vec::new();
     let list_cache = list_figures(&mut t, &ctx, &mut bad);
     screen_figures(&mut t, &ctx, &list_cache, row_count);
     let content = content::figures(&mut t, &ctx, &ids);
+    relevance::figures(&content, &ctx.files, &rows);
+    drop(rows);
     let hwm = rss_figure(&ctx);
     t.print();
     content::print_stats(&content);
@@ -335,7 +339,7 @@ fn setup(args: &Args, store_dir: &Path) -> Ctx {
 
 /// The indexer in this process: cold (no cache) with the search figures over its rows, then
 /// warm (a cache written by one run, nothing changed since). Returns the rows' number and ids.
-fn index_figures(t: &mut Table, ctx: &Ctx) -> (usize, HashMap<PathBuf, String>) {
+fn index_figures(t: &mut Table, ctx: &Ctx) -> (Vec<SessionRow>, HashMap<PathBuf, String>) {
     let runs: Vec<_> = (0..3).map(|_| run_indexer(&ctx.store, None)).collect();
     let cold_first = median(runs.iter().map(|r| r.0).collect());
     let cold_index = median(runs.iter().map(|r| r.1).collect());
@@ -346,7 +350,6 @@ fn index_figures(t: &mut Table, ctx: &Ctx) -> (usize, HashMap<PathBuf, String>) 
         .collect();
     let (prepare, mut keys) = keystrokes::latencies(&rows);
     let row_count = rows.len();
-    drop(rows);
     t.row(
         "cold preview index (indexer, no cache)",
         cold_index,
@@ -389,7 +392,7 @@ fn index_figures(t: &mut Table, ctx: &Ctx) -> (usize, HashMap<PathBuf, String>) 
     );
     let label = "warm indexer refresh to Finished";
     t.row(label, warm_done, None, "-", true);
-    (row_count, ids)
+    (rows, ids)
 }
 
 /// The release binary's `list --json`: cold (exact counts, no cache), with an empty cache, then

@@ -24,7 +24,7 @@ use crate::store::walk::RolloutFile;
 /// Sessions read between two commits.
 const BATCH: usize = 1000;
 /// Memory the index writer may use for all its threads.
-const WRITER_MEMORY: usize = 64 << 20;
+const WRITER_MEMORY: usize = 40 << 20;
 /// The file that says which schema version the folder's index is.
 const VERSION_FILE: &str = "codex-picker-index-version";
 

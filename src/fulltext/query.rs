@@ -4,7 +4,7 @@
 //! (or a word the analyzer splits, such as `retry-logic`, whose parts must be adjacent). A
 //! message matches when it holds every group. A word matches exactly, or, ranked well below,
 //! with one typo (words of five letters or more); the last word, while it is being typed (no
-//! space after it), also matches as a prefix. On top of BM25 (term frequency that saturates,
+//! space after it, three letters or more), also matches as a prefix. On top of BM25 (term frequency that saturates,
 //! message length, rarity), a message holding the words together and in order, or near each
 //! other, ranks above one holding them scattered. (The weight of a message's place is applied
 //! to its score by the search, `super::ContentIndex::search`.)
@@ -84,7 +84,9 @@ fn word_clause(fields: &Fields, word: &str, prefix: bool) -> Box<dyn Query> {
         let fuzzy = Box::new(FuzzyTermQuery::new(t.clone(), 1, true));
         clauses.push((Occur::Should, boosted(fuzzy, 0.1)));
     }
-    if prefix {
+    // A prefix of one or two letters stands for a good part of the dictionary: the word must
+    // have three before it also matches as a prefix.
+    if prefix && word.chars().count() >= 3 {
         let started = Box::new(FuzzyTermQuery::new_prefix(t, 0, false));
         clauses.push((Occur::Should, boosted(started, 0.5)));
     }
@@ -123,8 +125,10 @@ pub fn build(fields: &Fields, parsed: &Parsed) -> Option<Box<dyn Query>> {
     let all = parsed.all_words();
     if all.len() >= 2 {
         let together = phrase_clause(fields, &all, 0, parsed.prefix_last);
-        clauses.push((Occur::Should, boosted(together, 2.0)));
-        clauses.push((Occur::Should, phrase_clause(fields, &all, 4, false)));
+        // The words together and in order count for more than where the message sits.
+        clauses.push((Occur::Should, boosted(together, 4.0)));
+        let near = phrase_clause(fields, &all, 4, false);
+        clauses.push((Occur::Should, boosted(near, 1.5)));
     }
     Some(Box::new(BooleanQuery::new(clauses)))
 }

@@ -51,8 +51,8 @@ impl Place {
     /// How much a match here counts against a match in a reply.
     pub fn weight(self) -> f32 {
         match self {
-            Place::First => 3.0,
-            Place::Prompt => 1.6,
+            Place::First => 1.6,
+            Place::Prompt => 1.3,
             Place::Reply => 1.0,
         }
     }

@@ -18,7 +18,7 @@ use crate::session::SessionRow;
 /// the indexer instead of preparing each batch as it comes.
 /// Sessions a content search in the picker returns: more than any list shows, few enough
 /// that each keystroke stays fast.
-pub const PICKER_CONTENT_RESULTS: usize = 100;
+pub const PICKER_CONTENT_RESULTS: usize = 50;
 
 const SETTLE: Duration = Duration::from_millis(60);
 
