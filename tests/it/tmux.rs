@@ -239,6 +239,42 @@ fn content_search_finds_a_phrase_deep_in_an_assistant_reply_and_highlights_it() 
 }
 
 #[test]
+fn words_only_deep_in_a_conversation_find_it_from_the_default_search() {
+    let Some(tmux) = Tmux::start() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let (out, cmd) = setup(dir.path());
+    let home = dir
+        .path()
+        .join("store")
+        .join(format!("demo-{}", env!("CARGO_PKG_VERSION")));
+    let id = add_deep_session(&home, "flux capacitor needs 1.21 gigawatts");
+    start(&tmux, &format!("{cmd}; sleep 5"));
+    tmux.wait_for("Draft the 2.4 release notes");
+    // No Ctrl+F: the words are typed into the one search box.
+    tmux.keys(&["-l", "capacitor needs"]);
+    tmux.wait_for("no title matches");
+    let start = Instant::now();
+    let screen = loop {
+        let screen = tmux.capture();
+        if screen.contains("Found it: flux capacitor") {
+            break screen;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "no hit shown:\n{screen}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let _ = screen;
+    tmux.keys(&["Enter"]);
+    assert_eq!(
+        output_of(&out),
+        format!("{id}\n"),
+        "the session is on the first row"
+    );
+}
+
+#[test]
 fn ctrl_z_suspends_to_the_shell_and_fg_brings_the_picker_back() {
     let Some(tmux) = Tmux::start() else { return };
     let dir = tempfile::tempdir().unwrap();

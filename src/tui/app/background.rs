@@ -8,6 +8,11 @@ use crate::rollout::transcript::Transcript;
 use crate::workers::indexer::Event;
 use crate::workers::search::Request;
 
+/// A query this long at least is looked for in the conversations when no title holds it.
+const FALLBACK_MIN_CHARS: usize = 3;
+/// Title matches looked at for one that holds the query's words as written.
+const FALLBACK_LOOK: usize = 50;
+
 impl App {
     /// An indexer event.
     pub fn apply_index(&mut self, event: Event) {
@@ -52,7 +57,9 @@ impl App {
                     .search
                     .push(Request::ContentIndex(index.clone()));
                 self.searches.set_index(index);
-                if self.content_mode() {
+                // A content query runs (again) on what is indexed now; so does a title query,
+                // which may now be looked for in the conversations.
+                if !self.list.parsed().is_empty() {
                     self.request_search();
                 }
                 self.pane.invalidate();
@@ -81,20 +88,61 @@ impl App {
         }
     }
 
-    /// A fuzzy search answer; stale generations are dropped.
+    /// A fuzzy search answer; stale generations are dropped. When it matches nothing, the
+    /// conversations are searched for the same words.
     pub fn apply_search(&mut self, gen: u64, ranked: Vec<usize>) {
         if self.content_mode() || self.list.parsed().is_empty() {
             return;
         }
+        let weak = !self.any_holds_the_words(&ranked);
         let Some(fresh) = self.searches.take_ranked(gen, ranked) else {
             return;
         };
+        // One search box: words that no title holds as written are looked for in the
+        // conversations (the fuzzy matches come back if no conversation holds them either).
+        if weak && self.searches.index().is_some() && self.searches.fall_back() {
+            self.request_search();
+            return;
+        }
         self.refilter(self.reselect_for(fresh));
+    }
+
+    /// Whether one of the best `ranked` rows holds every word of a plain query as written
+    /// (title, folder, branch or id, any case). Queries in fzf's extended syntax, and short
+    /// ones, are taken as meant for the titles.
+    fn any_holds_the_words(&self, ranked: &[usize]) -> bool {
+        let text = self.list.search_text().trim();
+        if text.chars().count() < FALLBACK_MIN_CHARS || text.contains(['\'', '^', '!', '$', '|']) {
+            return true;
+        }
+        let words: Vec<String> = text.split_whitespace().map(str::to_lowercase).collect();
+        let rows = self.rows.all();
+        ranked
+            .iter()
+            .take(FALLBACK_LOOK)
+            .filter_map(|&i| rows.get(i))
+            .any(|row| {
+                let hay = [
+                    row.title(),
+                    row.cwd.as_deref().unwrap_or(""),
+                    row.git_branch.as_deref().unwrap_or(""),
+                    &row.id,
+                ]
+                .join(" ")
+                .to_lowercase();
+                words.iter().all(|w| hay.contains(w.as_str()))
+            })
     }
 
     /// A content search answer: the matching sessions, best first, with their snippets.
     pub fn apply_content(&mut self, gen: u64, hits: Vec<ContentHit>) {
         if !self.content_mode() || self.list.parsed().is_empty() {
+            return;
+        }
+        if hits.is_empty() && self.searches.fell_back() {
+            // No conversation holds the words either: the title matches, such as they are.
+            self.searches.fallback_found_nothing();
+            self.request_search();
             return;
         }
         let rows = &self.rows;

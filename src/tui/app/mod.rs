@@ -163,6 +163,7 @@ impl App {
 
     /// The query changed: search again, or show every row when it is empty.
     fn query_changed(&mut self) {
+        self.searches.end_fallback();
         self.list.reparse();
         if self.list.parsed().is_empty() {
             self.searches.query_emptied();

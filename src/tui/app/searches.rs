@@ -34,6 +34,17 @@ pub struct Searches {
     index: Option<Arc<ContentIndex>>,
     /// The hit of each row matched by the newest content answer.
     hits: HashMap<usize, ContentHit>,
+    /// Whether the conversations are searched in place of a title search that found nothing.
+    fallback: Fallback,
+}
+
+/// The conversations searched for a query the titles do not hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Fallback {
+    Off,
+    On,
+    /// Tried for this query, and no conversation held it either.
+    Tried,
 }
 
 impl Searches {
@@ -45,6 +56,7 @@ impl Searches {
             matches: None,
             index: None,
             hits: HashMap::new(),
+            fallback: Fallback::Off,
         }
     }
 
@@ -55,11 +67,38 @@ impl Searches {
 
     pub fn set_mode(&mut self, mode: SearchMode) {
         self.mode = mode;
+        self.fallback = Fallback::Off;
     }
 
-    /// The mode `query` runs in (a leading `/` asks for content search).
+    /// Search the conversations for this query, since its title search found nothing; false
+    /// when that was tried already and found nothing either.
+    pub fn fall_back(&mut self) -> bool {
+        let fresh = self.fallback == Fallback::Off;
+        if fresh {
+            self.fallback = Fallback::On;
+        }
+        fresh
+    }
+
+    /// No conversation holds the query: back to its title matches, for this query.
+    pub fn fallback_found_nothing(&mut self) {
+        self.fallback = Fallback::Tried;
+    }
+
+    /// A new query starts with its title search again.
+    pub fn end_fallback(&mut self) {
+        self.fallback = Fallback::Off;
+    }
+
+    /// The conversations are searched because the title search found nothing.
+    pub fn fell_back(&self) -> bool {
+        self.fallback == Fallback::On
+    }
+
+    /// The mode `query` runs in (a leading `/` asks for content search, and so does a title
+    /// search that found nothing).
     pub fn effective_mode(&self, query: &str) -> SearchMode {
-        if query.starts_with(CONTENT_PREFIX) {
+        if query.starts_with(CONTENT_PREFIX) || self.fell_back() {
             SearchMode::Content
         } else {
             self.mode
@@ -81,8 +120,12 @@ impl Searches {
         self.index.as_ref()
     }
 
+    /// The content index, or more of it: a query no conversation held may be held now.
     pub fn set_index(&mut self, index: Arc<ContentIndex>) {
         self.index = Some(index);
+        if self.fallback == Fallback::Tried {
+            self.fallback = Fallback::Off;
+        }
     }
 
     /// The content hit of row `i` in the newest content answer.

@@ -42,7 +42,9 @@ pub fn status_text(app: &App) -> String {
             thousands(total)
         ));
     }
-    if app.content_mode() {
+    if app.searches().fell_back() {
+        parts.push("no title matches: showing conversations that hold the words".into());
+    } else if app.content_mode() {
         parts.push("searching inside conversations (Ctrl+F: titles)".into());
     }
     let filters = app.filters();

@@ -384,9 +384,12 @@ fn content_phase(
     // The index is searchable from its first committed batch (or at once, when it was kept):
     // it is handed over each time, and the progress after it says how far it goes.
     let mut report = |done, total, index: &ContentIndex| {
-        let ready = tx
-            .send(Event::ContentReady(Arc::new(index.clone())))
-            .is_ok();
+        // An index with nothing in it yet answers nothing: it is handed over once it holds
+        // something, or at the end.
+        let ready = (index.is_empty() && done < total)
+            || tx
+                .send(Event::ContentReady(Arc::new(index.clone())))
+                .is_ok();
         ready && (done == total || tx.send(Event::ContentProgress { done, total }).is_ok())
     };
     let _ = fulltext::cached::refresh(file.as_deref(), ids, files, opts.threads, &mut report);
