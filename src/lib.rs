@@ -7,7 +7,8 @@
 //! - [`store`]: the session store on disk (IO, read-only): locating, walking, opening, names, the
 //!   rows cache.
 //! - [`fulltext`]: the content index of every conversation.
-//! - [`search`]: fuzzy matching of titles (the only user of fuzzy-matcher).
+//! - [`search`]: fuzzy matching of titles (the only user of fuzzy-matcher); [`query_filter`]:
+//!   the `dir:`, `branch:` and `date:` filters typed into a query.
 //! - [`workers`]: the background threads (indexer, search, transcript) and their messages.
 //! - [`tui`]: the interactive picker: event loop, terminal, keys, state, drawing.
 //! - [`cmd`]: the non-interactive commands (`list`, `show`, `cache`) and their output.
@@ -22,6 +23,7 @@ pub mod demo;
 pub mod fulltext;
 pub mod json_out;
 pub mod paths;
+pub mod query_filter;
 pub mod rollout;
 pub mod sanitize;
 pub mod search;

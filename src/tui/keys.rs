@@ -81,6 +81,18 @@ pub const HELP: &[(&str, &str)] = &[
         "search (fzf syntax: 'exact ^prefix suffix$ !not, space AND, | OR)",
     ),
     (
+        "  no title holds it",
+        "the words are looked for inside the conversations instead",
+    ),
+    (
+        "dir: branch:",
+        "filter by part of the folder (also cwd:) or of the git branch",
+    ),
+    (
+        "date:",
+        "filter by updated time: today yesterday <2w >3d >2026-10-01 2026-11",
+    ),
+    (
         "Enter",
         "print the session id and quit (--print-command: the cd+resume command)",
     ),

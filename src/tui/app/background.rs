@@ -111,7 +111,7 @@ impl App {
     /// (title, folder, branch or id, any case). Queries in fzf's extended syntax, and short
     /// ones, are taken as meant for the titles.
     fn any_holds_the_words(&self, ranked: &[usize]) -> bool {
-        let text = self.list.search_text().trim();
+        let text = self.list.words().trim();
         if text.chars().count() < FALLBACK_MIN_CHARS || text.contains(['\'', '^', '!', '$', '|']) {
             return true;
         }

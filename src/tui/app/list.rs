@@ -1,17 +1,22 @@
-//! The query line and the list under it: the query as typed and parsed, the order, the rows
-//! shown (from the newest answer, or every row when there is no query, through the filters),
+//! The query line and the list under it: the query as typed and parsed (its `dir:`, `branch:`
+//! and `date:` filters apart from its words), the order, the rows shown (from the newest
+//! answer, or every row when there is no query, through the filters),
 //! what the filters hide, the selection and the first row on screen. The rows, the answer and
 //! the filters come in as arguments; the list keeps only positions.
 
 use super::filters::Filters;
 use super::rows::Rows;
 use super::{Action, Hidden, Reselect, CONTENT_PREFIX};
+use crate::query_filter::{self, Split};
 use crate::search::{self, Query, Recency};
 use crate::session::SessionRow;
+use crate::timefmt::Millis;
 
 #[derive(Debug, Clone)]
 pub struct List {
     query: String,
+    /// The query's filters (`dir:`, `branch:`, `date:`) and the words left to search.
+    split: Split,
     parsed: Query,
     order: Recency,
     /// Rows shown, in order (indices into the rows).
@@ -24,9 +29,10 @@ pub struct List {
 }
 
 impl List {
-    pub fn new(query: String) -> List {
+    pub fn new(query: String, now: Millis) -> List {
         let mut list = List {
             query,
+            split: Split::default(),
             parsed: Query::default(),
             order: Recency::Updated,
             visible: Vec::new(),
@@ -34,7 +40,7 @@ impl List {
             selected: 0,
             offset: 0,
         };
-        list.parsed = search::parse(list.search_text());
+        list.reparse(now);
         list
     }
 
@@ -48,6 +54,21 @@ impl List {
         self.query
             .strip_prefix(CONTENT_PREFIX)
             .unwrap_or(&self.query)
+    }
+
+    /// The words to search: the query without its mode prefix and its filters.
+    pub fn words(&self) -> &str {
+        &self.split.words
+    }
+
+    /// The first filter of the query that could not be read, said briefly.
+    pub fn filter_error(&self) -> Option<&str> {
+        self.split.error.as_deref()
+    }
+
+    /// The query holds filters, readable ones.
+    pub fn has_filters(&self) -> bool {
+        !self.split.filters.is_empty()
     }
 
     pub fn parsed(&self) -> &Query {
@@ -119,9 +140,10 @@ impl List {
         true
     }
 
-    /// The query changed: parse it again, back to the top.
-    pub fn reparse(&mut self) {
-        self.parsed = search::parse(self.search_text());
+    /// The query changed (read at `now`, for relative dates): parse it again, back to the top.
+    pub fn reparse(&mut self, now: Millis) {
+        self.split = query_filter::split(self.search_text(), now);
+        self.parsed = search::parse(&self.split.words);
         self.selected = 0;
         self.offset = 0;
     }
@@ -183,7 +205,11 @@ impl List {
         let all = rows.all();
         self.visible = base
             .into_iter()
-            .filter(|&i| !rows.is_gone(i) && filters.keeps(&all[i], &mut hidden))
+            .filter(|&i| {
+                !rows.is_gone(i)
+                    && self.split.filters.keeps(&all[i])
+                    && filters.keeps(&all[i], &mut hidden)
+            })
             .collect();
         self.hidden = hidden;
         let kept = keep_id.and_then(|id| self.visible.iter().position(|&i| all[i].id == id));

@@ -67,7 +67,7 @@ impl App {
         };
         let mut app = App {
             rows: Rows::default(),
-            list: List::new(opts.query.clone()),
+            list: List::new(opts.query.clone(), crate::timefmt::now_ms()),
             filters: Filters::new(&opts),
             searches: Searches::new(mode),
             pane: Pane::default(),
@@ -164,7 +164,7 @@ impl App {
     /// The query changed: search again, or show every row when it is empty.
     fn query_changed(&mut self) {
         self.searches.end_fallback();
-        self.list.reparse();
+        self.list.reparse(crate::timefmt::now_ms());
         if self.list.parsed().is_empty() {
             self.searches.query_emptied();
             self.refilter(Reselect::Top);
@@ -183,7 +183,7 @@ impl App {
         }
         let asked = self
             .searches
-            .ask(self.list.search_text(), mode, self.list.order());
+            .ask(self.list.words(), mode, self.list.order());
         match asked {
             Some(req) => self.outbox.search.push(req),
             None => self.refilter(Reselect::Top),
@@ -228,9 +228,7 @@ impl App {
         PaneContext {
             width: self.screen.pane_width(),
             height: self.screen.pane_height(),
-            content_query: self
-                .content_mode()
-                .then(|| self.list.search_text().to_owned()),
+            content_query: self.content_mode().then(|| self.list.words().to_owned()),
         }
     }
 

@@ -15,6 +15,9 @@ mod scope;
 #[path = "content_tests.rs"]
 mod content;
 
+#[path = "filter_tests.rs"]
+mod filter;
+
 fn row(id: &str, cwd: &str, t: i64, interactive: bool, archived: bool) -> SessionRow {
     SessionRow {
         id: id.into(),

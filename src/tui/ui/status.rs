@@ -42,6 +42,9 @@ pub fn status_text(app: &App) -> String {
             thousands(total)
         ));
     }
+    if let Some(e) = app.list().filter_error() {
+        parts.insert(0, crate::sanitize::one_line(e));
+    }
     if app.searches().fell_back() {
         parts.push("no title matches: showing conversations that hold the words".into());
     } else if app.content_mode() {

@@ -1,0 +1,60 @@
+//! Filters typed into the query (`dir:`, `branch:`, `date:`): rows pass them in either mode,
+//! the words left are what is searched, and a filter that cannot be read says so.
+
+use super::*;
+use crate::tui::ui::status::status_text;
+
+#[test]
+fn a_folder_filter_alone_lists_the_rows_in_that_folder() {
+    let mut app = app_with(all());
+    app.update(Action::Paste("dir:SUB".into()));
+    answer(&mut app);
+    assert_eq!(shown(&app), ["b"]);
+    assert!(app.take_outbox().search.is_empty(), "nothing to search");
+}
+
+#[test]
+fn the_words_beside_a_filter_are_searched_and_the_answer_filtered() {
+    let mut app = app_with(all());
+    app.take_outbox();
+    app.update(Action::Paste("preview cwd:/w/q".into()));
+    let outbox = app.take_outbox();
+    let queries: Vec<&str> = outbox
+        .search
+        .iter()
+        .filter_map(|r| match r {
+            Request::Search { query, .. } => Some(query.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(queries, ["preview"]);
+    for req in outbox.search {
+        if let Request::Search { gen, .. } = req {
+            app.apply_search(gen, vec![0, 1, 2, 3]);
+        }
+    }
+    assert_eq!(shown(&app), ["c"]);
+}
+
+#[test]
+fn content_hits_pass_the_filters_too() {
+    let mut app = app_with(all());
+    app.apply_index(Event::ContentReady(Arc::new(ContentIndex::default())));
+    app.update(Action::ToggleContent);
+    app.take_outbox();
+    app.update(Action::Paste("zeta dir:sub".into()));
+    let (gen, query) = content_requests(&mut app)[0].clone();
+    assert_eq!(query, "zeta");
+    app.apply_content(gen, vec![hit("d", "zeta", 0..4), hit("b", "zeta", 0..4)]);
+    assert_eq!(shown(&app), ["b"]);
+}
+
+#[test]
+fn a_filter_that_cannot_be_read_is_said_on_the_status_line() {
+    let mut app = app_with(all());
+    app.update(Action::Paste("date:someday".into()));
+    answer(&mut app);
+    let status = status_text(&app);
+    assert!(status.starts_with("date:someday is not a date"), "{status}");
+    assert_eq!(shown(&app).len(), 5, "an unread filter hides nothing");
+}
