@@ -225,8 +225,13 @@ impl Ctx {
 
 fn main() {
     if let Some(pos) = std::env::args().position(|a| a == "--rss-probe") {
-        let dir = std::env::args().nth(pos + 1).expect("--rss-probe DIR");
-        rss::probe(Path::new(&dir), THREADS);
+        let dir = std::env::args()
+            .nth(pos + 1)
+            .expect("--rss-probe DIR CACHE");
+        let cache = std::env::args()
+            .nth(pos + 2)
+            .expect("--rss-probe DIR CACHE");
+        rss::probe(Path::new(&dir), Path::new(&cache), THREADS);
         return;
     }
     let args = parse_args();
@@ -250,7 +255,7 @@ fn main() {
     let hwm = rss_figure(&ctx);
     t.print();
     content::print_stats(&content);
-    println!("peak RSS of a picker-like process (indexer + content phase, no cache, rows and index held, searches): {:.1} MB (target < 250 MB): {}", hwm as f64 / 1024.0, if hwm < 250 * 1024 { "met" } else { "NOT met" });
+    println!("peak RSS of a picker-like process (indexer + content index built from nothing in an empty cache, rows and index held, searches): {:.1} MB (target < 250 MB): {}", hwm as f64 / 1024.0, if hwm < 250 * 1024 { "met" } else { "NOT met" });
 
     // Correctness at scale.
     bad.dedup();
@@ -484,9 +489,13 @@ fn screen_figures(t: &mut Table, ctx: &Ctx, list_cache: &Path, row_count: usize)
 
 /// The peak resident set (KB) of a picker-like process, run apart (see `rss`).
 fn rss_figure(ctx: &Ctx) -> u64 {
+    // As the picker runs by default: its cache on, empty (so the content index is built).
+    let cache = ctx.scratch.join("rss-cache");
+    let _ = std::fs::remove_dir_all(&cache);
     let probe = Command::new(std::env::current_exe().expect("own path"))
         .arg("--rss-probe")
         .arg(ctx.dir())
+        .arg(&cache)
         .output()
         .expect("run the RSS probe");
     String::from_utf8_lossy(&probe.stdout)

@@ -9,10 +9,11 @@ use codex_picker::session::SessionRow;
 use codex_picker::store::Store;
 use codex_picker::workers::indexer::{self, CacheSetup, Event, IndexOptions};
 
-/// The picker's work in a process of its own: the indexer with the content phase (no cache),
+/// The picker's work in a process of its own: the indexer with the content phase (its cache in
+/// `cache`, which starts empty, as on a first run),
 /// keeping every row and the content index as the picker would, then a few searches. Prints
 /// the peak resident set (VmHWM, KB).
-pub fn probe(store: &Path, threads: usize) {
+pub fn probe(store: &Path, cache: &Path, threads: usize) {
     let rx = indexer::spawn_with(
         Store {
             home: store.to_path_buf(),
@@ -22,7 +23,7 @@ pub fn probe(store: &Path, threads: usize) {
             ..IndexOptions::default()
         },
         CacheSetup {
-            dir: None,
+            dir: Some(cache.to_path_buf()),
             content: true,
         },
     );

@@ -43,10 +43,27 @@ pub fn run_list(
         });
     }
     if let Some(query) = &args.content {
+        let split = crate::query_filter::split(query, crate::timefmt::now_ms());
+        if let Some(e) = &split.error {
+            say(err, e);
+            return EXIT_ERROR;
+        }
         let index = content_index(&store, store_args, &rows, err);
-        let hits = index.search(query, args.limit.unwrap_or(CONTENT_RESULTS));
-        let by_path: HashMap<&Path, &SessionRow> =
-            rows.iter().map(|r| (r.path.as_path(), r)).collect();
+        let limit = args.limit.unwrap_or(CONTENT_RESULTS);
+        // With filters, hits past the limit may be the ones that pass them.
+        let asked = if split.filters.is_empty() {
+            limit
+        } else {
+            usize::MAX
+        };
+        let by_path: HashMap<&Path, &SessionRow> = rows
+            .iter()
+            .filter(|r| split.filters.keeps(r))
+            .map(|r| (r.path.as_path(), r))
+            .collect();
+        let mut hits = index.search(&split.words, asked);
+        hits.retain(|h| by_path.contains_key(h.path.as_path()));
+        hits.truncate(limit);
         let result = hits.iter().try_for_each(|hit| {
             let Some(row) = by_path.get(hit.path.as_path()) else {
                 return Ok(());

@@ -318,3 +318,35 @@ fn a_cancelled_build_stops_and_never_hangs() {
         .expect("the cancelled build returns");
     assert!(cancelled, "a cancelled build gives no index");
 }
+
+#[test]
+fn list_content_takes_the_query_filters() {
+    let (dir, _) = store();
+    let run = |q: &str| {
+        crate::common::bin()
+            .args(["list", "--no-cache", "--content", q, "--codex-home"])
+            .arg(dir.path())
+            .output()
+            .unwrap()
+    };
+    let ids = |q: &str| {
+        let out = run(q);
+        assert!(out.status.success(), "{q}");
+        crate::common::stdout(&out)
+            .lines()
+            .filter(|l| !l.starts_with(' '))
+            .count()
+    };
+    assert_eq!(ids("kiwi"), 3);
+    assert_eq!(ids("kiwi dir:/w"), 3);
+    assert_eq!(ids("kiwi dir:elsewhere"), 0);
+    assert_eq!(
+        ids("kiwi date:2001-09"),
+        3,
+        "the sessions' files are dated 2001-09-09"
+    );
+    assert_eq!(ids("kiwi date:today"), 0);
+    let bad = run("kiwi date:someday");
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("date:someday is not a date"));
+}
