@@ -111,8 +111,10 @@ pub struct ListArgs {
     #[arg(long, value_name = "N")]
     pub limit: Option<usize>,
 
-    /// Only sessions whose conversation contains every word of QUERY (case-insensitive; user
-    /// and assistant messages, not tool output or injected context), best match first
+    /// Sessions with a message holding every word of QUERY (user and assistant messages, not
+    /// tool output or injected context), best first, the first 100 unless --limit says more
+    /// (at most 500). "Quoted words" must stand together; dir:, branch: and date: filter
+    /// (date:today, date:<2w, date:>2026-10-01, date:2026-11)
     #[arg(long, value_name = "QUERY")]
     pub content: Option<String>,
 }
