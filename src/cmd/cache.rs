@@ -28,10 +28,12 @@ pub fn run_cache(
             }
         },
         CacheAction::Path => match store::resolve(store_args) {
-            Ok(store) => ["rows", "content"].iter().try_for_each(|kind| {
-                let file = store::cache::cache_file(&dir, &store.home, kind);
-                writeln!(out, "{}", file.display())
-            }),
+            Ok(store) => {
+                let rows = store::cache::cache_file(&dir, &store.home, "rows");
+                let content = store::cache::cache_file(&dir, &store.home, "content");
+                let index = crate::fulltext::cached::index_dir(&content);
+                writeln!(out, "{}\n{}", rows.display(), index.display())
+            }
             Err(msg) => {
                 let _ = writeln!(err, "codex-picker: {msg}");
                 return EXIT_ERROR;

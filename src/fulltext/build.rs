@@ -26,7 +26,7 @@ const BATCH: usize = 1000;
 /// Memory the index writer may use for all its threads.
 const WRITER_MEMORY: usize = 40 << 20;
 /// The file that says which schema version the folder's index is.
-const VERSION_FILE: &str = "codex-picker-index-version";
+const VERSION_FILE: &str = crate::store::cache::INDEX_MARK;
 
 /// One session to index: its file and id (the row's id).
 #[derive(Debug, Clone)]

@@ -492,8 +492,11 @@ pub fn cache_dir_for(store: &Store, cache_dir: &Path) -> Option<PathBuf> {
     allowed(&probe, &store.home).then(|| cache_dir.to_path_buf())
 }
 
-/// Remove every cache file in `cache_dir` (rows and content of every home, and stray temporary
-/// files); returns the paths removed.
+/// The file every content index folder holds (see `fulltext::build`).
+pub const INDEX_MARK: &str = "codex-picker-index-version";
+
+/// Remove every cache file in `cache_dir` (rows and content index of every home, and stray
+/// temporary files); returns the paths removed.
 pub fn clear(cache_dir: &Path) -> io::Result<Vec<PathBuf>> {
     let mut removed = Vec::new();
     let entries = match std::fs::read_dir(cache_dir) {
@@ -505,8 +508,15 @@ pub fn clear(cache_dir: &Path) -> io::Result<Vec<PathBuf>> {
         let entry = entry?;
         let name = entry.file_name().to_string_lossy().into_owned();
         let ours = name.ends_with(".cache") || (name.starts_with('.') && name.ends_with(".tmp"));
-        if ours && entry.file_type()?.is_file() {
+        let kind = entry.file_type()?;
+        if ours && kind.is_file() {
             std::fs::remove_file(entry.path())?;
+            removed.push(entry.path());
+        }
+        // A content index folder, known by the version file the program writes into it.
+        let index = name.ends_with(".index") && entry.path().join(INDEX_MARK).is_file();
+        if index && kind.is_dir() {
+            std::fs::remove_dir_all(entry.path())?;
             removed.push(entry.path());
         }
     }

@@ -234,6 +234,13 @@ fn cache_clear_and_never_inside_the_home() {
     let f = fixture(4);
     let xdg = f.cache.parent().unwrap().join("clear");
     list(&f.home, Some(&xdg));
+    let indexed = bin()
+        .args(["list", "--content", "anything", "--codex-home"])
+        .arg(&f.home)
+        .env("XDG_CACHE_HOME", &xdg)
+        .output()
+        .unwrap();
+    assert!(indexed.status.success());
     let out = bin()
         .args(["cache", "clear"])
         .env("XDG_CACHE_HOME", &xdg)
@@ -242,7 +249,7 @@ fn cache_clear_and_never_inside_the_home() {
     assert!(out.status.success());
     let text = stdout(&out);
     assert!(
-        text.starts_with("removed ") && text.contains("rows-"),
+        text.starts_with("removed ") && text.contains("rows-") && text.contains(".index"),
         "{text}"
     );
     assert_eq!(
