@@ -113,7 +113,10 @@ pub fn figures(content: &ContentIndex, files: &[RolloutFile], rows: &[SessionRow
     let mut title = Score::default();
     let hays: Vec<Haystack> = rows.iter().map(Haystack::new).collect();
     let step = (rows.len() / SESSIONS).max(1);
-    for row in rows.iter().step_by(step) {
+    // The same sample from run to run: rows arrive in the order the reading threads finish.
+    let mut sample: Vec<&SessionRow> = rows.iter().collect();
+    sample.sort_by(|a, b| a.path.cmp(&b.path));
+    for row in sample.into_iter().step_by(step) {
         let Some(file) = files.iter().find(|f| f.path == row.path) else {
             continue;
         };

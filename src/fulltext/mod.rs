@@ -134,11 +134,12 @@ impl ContentIndex {
             return Vec::new();
         };
         let parsed = query::parse(text);
-        let Some(q) = query::build(&e.fields, &parsed) else {
+        let searcher = e.reader.searcher();
+        let doc_freq = |t: &tantivy::Term| searcher.doc_freq(t).unwrap_or(0);
+        let Some(q) = query::build(&e.fields, &parsed, doc_freq) else {
             return Vec::new();
         };
         let limit = limit.clamp(1, MAX_RESULTS);
-        let searcher = e.reader.searcher();
         // Messages, best first; several may belong to one session.
         let wanted = TopDocs::with_limit(limit * 8 + 64).tweak_score(|segment: &SegmentReader| {
             let place = segment.fast_fields().u64("place").ok();

@@ -105,8 +105,18 @@ fn phrase_clause(fields: &Fields, group: &[&str], slop: u32, prefix: bool) -> Bo
     Box::new(q)
 }
 
+/// Messages holding a word, past which a query made only of such words is too common for the
+/// "near each other" bonus: checking positions within a window in every message that holds
+/// every word costs more than a keystroke may (the "together" bonus stays).
+pub const NEAR_CHECK_MAX: u64 = 20_000;
+
 /// The query for `parsed`: every group required, closeness rewarded. `None` when empty.
-pub fn build(fields: &Fields, parsed: &Parsed) -> Option<Box<dyn Query>> {
+/// `doc_freq` says how many messages hold a word.
+pub fn build(
+    fields: &Fields,
+    parsed: &Parsed,
+    doc_freq: impl Fn(&Term) -> u64,
+) -> Option<Box<dyn Query>> {
     if parsed.is_empty() {
         return None;
     }
@@ -127,8 +137,15 @@ pub fn build(fields: &Fields, parsed: &Parsed) -> Option<Box<dyn Query>> {
         let together = phrase_clause(fields, &all, 0, parsed.prefix_last);
         // The words together and in order count for more than where the message sits.
         clauses.push((Occur::Should, boosted(together, 4.0)));
-        let near = phrase_clause(fields, &all, 4, false);
-        clauses.push((Occur::Should, boosted(near, 1.5)));
+        let rarest = all
+            .iter()
+            .map(|w| doc_freq(&term(fields, w)))
+            .min()
+            .unwrap_or(0);
+        if rarest <= NEAR_CHECK_MAX {
+            let near = phrase_clause(fields, &all, 4, false);
+            clauses.push((Occur::Should, boosted(near, 1.5)));
+        }
     }
     Some(Box::new(BooleanQuery::new(clauses)))
 }
