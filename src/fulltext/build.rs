@@ -306,11 +306,7 @@ fn read_batch(
             }
             let messages = extract(&t.file, files);
             for (ordinal, (place, text)) in messages.iter().enumerate() {
-                let mut doc = TantivyDocument::default();
-                doc.add_u64(e.fields.session, number);
-                doc.add_u64(e.fields.ordinal, ordinal as u64);
-                doc.add_u64(e.fields.place, place.code());
-                doc.add_text(e.fields.text, text);
+                let doc = message_doc(&e.fields, number, ordinal, *place, text);
                 // Fails only when the writer is gone; the commit then says so.
                 let _ = writer.add_document(doc);
             }
@@ -335,6 +331,22 @@ fn read_batch(
         }
         all
     })
+}
+
+/// The document of one message.
+fn message_doc(
+    f: &Fields,
+    session: u64,
+    ordinal: usize,
+    place: Place,
+    text: &str,
+) -> TantivyDocument {
+    let mut doc = TantivyDocument::default();
+    doc.add_u64(f.session, session);
+    doc.add_u64(f.ordinal, ordinal as u64);
+    doc.add_u64(f.place, place.code());
+    doc.add_text(f.text, text);
+    doc
 }
 
 /// Commit what the writer holds, record `added` (and, on the first commit, the deletion of
@@ -384,11 +396,7 @@ pub(crate) fn from_texts(sessions: &[TextSession<'_>]) -> ContentIndex {
     for (id, mtime_ms, messages) in sessions {
         let number = e.table.write().unwrap().take_number();
         for (ordinal, (place, text)) in messages.iter().enumerate() {
-            let mut doc = TantivyDocument::default();
-            doc.add_u64(e.fields.session, number);
-            doc.add_u64(e.fields.ordinal, ordinal as u64);
-            doc.add_u64(e.fields.place, place.code());
-            doc.add_text(e.fields.text, text);
+            let doc = message_doc(&e.fields, number, ordinal, *place, text);
             writer.add_document(doc).unwrap();
         }
         let session = Session {

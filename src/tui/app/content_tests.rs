@@ -81,15 +81,7 @@ fn words_no_title_holds_are_looked_for_in_the_conversations() {
     app.apply_index(Event::ContentReady(Arc::new(ContentIndex::default())));
     app.take_outbox();
     app.update(Action::Paste("deep phrase".into()));
-    let gen = app
-        .take_outbox()
-        .search
-        .iter()
-        .find_map(|r| match r {
-            Request::Search { gen, .. } => Some(*gen),
-            _ => None,
-        })
-        .expect("the title search runs first");
+    let gen = title_search(&mut app).expect("the title search runs first");
     assert_eq!(app.effective_mode(), SearchMode::Fuzzy);
     app.apply_search(gen, Vec::new());
     assert!(app.searches().fell_back());
@@ -116,15 +108,7 @@ fn a_title_match_or_a_short_query_keeps_the_title_search() {
     // Row a's title is "preview of a": a query it holds as written stays with the titles.
     for (text, ranked) in [("ab", vec![]), ("of a", vec![0]), ("PREVIEW", vec![3, 0])] {
         app.update(Action::Paste(text.into()));
-        let gen = app
-            .take_outbox()
-            .search
-            .iter()
-            .find_map(|r| match r {
-                Request::Search { gen, .. } => Some(*gen),
-                _ => None,
-            })
-            .unwrap();
+        let gen = title_search(&mut app).unwrap();
         app.apply_search(gen, ranked);
         assert!(!app.searches().fell_back(), "{text}");
         assert_eq!(app.effective_mode(), SearchMode::Fuzzy, "{text}");
@@ -138,22 +122,24 @@ fn when_no_conversation_holds_the_words_the_title_matches_come_back() {
     app.apply_index(Event::ContentReady(Arc::new(ContentIndex::default())));
     app.take_outbox();
     app.update(Action::Paste("xqzv".into()));
-    let first_title_search = |app: &mut App| {
-        app.take_outbox().search.iter().find_map(|r| match r {
-            Request::Search { gen, .. } => Some(*gen),
-            _ => None,
-        })
-    };
-    let gen = first_title_search(&mut app).unwrap();
+    let gen = title_search(&mut app).unwrap();
     app.apply_search(gen, vec![2]);
     let (gen, _) = content_requests(&mut app)[0].clone();
     app.apply_content(gen, Vec::new());
     assert!(!app.searches().fell_back());
-    let gen = first_title_search(&mut app).expect("the title search is asked again");
+    let gen = title_search(&mut app).expect("the title search is asked again");
     app.apply_search(gen, vec![2]);
     assert!(
         content_requests(&mut app).is_empty(),
         "not tried twice for one query"
     );
     assert_eq!(shown(&app), ["c"]);
+}
+
+/// The generation of the title search queued, taking the outbox.
+fn title_search(app: &mut App) -> Option<u64> {
+    app.take_outbox().search.iter().find_map(|r| match r {
+        Request::Search { gen, .. } => Some(*gen),
+        _ => None,
+    })
 }
