@@ -134,9 +134,19 @@ pub fn build(
     }
     let all = parsed.all_words();
     if all.len() >= 2 {
-        let together = phrase_clause(fields, &all, 0, parsed.prefix_last);
-        // The words together and in order count for more than where the message sits.
-        clauses.push((Occur::Should, boosted(together, 4.0)));
+        // The words together and in order count for more than where the message sits. While the
+        // last word is a prefix of under four letters it stands for too many words to check
+        // their positions on each keystroke: the words before it are checked alone.
+        let short_prefix = parsed.prefix_last && all.last().is_some_and(|w| w.chars().count() < 4);
+        let checked = if short_prefix {
+            &all[..all.len() - 1]
+        } else {
+            &all[..]
+        };
+        if checked.len() >= 2 {
+            let together = phrase_clause(fields, checked, 0, parsed.prefix_last && !short_prefix);
+            clauses.push((Occur::Should, boosted(together, 4.0)));
+        }
         let rarest = all
             .iter()
             .map(|w| doc_freq(&term(fields, w)))
