@@ -9,12 +9,8 @@ use super::ContentIndex;
 use crate::store::walk::RolloutFile;
 
 /// The index folder for the cache location `cache` (a `content-<home>.cache` path, as
-/// `store::cache::located` names it). The in-memory index of earlier versions was one file at
-/// that path; it is removed when found, since nothing reads it any more.
+/// `store::cache::located` names it).
 pub fn index_dir(cache: &Path) -> PathBuf {
-    if cache.is_file() {
-        let _ = std::fs::remove_file(cache);
-    }
     cache.with_extension("index")
 }
 
@@ -30,6 +26,11 @@ pub fn refresh(
     progress: &mut dyn FnMut(usize, usize, &ContentIndex) -> bool,
 ) -> Option<(ContentIndex, BuildStats)> {
     let targets = build::targets_for(files, ids);
+    // The in-memory index of earlier versions was one file at the cache location; nothing
+    // reads it any more.
+    if let Some(old) = cache.filter(|c| c.is_file()) {
+        let _ = std::fs::remove_file(old);
+    }
     let dir = cache.map(index_dir);
     build::build(dir.as_deref(), &targets, files, threads, progress)
 }

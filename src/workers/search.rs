@@ -13,13 +13,13 @@ use crate::fulltext::{ContentHit, ContentIndex};
 use crate::search::{Haystack, Recency, Searcher};
 use crate::session::SessionRow;
 
-/// Rows that arrive are prepared for matching once none has come for this long, or as soon as
-/// a query needs them: while the first index streams in, this thread then leaves the cores to
-/// the indexer instead of preparing each batch as it comes.
 /// Sessions a content search in the picker returns: more than any list shows, few enough
 /// that each keystroke stays fast.
 pub const PICKER_CONTENT_RESULTS: usize = 50;
 
+/// Rows that arrive are prepared for matching once none has come for this long, or as soon as
+/// a query needs them: while the first index streams in, this thread then leaves the cores to
+/// the indexer instead of preparing each batch as it comes.
 const SETTLE: Duration = Duration::from_millis(60);
 
 /// What the picker sends this thread: rows to search, the content index, and searches.

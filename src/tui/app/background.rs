@@ -94,10 +94,11 @@ impl App {
         if self.content_mode() || self.list.parsed().is_empty() {
             return;
         }
-        let weak = !self.any_holds_the_words(&ranked);
         let Some(fresh) = self.searches.take_ranked(gen, ranked) else {
             return;
         };
+        let ranked = self.searches.matches().unwrap_or_default();
+        let weak = !self.any_holds_the_words(ranked);
         // One search box: words that no title holds as written are looked for in the
         // conversations (the fuzzy matches come back if no conversation holds them either).
         if weak && self.searches.index().is_some() && self.searches.fall_back() {

@@ -66,11 +66,6 @@ impl List {
         self.split.error.as_deref()
     }
 
-    /// The query holds filters, readable ones.
-    pub fn has_filters(&self) -> bool {
-        !self.split.filters.is_empty()
-    }
-
     pub fn parsed(&self) -> &Query {
         &self.parsed
     }
