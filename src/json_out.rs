@@ -7,21 +7,14 @@
 //! and what serde_json leaves raw but a terminal would act on (DEL, C1 and bidi controls,
 //! U+2028/U+2029) as `\uXXXX`, so printed JSON carries no live control character.
 
-use crate::sanitize::is_dangerous;
-
-const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGH: u64 = 0x8080_8080_8080_8080;
+use crate::sanitize::{
+    is_dangerous, unicode_escape, word_has_byte, word_not_printable_ascii, word_of,
+};
 
 /// Whether a word of eight bytes may hold a byte that is not plain printable ASCII other than
 /// `"` and `\` (exact as a test of existence).
 fn word_needs_care(x: u64) -> bool {
-    let has = |v: u8| {
-        let y = x ^ (u64::from(v) * ONES);
-        y.wrapping_sub(ONES) & !y & HIGH
-    };
-    let low = x.wrapping_sub(0x20 * ONES) & !x & HIGH;
-    let high = (x.wrapping_add(ONES) | x) & HIGH;
-    low | high | has(b'"') | has(b'\\') != 0
+    word_not_printable_ascii(x) || word_has_byte(x, b'"') || word_has_byte(x, b'\\')
 }
 
 /// `s` as a JSON string, quotes included, appended to `out`.
@@ -32,9 +25,7 @@ pub fn push_str(out: &mut Vec<u8>, s: &str) {
     let (mut copied, mut i) = (0, 0);
     while i < b.len() {
         if let Some(word) = b.get(i..i + 8) {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(word);
-            if !word_needs_care(u64::from_le_bytes(w)) {
+            if !word_needs_care(word_of(word)) {
                 i += 8;
                 continue;
             }
@@ -68,7 +59,7 @@ pub fn push_str(out: &mut Vec<u8>, s: &str) {
             let ch = s[i..].chars().next().unwrap_or('\u{FFFD}');
             let mut units = [0u16; 2];
             for unit in ch.encode_utf16(&mut units) {
-                push_unicode_escape(out, *unit);
+                out.extend_from_slice(&unicode_escape(*unit));
             }
             i += ch.len_utf8();
         } else {
@@ -79,14 +70,6 @@ pub fn push_str(out: &mut Vec<u8>, s: &str) {
     }
     out.extend_from_slice(&b[copied..]);
     out.push(b'"');
-}
-
-fn push_unicode_escape(out: &mut Vec<u8>, unit: u16) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    out.extend_from_slice(b"\\u");
-    for shift in [12, 8, 4, 0] {
-        out.push(HEX[usize::from((unit >> shift) & 0xF)]);
-    }
 }
 
 /// One JSON object being written: `{`, then `"key":value` pairs separated by commas.

@@ -95,21 +95,44 @@ pub fn may_hold_dangerous(bytes: &[u8]) -> bool {
     let flagged = |b: &u8| matches!(*b, 0..=0x1F | 0x7F | 0xC2 | 0xD8 | 0xE2);
     // Eight bytes at a time: a block of printable ASCII (0x20..0x7E, most text) holds none,
     // and telling that takes a few operations on a word instead of five tests a byte.
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
     let mut blocks = bytes.chunks_exact(8);
     for block in &mut blocks {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(block);
-        let x = u64::from_le_bytes(word);
-        // A byte below 0x20 (exact as a test of existence), or one at or above 0x7F.
-        let low = x.wrapping_sub(0x20 * ONES) & !x & HIGH;
-        let high = (x.wrapping_add(ONES) | x) & HIGH;
-        if low | high != 0 && block.iter().any(flagged) {
+        if word_not_printable_ascii(word_of(block)) && block.iter().any(flagged) {
             return true;
         }
     }
     blocks.remainder().iter().any(flagged)
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// Eight bytes as one word (`block` is eight bytes long).
+pub(crate) fn word_of(block: &[u8]) -> u64 {
+    let mut word = [0u8; 8];
+    word.copy_from_slice(&block[..8]);
+    u64::from_le_bytes(word)
+}
+
+/// Whether the eight bytes of `x` may hold one that is not printable ASCII: below 0x20, or at
+/// or above 0x7F (exact as a test of existence).
+pub(crate) fn word_not_printable_ascii(x: u64) -> bool {
+    let low = x.wrapping_sub(0x20 * ONES) & !x & HIGH;
+    let high = (x.wrapping_add(ONES) | x) & HIGH;
+    low | high != 0
+}
+
+/// Whether the eight bytes of `x` hold the byte `v` (exact as a test of existence).
+pub(crate) fn word_has_byte(x: u64, v: u8) -> bool {
+    let y = x ^ (u64::from(v) * ONES);
+    y.wrapping_sub(ONES) & !y & HIGH != 0
+}
+
+/// The JSON escape `\uXXXX` of one UTF-16 unit, in lower-case hex as serde_json writes it.
+pub(crate) fn unicode_escape(unit: u16) -> [u8; 6] {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let digit = |shift: u16| HEX[usize::from((unit >> shift) & 0xF)];
+    [b'\\', b'u', digit(12), digit(8), digit(4), digit(0)]
 }
 
 /// A serde_json formatter that also escapes what serde_json writes raw: DEL, C1 and bidi
@@ -133,22 +156,13 @@ impl serde_json::ser::Formatter for SafeJson {
                 writer.write_all(&fragment.as_bytes()[clean..at])?;
                 let mut units = [0u16; 2];
                 for unit in c.encode_utf16(&mut units) {
-                    write!(writer, "\\u{unit:04x}")?;
+                    writer.write_all(&unicode_escape(*unit))?;
                 }
                 clean = at + c.len_utf8();
             }
         }
         writer.write_all(&fragment.as_bytes()[clean..])
     }
-}
-
-/// `value` as JSON through [`SafeJson`], appended to `out`.
-pub fn push_json<T: serde::Serialize + ?Sized>(
-    out: &mut Vec<u8>,
-    value: &T,
-) -> serde_json::Result<()> {
-    let mut ser = serde_json::Serializer::with_formatter(out, SafeJson);
-    value.serialize(&mut ser)
 }
 
 /// `value` as JSON through [`SafeJson`], written to `out`.
@@ -163,7 +177,7 @@ pub fn write_json<W: std::io::Write + ?Sized, T: serde::Serialize + ?Sized>(
 /// `value` as a JSON string through [`SafeJson`].
 pub fn json_string<T: serde::Serialize + ?Sized>(value: &T) -> String {
     let mut out = Vec::new();
-    if push_json(&mut out, value).is_err() {
+    if write_json(&mut out, value).is_err() {
         return String::new();
     }
     // serde_json writes UTF-8 and the escapes are ASCII.
