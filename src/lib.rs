@@ -13,7 +13,7 @@
 //! - [`tui`]: the interactive picker: event loop, terminal, keys, state, drawing.
 //! - [`cmd`]: the non-interactive commands (`list`, `show`, `cache`) and their output.
 //! - Small pure helpers: [`session`], [`sanitize`], [`json_out`], [`textwidth`], [`timefmt`],
-//!   [`paths`], [`demo`], [`cli`].
+//!   [`paths`], [`demo`], [`cli`]; [`memory`]: the allocator's one setting.
 //!
 //! The CLI commands and the picker share `store`, `rollout` and `workers`, not each other.
 
@@ -22,6 +22,7 @@ pub mod cmd;
 pub mod demo;
 pub mod fulltext;
 pub mod json_out;
+pub mod memory;
 pub mod paths;
 pub mod query_filter;
 pub mod rollout;

@@ -33,6 +33,10 @@ use common::gen;
 
 const THREADS: usize = 2;
 
+/// The picker's allocator, so that the timings and the memory probe see what the picker does.
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 struct Args {
     sessions: usize,
     store: Option<PathBuf>,

@@ -3,7 +3,8 @@
 //! resident set.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::ffi::OsString;
+use std::path::Path;
 
 use codex_picker::session::SessionRow;
 use codex_picker::store::Store;
@@ -14,6 +15,7 @@ use codex_picker::workers::indexer::{self, CacheSetup, Event, IndexOptions};
 /// keeping every row and the content index as the picker would, then a few searches. Prints
 /// the peak resident set (VmHWM, KB).
 pub fn probe(store: &Path, cache: &Path, threads: usize) {
+    codex_picker::memory::return_freed_memory_promptly();
     let rx = indexer::spawn_with(
         Store {
             home: store.to_path_buf(),
@@ -27,12 +29,22 @@ pub fn probe(store: &Path, cache: &Path, threads: usize) {
             content: true,
         },
     );
-    let mut rows: HashMap<PathBuf, SessionRow> = HashMap::new();
+    // As the picker's `Rows`: a list, and each row's place by path.
+    let mut rows: Vec<SessionRow> = Vec::new();
+    let mut by_path: HashMap<OsString, usize> = HashMap::new();
     let mut content = None;
     for ev in rx {
         match ev {
             Event::Rows(r) | Event::Updated(r) => {
-                rows.extend(r.into_iter().map(|r| (r.path.clone(), r)));
+                for row in r {
+                    match by_path.get(row.path.as_os_str()) {
+                        Some(&i) => rows[i] = row,
+                        None => {
+                            by_path.insert(row.path.clone().into_os_string(), rows.len());
+                            rows.push(row);
+                        }
+                    }
+                }
             }
             Event::ContentReady(c) => content = Some(c),
             _ => {}

@@ -32,6 +32,7 @@ pub fn scope_root(dir: &Path) -> String {
 
 /// Run the picker; returns the exit code.
 pub fn run(cli: &Cli) -> i32 {
+    crate::memory::return_freed_memory_promptly();
     let store = match store::resolve(&cli.store) {
         Ok(store) => store,
         Err(msg) => return no_store(&msg),

@@ -130,7 +130,9 @@ pub fn spawn_with(store: Store, opts: IndexOptions, setup: CacheSetup) -> Receiv
 /// end). Keeping whole rows would copy every first message once more.
 struct Known {
     id: String,
-    untitled_fork: Option<SessionRow>,
+    /// Boxed: most sessions are not untitled forks, and a row inline would make every entry of
+    /// the map (tens of thousands) the size of a row.
+    untitled_fork: Option<Box<SessionRow>>,
 }
 
 impl Known {
@@ -138,7 +140,7 @@ impl Known {
         let untitled = row.history_base.is_some() && row.first_user_message.is_none();
         Known {
             id: row.id.clone(),
-            untitled_fork: untitled.then(|| row.clone()),
+            untitled_fork: untitled.then(|| Box::new(row.clone())),
         }
     }
 }
@@ -316,7 +318,7 @@ fn finish_rows(
     let ids: HashMap<PathBuf, String> = all
         .into_iter()
         .map(|(path, known)| {
-            forks.extend(known.untitled_fork);
+            forks.extend(known.untitled_fork.map(|r| *r));
             (PathBuf::from(path), known.id)
         })
         .collect();
