@@ -209,9 +209,13 @@ where
             host.copy(terminal, &text);
             app.notify(format!(
                 "copied the {what}: {}",
-                crate::sanitize::one_line(&text)
+                crate::textwidth::truncate(&crate::sanitize::one_line(&text), 80)
             ));
         }
+        Effect::Write { name, text } => match write_new(&name, &text) {
+            Ok(path) => app.notify(format!("wrote {}", crate::sanitize::path_line(&path))),
+            Err(e) => app.notify(format!("could not write {name}: {e}")),
+        },
         Effect::Suspend => {
             host.suspend(terminal)?;
             let size = terminal.size().map_err(io::Error::other)?;
@@ -221,6 +225,34 @@ where
     Ok(None)
 }
 
+/// Write `text` to a new file in the current folder: `name`, or `name` with `-2`, `-3`, ...
+/// before its extension when that exists (a file is never overwritten).
+fn write_new(name: &str, text: &str) -> io::Result<std::path::PathBuf> {
+    use std::io::Write;
+    let dir = std::env::current_dir()?;
+    let (stem, ext) = name.rsplit_once('.').unwrap_or((name, ""));
+    for n in 1..1000 {
+        let file = match n {
+            1 => name.to_owned(),
+            n => format!("{stem}-{n}.{ext}"),
+        };
+        let path = dir.join(file);
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+        {
+            Ok(mut f) => {
+                f.write_all(text.as_bytes())?;
+                return Ok(path);
+            }
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Err(io::Error::other("too many files of that name"))
+}
+
 fn to_action(ev: TermEvent, app: &App) -> Option<Action> {
     match ev {
         TermEvent::Key(key) => keys::action(
@@ -228,6 +260,7 @@ fn to_action(ev: TermEvent, app: &App) -> Option<Action> {
             keys::Context {
                 query_empty: app.list().query().is_empty(),
                 focus: app.screen().focus(),
+                finding: app.pane().find().editing(),
             },
         ),
         TermEvent::Paste(text) => Some(Action::Paste(text)),

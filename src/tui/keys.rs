@@ -1,8 +1,10 @@
 //! The key table: a key press -> an [`Action`], and the help text drawn from the same table.
 //!
-//! Pure. Typing always edits the query: no printable key is taken for a command, except `?`,
-//! which opens the help only while the query is empty (type `?` after any other character to
-//! search for it). F1 opens the help at any time.
+//! Pure. In the list, typing always edits the query: no printable key is taken for a command,
+//! except `?`, which opens the help only while the query is empty (type `?` after any other
+//! character to search for it). F1 opens the help at any time. In the conversation (→), a few
+//! printable keys move through it and change what it shows ([`reading`]); while a find query
+//! is typed there, keys go to it.
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
@@ -13,6 +15,8 @@ use crate::tui::app::{Action, Focus, HitStep};
 pub struct Context {
     pub query_empty: bool,
     pub focus: Focus,
+    /// A find query is being typed in the conversation.
+    pub finding: bool,
 }
 
 /// The action of a key press, if any.
@@ -24,6 +28,20 @@ pub fn action(key: KeyEvent, ctx: Context) -> Option<Action> {
     let alt = key.modifiers.contains(KeyModifiers::ALT);
     let shift = key.modifiers.contains(KeyModifiers::SHIFT);
     let reading = ctx.focus == Focus::Conversation;
+    if ctx.finding && !ctrl && !alt {
+        match key.code {
+            KeyCode::Char(c) => return Some(Action::FindKey(Some(c))),
+            KeyCode::Backspace => return Some(Action::FindKey(None)),
+            KeyCode::Enter => return Some(Action::FindEnd(true)),
+            KeyCode::Esc => return Some(Action::FindEnd(false)),
+            _ => {}
+        }
+    }
+    if reading && !ctrl && !alt {
+        if let Some(a) = reading_key(key.code) {
+            return Some(a);
+        }
+    }
     let a = match key.code {
         KeyCode::Char(c) if ctrl => match c.to_ascii_lowercase() {
             'c' => Action::Quit,
@@ -74,6 +92,26 @@ pub fn action(key: KeyEvent, ctx: Context) -> Option<Action> {
     Some(a)
 }
 
+/// The conversation's own keys (focus on the conversation, no modifier).
+fn reading_key(code: KeyCode) -> Option<Action> {
+    let jump = |step, prompts| Some(Action::Jump { step, prompts });
+    match code {
+        KeyCode::Char(']') => jump(HitStep::Next, false),
+        KeyCode::Char('[') => jump(HitStep::Previous, false),
+        KeyCode::Char('}') => jump(HitStep::Next, true),
+        KeyCode::Char('{') => jump(HitStep::Previous, true),
+        KeyCode::Char('g') | KeyCode::Home => Some(Action::PaneEnd(false)),
+        KeyCode::Char('G') | KeyCode::End => Some(Action::PaneEnd(true)),
+        KeyCode::Char('e') => Some(Action::Expand { all: false }),
+        KeyCode::Char('E') => Some(Action::Expand { all: true }),
+        KeyCode::Char('r') => Some(Action::ToggleReasoning),
+        KeyCode::Char('/') => Some(Action::FindStart),
+        KeyCode::Char('c') => Some(Action::CopyMessage),
+        KeyCode::Char('x') => Some(Action::Export),
+        _ => None,
+    }
+}
+
 /// Every key, for the help overlay: (keys, what they do).
 pub const HELP: &[(&str, &str)] = &[
     (
@@ -86,47 +124,73 @@ pub const HELP: &[(&str, &str)] = &[
     ),
     (
         "dir: branch:",
-        "filter by part of the folder (also cwd:) or of the git branch",
+        "filter by part of the folder (also cwd:), of the git branch",
     ),
     (
         "date:",
-        "filter by updated time: today yesterday <2w >3d >2026-10-01 2026-11",
+        "filter by update: today yesterday <2w >3d >2026-10-01 2026-11",
     ),
     (
         "Enter",
         "print the session id and quit (--print-command: the cd+resume command)",
     ),
     ("Ctrl+O", "run `codex resume <id>` in the session's folder"),
-    ("Esc", "clear the query; with an empty query, quit"),
-    ("Ctrl+C", "quit"),
+    (
+        "Esc  Ctrl+C",
+        "clear the query (with an empty query, quit); quit",
+    ),
     ("↑ ↓  Ctrl+P/N  Ctrl+K/J", "move the selection"),
     ("Shift+↑ ↓  Home End", "page the list, first, last"),
-    ("PgUp PgDn", "scroll the conversation a page"),
-    ("Ctrl+D", "scroll the conversation half a page down"),
+    (
+        "PgUp PgDn  Ctrl+D",
+        "scroll the conversation a page, half a page down",
+    ),
     (
         "→  ←",
         "read the conversation (↑ ↓ Ctrl+U scroll it), back to the list",
     ),
     (
-        "Ctrl+U",
-        "clear the query (in the conversation: half a page up)",
+        "Ctrl+U  Ctrl+W  Bksp",
+        "clear the query, delete a word, a character",
     ),
-    ("Ctrl+W  Backspace", "delete a word, a character"),
     ("Tab", "this folder's repository ↔ every folder"),
-    ("Ctrl+S", "sort by last update ↔ by creation"),
-    ("Ctrl+E", "show ↔ hide exec (non-interactive) sessions"),
-    ("Ctrl+A", "show ↔ hide archived sessions"),
-    ("Ctrl+T", "show ↔ hide tool calls and reasoning"),
+    (
+        "Ctrl+S  Ctrl+E  Ctrl+A",
+        "sort by update ↔ creation; show ↔ hide exec, archived",
+    ),
+    ("Ctrl+T", "show ↔ hide tool calls"),
     (
         "Ctrl+F  /query",
         "search inside every conversation ↔ fuzzy search of titles",
     ),
     (
-        "n N (conversation)  F3 Shift+F3",
-        "next / previous match of a content search",
+        "→ then ] [  } {",
+        "next / previous message, next / previous prompt",
     ),
-    ("Ctrl+Y", "copy the session id"),
-    ("Alt+Y", "copy `cd <folder> && codex resume <id>`"),
+    (
+        "→ then g G",
+        "first, last line of the conversation (also Home End)",
+    ),
+    (
+        "→ then /  n N",
+        "find in the conversation; next / previous match",
+    ),
+    (
+        "→ then e E  r",
+        "expand ↔ collapse the call on screen, every call; reasoning",
+    ),
+    (
+        "→ then c  x",
+        "copy the message at the top; export as Markdown",
+    ),
+    (
+        "n N (conversation)  F3",
+        "next / previous match of a find, else of a content search",
+    ),
+    (
+        "Ctrl+Y  Alt+Y",
+        "copy the session id, `cd <folder> && codex resume <id>`",
+    ),
     ("Ctrl+Z", "suspend"),
     ("? (empty query)  F1", "this help; any key closes it"),
     (
@@ -150,6 +214,7 @@ mod tests {
     const LIST: Context = Context {
         query_empty: true,
         focus: Focus::List,
+        finding: false,
     };
 
     #[test]

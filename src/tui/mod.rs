@@ -11,5 +11,6 @@ pub mod event_loop;
 pub mod keys;
 pub mod launch;
 pub mod picker;
+pub mod render;
 pub mod terminal;
 pub mod ui;

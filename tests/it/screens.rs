@@ -194,7 +194,8 @@ fn conversation_with_commentary_and_final_answer() {
     let text = text_of(&term);
     assert!(text.contains("ASSISTANT · commentary"));
     assert!(text.contains("ASSISTANT · final answer"));
-    assert!(text.contains("tool calls and reasoning steps hidden"));
+    assert!(text.contains("tool calls hidden (Ctrl+T shows them)"));
+    assert!(text.contains("reasoning steps hidden"));
     insta::assert_snapshot!("conversation", term.backend());
 }
 

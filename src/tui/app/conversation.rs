@@ -1,117 +1,142 @@
-//! The conversation pane's content as wrapped lines: metadata, then each message under a header
-//! that says who spoke (and whether it is commentary or the final answer), tool calls as
-//! one-line summaries when shown. Wrapping is done here with display widths (CJK and emoji are
-//! two cells) so the scroll offset is an exact line index. Pure: text in, lines out; every
-//! rollout string passes through `sanitize` first.
+//! The conversation pane's content as screen lines: the header (the session's facts, its first
+//! and latest prompts, a warning when its folder is gone), then each message under a line that
+//! says who spoke, its Markdown rendered ([`crate::tui::render::markdown`]), and tool calls and
+//! reasoning when shown ([`super::tool_view`]). Pure: text in, lines out; where each entry
+//! starts is kept for jumps, copying and expanding, and where each code block is, for the pane
+//! to highlight it when it comes on screen.
 
-use unicode_width::UnicodeWidthChar;
+use std::collections::HashSet;
 
-use crate::rollout::record::{Role, ToolCall};
+use crate::rollout::record::Role;
 use crate::rollout::transcript::{Entry, Transcript};
 use crate::sanitize;
 use crate::session::SessionRow;
+use crate::tui::render::markdown::{self, CodeBlock};
+use crate::tui::render::wrap::wrap;
+pub use crate::tui::render::{PaneLine, Part};
 
-/// What a piece of text is; the theme turns it into a style.
+use super::tool_view;
+
+/// Which tool calls are drawn whole: every one (`all`), with the calls in `flipped` the other
+/// way round.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Expanded {
+    pub all: bool,
+    pub flipped: HashSet<usize>,
+}
+
+impl Expanded {
+    pub fn is(&self, entry: usize) -> bool {
+        self.all != self.flipped.contains(&entry)
+    }
+}
+
+/// What the pane shows besides the messages.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct View {
+    pub tools: bool,
+    pub reasoning: bool,
+    pub expanded: Expanded,
+    /// The session's folder no longer exists.
+    pub folder_missing: bool,
+}
+
+/// What kind of entry starts at a line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Part {
-    MetaKey,
-    MetaValue,
-    Rule,
-    UserHeader,
-    AssistantHeader,
-    CommentaryHeader,
-    UserText,
-    AssistantText,
-    CommentaryText,
+pub enum EntryKind {
+    User,
+    Assistant,
     Tool,
-    Elided,
-    Notice,
-    /// A content-search match inside a message.
-    Hit,
+    Reasoning,
 }
 
-/// One screen line of the pane.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct PaneLine {
-    pub spans: Vec<(String, Part)>,
+/// An entry of the transcript on the pane: its index in the transcript and its first line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EntryAt {
+    pub entry: usize,
+    pub line: usize,
+    pub kind: EntryKind,
 }
 
-impl PaneLine {
-    fn one(text: impl Into<String>, part: Part) -> PaneLine {
-        PaneLine {
-            spans: vec![(text.into(), part)],
+/// The pane's content.
+#[derive(Debug, Clone, Default)]
+pub struct Built {
+    pub lines: Vec<PaneLine>,
+    /// Code blocks, by their place in `lines`.
+    pub code: Vec<CodeBlock>,
+    /// The entries shown, in order.
+    pub entries: Vec<EntryAt>,
+}
+
+impl Built {
+    fn push_wrapped(&mut self, text: &str, width: usize, part: Part) {
+        for l in wrap(text, width) {
+            self.lines.push(PaneLine::one(l, part));
         }
     }
-
-    pub fn text(&self) -> String {
-        self.spans.iter().map(|(s, _)| s.as_str()).collect()
-    }
 }
 
-/// Wrap `text` (already safe, may hold newlines) to `width` cells: at spaces when a word fits,
-/// else inside the word. Each returned line is at most `width` cells.
-pub fn wrap(text: &str, width: usize) -> Vec<String> {
-    let width = width.max(1);
-    let mut out = Vec::new();
-    for para in text.split('\n') {
-        let mut line = String::new();
-        let mut used = 0usize;
-        for word in para.split_inclusive(' ') {
-            let w: usize = word.chars().map(|c| c.width().unwrap_or(0)).sum();
-            let trimmed_w = w - usize::from(word.ends_with(' '));
-            if used > 0 && used + trimmed_w > width {
-                out.push(line.trim_end().to_owned());
-                line.clear();
-                used = 0;
-            }
-            for c in word.chars() {
-                let cw = c.width().unwrap_or(0);
-                if used + cw > width {
-                    if c == ' ' {
-                        continue;
-                    }
-                    out.push(std::mem::take(&mut line));
-                    used = 0;
-                }
-                line.push(c);
-                used += cw;
-            }
+/// Key column of the header.
+const KEY_W: usize = 12;
+
+/// One fact of the header, its value wrapped under itself; at most `max_lines` lines.
+fn fact(b: &mut Built, key: &str, value: &str, width: usize, part: Part, max_lines: usize) {
+    let value = sanitize::one_line(value);
+    let mut wrapped = wrap(&value, width.saturating_sub(KEY_W).max(8));
+    if wrapped.len() > max_lines {
+        wrapped.truncate(max_lines);
+        if let Some(last) = wrapped.last_mut() {
+            last.push('…');
         }
-        out.push(line.trim_end().to_owned());
     }
-    out
+    for (i, text) in wrapped.into_iter().enumerate() {
+        let k = if i == 0 {
+            format!("{key:<KEY_W$}")
+        } else {
+            " ".repeat(KEY_W)
+        };
+        b.lines.push(PaneLine {
+            spans: vec![(k, Part::MetaKey), (text, part)],
+        });
+    }
 }
 
-fn push_wrapped(lines: &mut Vec<PaneLine>, text: &str, width: usize, part: Part) {
-    for l in wrap(text, width) {
-        lines.push(PaneLine::one(l, part));
+/// The header: the session's facts, its first and latest prompts, and the folder warning.
+fn header(b: &mut Built, row: &SessionRow, t: Option<&Transcript>, width: usize, view: &View) {
+    for (key, value) in crate::session::metadata_lines(row) {
+        let missing = key == "cwd" && view.folder_missing;
+        let part = if missing {
+            Part::Warning
+        } else {
+            Part::MetaValue
+        };
+        fact(b, &key, &value, width, part, usize::MAX);
     }
-}
-
-/// The metadata block of a session.
-fn metadata(lines: &mut Vec<PaneLine>, row: &SessionRow, t: Option<&Transcript>, width: usize) {
-    let mut facts = crate::session::metadata_lines(row);
-    if let Some(t) = t {
-        let (user, assistant) = t.counts();
-        facts.push((
-            "messages".into(),
-            format!("{user} user · {assistant} assistant"),
-        ));
+    if view.folder_missing {
+        let warn = "this folder no longer exists: `cd <folder> && codex resume` would fail";
+        fact(b, "", warn, width, Part::Warning, usize::MAX);
     }
-    for (key, value) in facts {
-        let key_w = 12;
-        let value = sanitize::one_line(&value);
-        let wrapped = wrap(&value, width.saturating_sub(key_w).max(8));
-        for (i, part) in wrapped.into_iter().enumerate() {
-            let k = if i == 0 {
-                format!("{key:<key_w$}")
-            } else {
-                " ".repeat(key_w)
-            };
-            lines.push(PaneLine {
-                spans: vec![(k, Part::MetaKey), (part, Part::MetaValue)],
-            });
-        }
+    let Some(t) = t else { return };
+    let (user, assistant) = t.counts();
+    let counts = format!("{user} user · {assistant} assistant");
+    fact(b, "messages", &counts, width, Part::MetaValue, usize::MAX);
+    let prompts: Vec<&str> = t
+        .entries
+        .iter()
+        .filter_map(|e| match e {
+            Entry::Message {
+                role: Role::User,
+                text,
+                ..
+            } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    if let Some(first) = prompts.first() {
+        fact(b, "first", first, width, Part::MetaValue, 2);
+    }
+    if let Some(last) = prompts.last().filter(|_| prompts.len() > 1) {
+        fact(b, "latest", last, width, Part::MetaValue, 2);
     }
 }
 
@@ -120,27 +145,28 @@ pub fn build(
     row: &SessionRow,
     transcript: Option<&Result<Transcript, String>>,
     width: usize,
-    tools: bool,
-) -> Vec<PaneLine> {
+    view: &View,
+) -> Built {
     let width = width.max(10);
-    let mut lines = Vec::new();
+    let mut b = Built::default();
     let ok = transcript.and_then(|t| t.as_ref().ok());
-    metadata(&mut lines, row, ok, width);
-    lines.push(PaneLine::one("─".repeat(width), Part::Rule));
+    header(&mut b, row, ok, width, view);
+    b.lines.push(PaneLine::one("─".repeat(width), Part::Rule));
     let t = match transcript {
         None => {
-            lines.push(PaneLine::one("loading the conversation…", Part::Notice));
-            return lines;
+            b.lines
+                .push(PaneLine::one("loading the conversation…", Part::Notice));
+            return b;
         }
         Some(Err(reason)) => {
             let msg = format!("cannot read this session: {}", sanitize::one_line(reason));
-            push_wrapped(&mut lines, &msg, width, Part::Notice);
-            return lines;
+            b.push_wrapped(&msg, width, Part::Notice);
+            return b;
         }
         Some(Ok(t)) => t,
     };
-    notices(&mut lines, t, width, tools);
-    for entry in &t.entries {
+    notices(&mut b, t, width, view);
+    for (i, entry) in t.entries.iter().enumerate() {
         match entry {
             Entry::Message {
                 role,
@@ -148,48 +174,88 @@ pub fn build(
                 phase,
                 elided,
                 ..
-            } => message(&mut lines, *role, phase.as_deref(), text, *elided, width),
-            Entry::Tool(call) if tools => lines.push(tool_line(call, width)),
-            Entry::Tool(_) => {}
+            } => {
+                let kind = match role {
+                    Role::User => EntryKind::User,
+                    Role::Assistant => EntryKind::Assistant,
+                };
+                b.entries.push(EntryAt {
+                    entry: i,
+                    line: b.lines.len(),
+                    kind,
+                });
+                message(&mut b, *role, phase.as_deref(), text, *elided, width);
+            }
+            Entry::Tool(call) => {
+                let reasoning = tool_view::is_reasoning(call);
+                if (reasoning && !view.reasoning) || (!reasoning && !view.tools) {
+                    continue;
+                }
+                let kind = if reasoning {
+                    EntryKind::Reasoning
+                } else {
+                    EntryKind::Tool
+                };
+                b.entries.push(EntryAt {
+                    entry: i,
+                    line: b.lines.len(),
+                    kind,
+                });
+                let open = view.expanded.is(i);
+                b.lines.extend(tool_view::lines(call, width, open));
+            }
         }
     }
-    lines
+    b
 }
 
-/// The notices above the entries: how many tool calls are hidden, and that there is no message.
-fn notices(lines: &mut Vec<PaneLine>, t: &Transcript, width: usize, tools: bool) {
-    let hidden_tools = t
-        .entries
-        .iter()
-        .filter(|e| matches!(e, Entry::Tool(_)))
-        .count();
-    if !tools && hidden_tools > 0 {
-        let msg =
-            format!("{hidden_tools} tool calls and reasoning steps hidden (Ctrl+T shows them)");
-        push_wrapped(lines, &msg, width, Part::Notice);
+/// The notices above the entries: what is hidden, and that there is no message.
+fn notices(b: &mut Built, t: &Transcript, width: usize, view: &View) {
+    let (mut tools, mut reasoning) = (0usize, 0usize);
+    for e in &t.entries {
+        if let Entry::Tool(call) = e {
+            if tool_view::is_reasoning(call) {
+                reasoning += 1;
+            } else {
+                tools += 1;
+            }
+        }
+    }
+    let mut hidden = Vec::new();
+    if !view.tools && tools > 0 {
+        hidden.push(format!("{tools} tool calls hidden (Ctrl+T shows them)"));
+    }
+    if !view.reasoning && reasoning > 0 {
+        hidden.push(format!(
+            "{reasoning} reasoning steps hidden (r in the conversation shows them)"
+        ));
+    }
+    if !hidden.is_empty() {
+        b.push_wrapped(&hidden.join(" · "), width, Part::Notice);
     }
     if !t.entries.iter().any(Entry::is_message) {
-        lines.push(PaneLine::one("(no message)", Part::Notice));
+        b.lines.push(PaneLine::one("(no message)", Part::Notice));
     }
 }
 
-/// One message: a blank line, the header, the wrapped text, and what was elided of it.
-fn message(
-    lines: &mut Vec<PaneLine>,
-    role: Role,
-    phase: Option<&str>,
-    text: &str,
-    elided: u64,
-    width: usize,
-) {
+/// One message: a blank line, the header, its Markdown, and what was elided of it.
+fn message(b: &mut Built, role: Role, phase: Option<&str>, text: &str, elided: u64, width: usize) {
     let (header, hpart, tpart) = message_header(role, phase);
-    lines.push(PaneLine::default());
-    lines.push(PaneLine::one(textwrap_header(&header, width), hpart));
-    let safe = sanitize::for_terminal(text);
-    push_wrapped(lines, safe.trim_end_matches('\n'), width, tpart);
+    b.lines.push(PaneLine::default());
+    b.lines.push(PaneLine::one(
+        crate::textwidth::truncate(&header, width),
+        hpart,
+    ));
+    let rendered = markdown::render(text.trim_end_matches('\n'), width, tpart);
+    let offset = b.lines.len();
+    b.lines.extend(rendered.lines);
+    b.code.extend(rendered.code.into_iter().map(|c| CodeBlock {
+        first: c.first + offset,
+        ..c
+    }));
     if elided > 0 {
         let msg = format!("[… {elided} more bytes not shown …]");
-        push_wrapped(lines, &msg, width, Part::Elided);
+        b.push_wrapped(&msg, width, Part::Elided);
     }
 }
 
@@ -218,22 +284,11 @@ fn message_header(role: Role, phase: Option<&str>) -> (String, Part, Part) {
     }
 }
 
-/// A tool call's one-line summary, cut to `width`.
-fn tool_line(call: &ToolCall, width: usize) -> PaneLine {
-    let ToolCall { kind, summary } = call;
-    let text = format!(
-        "  ▸ {}: {}",
-        sanitize::one_line(kind),
-        sanitize::one_line(summary)
-    );
-    PaneLine::one(crate::textwidth::truncate(&text, width), Part::Tool)
-}
-
-/// Mark every case-insensitive occurrence of `terms` (lowercase) in the message text of `lines`
-/// as [`Part::Hit`]; returns the indices of the lines that hold one, in order. Matching is done
-/// on the drawn (safe, wrapped) text, so a mark always lands on the characters shown; a term
-/// broken across two wrapped lines is not marked.
-pub fn mark_hits(lines: &mut [PaneLine], terms: &[String]) -> Vec<usize> {
+/// Mark every case-insensitive occurrence of `terms` (lowercase) in the body text of `lines`
+/// (messages and tool calls, not headers) as `mark`; returns the indices of the lines that hold
+/// one, in order. Matching is done on the drawn (safe, wrapped) text, so a mark always lands on
+/// the characters shown; a term broken across two wrapped lines is not marked.
+pub fn mark_terms(lines: &mut [PaneLine], terms: &[String], mark: Part) -> Vec<usize> {
     let terms: Vec<Vec<char>> = terms
         .iter()
         .filter(|t| !t.is_empty())
@@ -244,59 +299,55 @@ pub fn mark_hits(lines: &mut [PaneLine], terms: &[String]) -> Vec<usize> {
         return found;
     }
     for (n, line) in lines.iter_mut().enumerate() {
-        let is_text = |p: Part| {
-            matches!(
-                p,
-                Part::UserText | Part::AssistantText | Part::CommentaryText
-            )
-        };
-        if !line.spans.iter().any(|(_, p)| is_text(*p)) {
-            continue;
-        }
-        let mut spans = Vec::with_capacity(line.spans.len());
-        let mut hit = false;
-        for (text, part) in line.spans.drain(..) {
-            if !is_text(part) {
-                spans.push((text, part));
-                continue;
-            }
-            let chars: Vec<char> = text.chars().collect();
-            let folded: Vec<char> = chars.iter().map(|&c| fold(c)).collect();
-            let mut marked = vec![false; chars.len()];
-            for term in &terms {
-                let mut i = 0;
-                while i + term.len() <= folded.len() {
-                    if folded[i..i + term.len()] == term[..] {
-                        marked[i..i + term.len()].iter_mut().for_each(|m| *m = true);
-                        i += term.len();
-                    } else {
-                        i += 1;
-                    }
-                }
-            }
-            hit |= marked.iter().any(|&m| m);
-            let mut run = String::new();
-            let mut run_hit = false;
-            for (c, m) in chars.into_iter().zip(marked) {
-                if m != run_hit && !run.is_empty() {
-                    spans.push((
-                        std::mem::take(&mut run),
-                        if run_hit { Part::Hit } else { part },
-                    ));
-                }
-                run_hit = m;
-                run.push(c);
-            }
-            if !run.is_empty() {
-                spans.push((run, if run_hit { Part::Hit } else { part }));
-            }
-        }
-        line.spans = spans;
-        if hit {
+        if mark_line(line, &terms, mark) {
             found.push(n);
         }
     }
     found
+}
+
+/// Mark `terms` in one line; whether any was found.
+pub fn mark_line(line: &mut PaneLine, terms: &[Vec<char>], mark: Part) -> bool {
+    if !line.spans.iter().any(|(_, p)| p.is_body()) {
+        return false;
+    }
+    let mut spans = Vec::with_capacity(line.spans.len());
+    let mut hit = false;
+    for (text, part) in line.spans.drain(..) {
+        if !part.is_body() {
+            spans.push((text, part));
+            continue;
+        }
+        let chars: Vec<char> = text.chars().collect();
+        let folded: Vec<char> = chars.iter().map(|&c| fold(c)).collect();
+        let mut marked = vec![false; chars.len()];
+        for term in terms {
+            let mut i = 0;
+            while i + term.len() <= folded.len() {
+                if folded[i..i + term.len()] == term[..] {
+                    marked[i..i + term.len()].iter_mut().for_each(|m| *m = true);
+                    i += term.len();
+                } else {
+                    i += 1;
+                }
+            }
+        }
+        hit |= marked.iter().any(|&m| m);
+        let mut run = String::new();
+        let mut run_hit = false;
+        for (c, m) in chars.into_iter().zip(marked) {
+            if m != run_hit && !run.is_empty() {
+                spans.push((std::mem::take(&mut run), if run_hit { mark } else { part }));
+            }
+            run_hit = m;
+            run.push(c);
+        }
+        if !run.is_empty() {
+            spans.push((run, if run_hit { mark } else { part }));
+        }
+    }
+    line.spans = spans;
+    hit
 }
 
 /// Lower case of one character when that is one character (so positions are kept).
@@ -308,25 +359,20 @@ fn fold(c: char) -> char {
     }
 }
 
-fn textwrap_header(header: &str, width: usize) -> String {
-    crate::textwidth::truncate(header, width)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::textwidth::width;
 
     #[test]
-    fn hits_are_marked_on_message_text_only() {
+    fn hits_are_marked_on_body_text_only() {
         let mut lines = vec![
             PaneLine::one("▍ USER", Part::UserHeader),
             PaneLine::one("Where is the Parquet reader?", Part::UserText),
             PaneLine::one("nothing here", Part::AssistantText),
-            PaneLine::one("parquet", Part::Tool),
+            PaneLine::one("parquet", Part::MetaKey),
             PaneLine::one("PARQUET and parquet", Part::AssistantText),
         ];
-        let found = mark_hits(&mut lines, &["parquet".to_owned()]);
+        let found = mark_terms(&mut lines, &["parquet".to_owned()], Part::Hit);
         assert_eq!(found, vec![1, 4]);
         assert_eq!(
             lines[1].spans,
@@ -336,38 +382,9 @@ mod tests {
                 (" reader?".to_owned(), Part::UserText),
             ]
         );
-        assert_eq!(
-            lines[1].text(),
-            "Where is the Parquet reader?",
-            "text unchanged"
-        );
-        assert_eq!(lines[3].spans, vec![("parquet".to_owned(), Part::Tool)]);
-        assert_eq!(
-            lines[4]
-                .spans
-                .iter()
-                .filter(|(_, p)| *p == Part::Hit)
-                .count(),
-            2
-        );
-    }
-
-    #[test]
-    fn wraps_at_spaces_and_inside_long_words() {
-        assert_eq!(wrap("aaa bbb ccc", 7), vec!["aaa bbb", "ccc"]);
-        assert_eq!(wrap("abcdefghij", 4), vec!["abcd", "efgh", "ij"]);
-        assert_eq!(wrap("a\n\nb", 4), vec!["a", "", "b"]);
-    }
-
-    #[test]
-    fn wide_characters_never_overflow() {
-        let text = "日本語のテキストと絵文字🚀🚀🚀が混ざった長い行です";
-        for w in 2..12 {
-            for line in wrap(text, w) {
-                assert!(width(&line) <= w, "{line:?} at {w}");
-            }
-        }
-        let joined: String = wrap(text, 5).concat();
-        assert_eq!(joined, text, "nothing lost");
+        assert_eq!(lines[1].text(), "Where is the Parquet reader?");
+        assert_eq!(lines[3].spans, vec![("parquet".to_owned(), Part::MetaKey)]);
+        let hits = lines[4].spans.iter().filter(|(_, p)| *p == Part::Hit);
+        assert_eq!(hits.count(), 2);
     }
 }

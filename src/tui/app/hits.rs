@@ -2,13 +2,15 @@
 //! already been opened at the first hit for this session and query, and stepping between hits
 //! with `n` / `N`.
 
-use super::conversation::{self, PaneLine};
+use super::conversation::{self, PaneLine, Part};
 use super::HitStep;
 
 #[derive(Debug, Clone, Default)]
 pub struct Hits {
     /// Pane lines holding a hit, in order.
     lines: Vec<usize>,
+    /// The terms marked (lowercase).
+    terms: Vec<String>,
     /// The hit last jumped to.
     cursor: usize,
     /// The session and content query the pane last opened at a hit for.
@@ -18,10 +20,15 @@ pub struct Hits {
 impl Hits {
     /// Mark the hits of `query` (a content search) in `lines`; none without a content search.
     pub(super) fn mark(&mut self, lines: &mut [PaneLine], query: Option<&str>) {
-        self.lines = match query {
-            Some(query) => conversation::mark_hits(lines, &terms(query)),
-            None => Vec::new(),
-        };
+        self.terms = query.map(terms).unwrap_or_default();
+        self.lines = conversation::mark_terms(lines, &self.terms, Part::Hit);
+    }
+
+    /// Mark the hits again in lines drawn anew (a code block highlighted).
+    pub(super) fn mark_again(&self, lines: &mut [PaneLine]) {
+        if !self.terms.is_empty() {
+            conversation::mark_terms(lines, &self.terms, Part::Hit);
+        }
     }
 
     pub(super) fn lines(&self) -> &[usize] {

@@ -19,6 +19,7 @@
 mod background;
 pub mod conversation;
 mod filters;
+mod find;
 pub mod geometry;
 mod hits;
 mod index_status;
@@ -28,6 +29,7 @@ mod resume;
 mod rows;
 mod screen;
 mod searches;
+pub mod tool_view;
 mod types;
 mod update;
 

@@ -1,16 +1,18 @@
 //! The conversation pane's state: the selected session's lines as built for the pane's width,
-//! where the reader is, whether tool calls are shown, the transcripts read so far (the last few,
-//! for instant switching back) and the content-search hits in the lines. Asks for a transcript
-//! by returning the [`Job`]; it never sees the other sub-states, only what [`PaneContext`] and
-//! the selected row tell it.
+//! where the reader is, what is shown (tool calls, reasoning, which calls are expanded), the
+//! transcripts read so far (the last few, for instant switching back), the content-search hits
+//! and the find in the pane. Code blocks are highlighted when they first come on screen. Asks
+//! for a transcript by returning the [`Job`]; it never sees the other sub-states, only what
+//! [`PaneContext`] and the selected row tell it.
 
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use super::conversation::{self, PaneLine};
+use super::conversation::{self, Built, EntryAt, EntryKind, PaneLine, View};
+use super::find::Find;
 use super::hits::Hits;
 use super::HitStep;
-use crate::rollout::transcript::Transcript;
+use crate::rollout::transcript::{Entry, Transcript};
 use crate::session::SessionRow;
 use crate::workers::transcript::Job;
 
@@ -30,11 +32,21 @@ pub struct PaneContext {
 
 type Read = Arc<Result<Transcript, String>>;
 
+/// Where the reader is, by entry: kept across a rebuild that changes the lines above.
+#[derive(Debug, Clone, Copy)]
+struct Anchor {
+    entry: usize,
+    /// Lines from the entry's first line to the top of the pane.
+    offset: usize,
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct Pane {
-    lines: Vec<PaneLine>,
+    built: Built,
+    /// Which of `built.code` are highlighted already.
+    lit: Vec<bool>,
     scroll: usize,
-    tools: bool,
+    view: View,
     /// Transcripts by session id, newest last.
     cache: VecDeque<(String, Read)>,
     /// The generation of the newest transcript asked for.
@@ -44,12 +56,22 @@ pub struct Pane {
     /// The session the pane last showed.
     shown: Option<String>,
     hits: Hits,
+    find: Find,
 }
 
 impl Pane {
     /// The lines of the selected session, from the top.
     pub fn lines(&self) -> &[PaneLine] {
-        &self.lines
+        &self.built.lines
+    }
+
+    /// Line `n` as drawn: with the find's matches marked.
+    pub fn drawn_line(&self, n: usize) -> Option<std::borrow::Cow<'_, PaneLine>> {
+        let line = self.built.lines.get(n)?;
+        Some(match self.find.marked(line, n) {
+            Some(marked) => std::borrow::Cow::Owned(marked),
+            None => std::borrow::Cow::Borrowed(line),
+        })
     }
 
     /// The first line on screen.
@@ -62,13 +84,28 @@ impl Pane {
         self.hits.lines()
     }
 
+    /// The find in the pane.
+    pub fn find(&self) -> &Find {
+        &self.find
+    }
+
+    /// What is shown besides the messages.
+    pub fn view(&self) -> &View {
+        &self.view
+    }
+
+    /// The transcript of the session shown, when read.
+    pub fn transcript(&self) -> Option<Read> {
+        self.cached(self.shown.as_deref()?)
+    }
+
     /// Show `row` (the selection, if any): a different session is read from the top (a content
     /// search opens it at its first hit), the same one, shown again after a background update,
     /// keeps its place. Returns the transcript to read when it is not read yet.
     pub fn show(&mut self, row: Option<&SessionRow>, ctx: &PaneContext) -> Option<Job> {
         let Some(row) = row else {
             self.built_for = None;
-            self.lines.clear();
+            self.built = Built::default();
             return None;
         };
         if self.built_for.as_deref() == Some(row.id.as_str()) {
@@ -77,6 +114,8 @@ impl Pane {
         if self.shown.as_deref() != Some(row.id.as_str()) {
             self.scroll = 0;
             self.hits.forget_opened();
+            self.find.cancel();
+            self.view.expanded = Default::default();
             self.shown = Some(row.id.clone());
         }
         let job = self.cached(&row.id).is_none().then(|| {
@@ -97,17 +136,26 @@ impl Pane {
         self.built_for = None;
     }
 
-    /// Build the lines for `row` (the selection), the context and the tool setting.
+    /// Build the lines for `row` (the selection), the context and the view.
     pub fn rebuild(&mut self, row: Option<&SessionRow>, ctx: &PaneContext) {
         let Some(row) = row else {
-            self.lines.clear();
+            self.built = Built::default();
             self.built_for = None;
             return;
         };
         let cached = self.cached(&row.id);
-        self.lines = conversation::build(row, cached.as_deref(), ctx.width, self.tools);
+        // The one look at the file system here: whether the session's folder still exists.
+        self.view.folder_missing = row
+            .cwd
+            .as_deref()
+            .is_some_and(|c| !c.is_empty() && !std::path::Path::new(c).is_dir());
+        self.built = conversation::build(row, cached.as_deref(), ctx.width, &self.view);
+        self.lit = vec![false; self.built.code.len()];
         let query = ctx.content_query.as_deref();
-        self.hits.mark(&mut self.lines, query);
+        self.hits.mark(&mut self.built.lines, query);
+        if self.find.active() {
+            self.find.search(&self.built.lines, self.scroll);
+        }
         self.built_for = Some(row.id.clone());
         // A session shown for a new content query opens at its first hit, once it is read.
         if let (Some(_), Some(query)) = (&cached, query) {
@@ -137,36 +185,241 @@ impl Pane {
             self.cache.pop_front();
         }
         if selected.is_some_and(|r| r.id == id) {
+            let anchor = self.anchor();
             let (scroll, opened) = (self.scroll, self.hits.opened_for().cloned());
             self.rebuild(selected, ctx);
             if self.hits.opened_for() == opened.as_ref() {
                 self.scroll = scroll;
-                self.scroll_by(0, ctx.height);
+                self.restore(anchor, ctx.height);
             }
         }
     }
 
-    /// Show or hide tool calls, from the top.
-    pub fn toggle_tools(&mut self, row: Option<&SessionRow>, ctx: &PaneContext) {
-        self.tools = !self.tools;
-        self.scroll = 0;
+    /// Change what is shown, keeping the entry at the top in place (`f` changes the view).
+    fn reshow(&mut self, row: Option<&SessionRow>, ctx: &PaneContext, f: impl FnOnce(&mut View)) {
+        let anchor = self.anchor();
+        f(&mut self.view);
         self.rebuild(row, ctx);
+        self.restore(anchor, ctx.height);
     }
 
-    /// Scroll by `delta` lines (negative: up), within the lines for a pane `height` high.
+    /// Show or hide tool calls.
+    pub fn toggle_tools(&mut self, row: Option<&SessionRow>, ctx: &PaneContext) {
+        self.reshow(row, ctx, |v| v.tools = !v.tools);
+    }
+
+    /// Show or hide reasoning; returns what to tell the user.
+    pub fn toggle_reasoning(&mut self, row: Option<&SessionRow>, ctx: &PaneContext) -> String {
+        self.reshow(row, ctx, |v| v.reasoning = !v.reasoning);
+        if self.view.reasoning {
+            "reasoning shown"
+        } else {
+            "reasoning hidden"
+        }
+        .into()
+    }
+
+    /// Expand or collapse the tool call on screen (the first one in view, else the last one
+    /// above); `all` expands or collapses every call. Returns what to tell the user.
+    pub fn toggle_expand(
+        &mut self,
+        row: Option<&SessionRow>,
+        ctx: &PaneContext,
+        all: bool,
+    ) -> String {
+        if !self.view.tools {
+            return "tool calls are hidden: Ctrl+T shows them".into();
+        }
+        if all {
+            self.reshow(row, ctx, |v| {
+                v.expanded.all = !v.expanded.all;
+                v.expanded.flipped.clear();
+            });
+            return if self.view.expanded.all {
+                "every tool call expanded"
+            } else {
+                "every tool call collapsed"
+            }
+            .into();
+        }
+        let Some(target) = self.tool_in_view(ctx.height) else {
+            return "no tool call on screen".into();
+        };
+        let top = target.line.saturating_sub(self.scroll);
+        f_flip(&mut self.view, target.entry);
+        self.rebuild(row, ctx);
+        if let Some(now) = self.built.entries.iter().find(|e| e.entry == target.entry) {
+            self.scroll = now.line.saturating_sub(top);
+            self.scroll_by(0, ctx.height);
+        }
+        if self.view.expanded.is(target.entry) {
+            "tool call expanded"
+        } else {
+            "tool call collapsed"
+        }
+        .into()
+    }
+
+    fn tool_in_view(&self, height: usize) -> Option<EntryAt> {
+        let tools = self
+            .built
+            .entries
+            .iter()
+            .filter(|e| e.kind == EntryKind::Tool);
+        let end = self.scroll + height;
+        tools
+            .clone()
+            .find(|e| e.line >= self.scroll && e.line < end)
+            .or_else(|| tools.rev().find(|e| e.line < self.scroll))
+            .copied()
+    }
+
+    /// The entry at the top of the pane and how far into it the reader is.
+    fn anchor(&self) -> Option<Anchor> {
+        let e = self
+            .built
+            .entries
+            .iter()
+            .rev()
+            .find(|e| e.line <= self.scroll)?;
+        Some(Anchor {
+            entry: e.entry,
+            offset: self.scroll - e.line,
+        })
+    }
+
+    fn restore(&mut self, anchor: Option<Anchor>, height: usize) {
+        if let Some(a) = anchor {
+            // The entry itself, or the nearest one before it that is still shown.
+            let at = self.built.entries.iter().rev().find(|e| e.entry <= a.entry);
+            if let Some(e) = at {
+                let offset = if e.entry == a.entry { a.offset } else { 0 };
+                self.scroll = e.line + offset;
+            }
+        }
+        self.scroll_by(0, height);
+    }
+
+    /// Scroll by `delta` lines (negative: up), within the lines for a pane `height` high; the
+    /// code blocks that come on screen are highlighted.
     pub fn scroll_by(&mut self, delta: i64, height: usize) {
-        let max = self.lines.len().saturating_sub(height) as i64;
+        let max = self.built.lines.len().saturating_sub(height) as i64;
         let to = (self.scroll as i64 + delta).clamp(0, max.max(0));
         self.scroll = usize::try_from(to).unwrap_or(0);
+        self.light(height);
     }
 
-    /// Jump to the next or previous content-search hit; returns what to tell the user.
+    /// Highlight the code blocks on screen that are not yet.
+    fn light(&mut self, height: usize) {
+        let (from, to) = (self.scroll, self.scroll + height);
+        for (i, block) in self.built.code.iter().enumerate() {
+            if self.lit[i] || block.first >= to || block.first + block.count <= from {
+                continue;
+            }
+            self.lit[i] = true;
+            let mut lines = block.highlighted();
+            if lines.len() != block.count {
+                continue;
+            }
+            self.hits.mark_again(&mut lines);
+            let range = block.first..block.first + block.count;
+            self.built.lines.splice(range, lines);
+        }
+    }
+
+    /// Go to the first or the last line.
+    pub fn to_end(&mut self, last: bool, height: usize) {
+        self.scroll = if last { usize::MAX / 2 } else { 0 };
+        self.scroll_by(0, height);
+    }
+
+    /// Go to the next or previous message (`prompts`: user prompt); returns what to tell the
+    /// user when there is none.
+    pub fn jump_entry(&mut self, step: HitStep, prompts: bool, height: usize) -> Option<String> {
+        let wanted = |e: &&EntryAt| match prompts {
+            true => e.kind == EntryKind::User,
+            false => matches!(e.kind, EntryKind::User | EntryKind::Assistant),
+        };
+        let mut entries = self.built.entries.iter().filter(wanted);
+        let to = match step {
+            HitStep::Next => entries.find(|e| e.line > self.scroll),
+            HitStep::Previous => entries.rev().find(|e| e.line < self.scroll),
+        };
+        let what = if prompts { "prompt" } else { "message" };
+        let Some(to) = to.copied() else {
+            let side = if step == HitStep::Next {
+                "after"
+            } else {
+                "before"
+            };
+            return Some(format!("no {what} {side} this one"));
+        };
+        self.scroll = to.line;
+        self.scroll_by(0, height);
+        None
+    }
+
+    /// The message at the top of the pane (the last one starting at or above it).
+    pub fn message_at_top(&self) -> Option<&Entry> {
+        let is_message = |e: &&EntryAt| matches!(e.kind, EntryKind::User | EntryKind::Assistant);
+        let mut messages = self.built.entries.iter().filter(is_message);
+        let at = messages
+            .clone()
+            .rev()
+            .find(|e| e.line <= self.scroll + 1)
+            .or_else(|| messages.next())?;
+        self.cache_entry(at.entry)
+    }
+
+    fn cache_entry(&self, i: usize) -> Option<&Entry> {
+        let id = self.shown.as_deref()?;
+        let (_, read) = self.cache.iter().find(|(c, _)| c == id)?;
+        read.as_ref().as_ref().ok()?.entries.get(i)
+    }
+
+    /// Start typing a find query.
+    pub fn find_start(&mut self) {
+        self.find.start();
+    }
+
+    /// A key while the find query is typed: the query changes and the pane moves to the first
+    /// match from where the reader is.
+    pub fn find_edit(&mut self, c: Option<char>, height: usize) {
+        match c {
+            Some(c) => self.find.push(c),
+            None => self.find.pop(),
+        }
+        self.find.search(&self.built.lines, self.scroll);
+        if let Some(line) = self.find.current() {
+            self.show_line(line, height);
+        }
+    }
+
+    /// Enter (keep the matches) or Esc (drop them) while typing.
+    pub fn find_end(&mut self, keep: bool) -> Option<String> {
+        if keep && self.find.active() {
+            self.find.done();
+            Some(self.find.position())
+        } else {
+            self.find.cancel();
+            None
+        }
+    }
+
+    /// Jump to the next or previous match: of the find when there is one, else of the content
+    /// search; returns what to tell the user.
     pub fn jump_hit(&mut self, step: HitStep, ctx: &PaneContext) -> String {
+        if self.find.active() {
+            if let Some(line) = self.find.step(step) {
+                self.show_line(line, ctx.height);
+            }
+            return self.find.position();
+        }
         let Some(line) = self.hits.step(step) else {
             return if ctx.content_query.is_some() {
                 "no match in this conversation".into()
             } else {
-                "n / N jump between matches of a content search (Ctrl+F)".into()
+                "n / N: next / previous match of a find (/) or a content search (Ctrl+F)".into()
             };
         };
         self.show_line(line, ctx.height);
@@ -184,5 +437,11 @@ impl Pane {
     fn show_line(&mut self, line: usize, height: usize) {
         self.scroll = line.saturating_sub(3);
         self.scroll_by(0, height);
+    }
+}
+
+fn f_flip(view: &mut View, entry: usize) {
+    if !view.expanded.flipped.remove(&entry) {
+        view.expanded.flipped.insert(entry);
     }
 }

@@ -63,8 +63,30 @@ pub enum Action {
     ToggleTools,
     /// Switch between fuzzy search and search inside conversations.
     ToggleContent,
-    /// Scroll the conversation to another content-search hit.
+    /// Scroll the conversation to another match (of the find, else of the content search).
     JumpHit(HitStep),
+    /// Scroll the conversation to the next or previous message (`prompts`: user prompt).
+    Jump {
+        step: HitStep,
+        prompts: bool,
+    },
+    /// The conversation's first (`false`) or last line.
+    PaneEnd(bool),
+    /// Expand or collapse the tool call on screen, or every one.
+    Expand {
+        all: bool,
+    },
+    ToggleReasoning,
+    /// Start typing a find query in the conversation.
+    FindStart,
+    /// A character for the find query (`None`: delete the last one).
+    FindKey(Option<char>),
+    /// Stop typing the find query: keep it (Enter) or drop it (Esc).
+    FindEnd(bool),
+    /// Copy the message at the top of the conversation.
+    CopyMessage,
+    /// Write the conversation to a Markdown file.
+    Export,
     ToggleHelp,
     CopyId,
     CopyCommand,
@@ -124,6 +146,11 @@ pub enum Effect {
         what: String,
     },
     Suspend,
+    /// Write `text` to a new file named `name` in the current folder and say where.
+    Write {
+        name: String,
+        text: String,
+    },
 }
 
 /// Work queued for the background threads, taken by the event loop with

@@ -51,6 +51,43 @@ impl App {
                     .toggle_tools(self.list.selected_row(&self.rows), &ctx);
             }
             Action::ToggleContent => self.toggle_content(),
+            Action::ToggleReasoning => {
+                let ctx = self.pane_context();
+                let said = self
+                    .pane
+                    .toggle_reasoning(self.list.selected_row(&self.rows), &ctx);
+                self.screen.notify(said);
+            }
+            Action::Expand { all } => {
+                let ctx = self.pane_context();
+                let said = self
+                    .pane
+                    .toggle_expand(self.list.selected_row(&self.rows), &ctx, all);
+                self.screen.notify(said);
+            }
+            Action::Jump { step, prompts } => {
+                let h = self.screen.pane_height();
+                if let Some(said) = self.pane.jump_entry(step, prompts, h) {
+                    self.screen.notify(said);
+                }
+            }
+            Action::PaneEnd(last) => self.pane.to_end(last, self.screen.pane_height()),
+            Action::FindStart => {
+                self.pane.find_start();
+                self.screen
+                    .notify("find: type, Enter keeps the matches (n / N), Esc drops them");
+            }
+            Action::FindKey(c) => {
+                self.pane.find_edit(c, self.screen.pane_height());
+                let said = self.pane.find().position();
+                self.screen.notify(format!("find: {said}"));
+            }
+            Action::FindEnd(keep) => {
+                if let Some(said) = self.pane.find_end(keep) {
+                    self.screen.notify(said);
+                }
+            }
+            Action::CopyMessage => return self.copy_message(),
             Action::JumpHit(step) => {
                 let ctx = self.pane_context();
                 let said = self.pane.jump_hit(step, &ctx);
@@ -115,6 +152,21 @@ impl App {
             Effect::Copy {
                 text: row.id.clone(),
                 what: "session id".into(),
+            }
+        }
+    }
+
+    /// The message at the top of the conversation, as written.
+    fn copy_message(&mut self) -> Effect {
+        match self.pane.message_at_top() {
+            Some(crate::rollout::transcript::Entry::Message { text, .. }) => Effect::Copy {
+                text: crate::sanitize::for_terminal(text),
+                what: "message".into(),
+            },
+            _ => {
+                self.screen
+                    .notify("no message to copy (is the conversation read yet?)");
+                Effect::None
             }
         }
     }

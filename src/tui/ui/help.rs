@@ -22,8 +22,18 @@ pub fn draw(frame: &mut Frame, screen: Rect, theme: &Theme) {
         .max()
         .unwrap_or(0)
         + 4;
-    let w = u16::try_from(want_w).unwrap_or(u16::MAX).min(screen.width);
-    let h = u16::try_from(keys::HELP.len() + 4)
+    // Too many keys for the height: two columns, when the width allows.
+    let fits = keys::HELP.len() + 4 <= usize::from(screen.height);
+    let columns = if !fits && usize::from(screen.width) >= 2 * want_w + 2 {
+        2
+    } else {
+        1
+    };
+    let rows = keys::HELP.len().div_ceil(columns);
+    let w = u16::try_from(want_w * columns + 3 * (columns - 1))
+        .unwrap_or(u16::MAX)
+        .min(screen.width);
+    let h = u16::try_from(rows + 4)
         .unwrap_or(u16::MAX)
         .min(screen.height);
     let area = Rect::new(
@@ -33,14 +43,25 @@ pub fn draw(frame: &mut Frame, screen: Rect, theme: &Theme) {
         h,
     );
     let text_w = usize::from(w.saturating_sub(4));
-    let mut lines: Vec<Line> = keys::HELP
-        .iter()
-        .map(|(k, d)| {
-            let desc_w = text_w.saturating_sub(key_w + 2);
-            Line::from(vec![
-                Span::styled(format!("{k:<key_w$}  "), theme.help_key),
-                Span::styled(textwidth::truncate(d, desc_w), theme.help_text),
-            ])
+    let col_w = (text_w + 3) / columns - 3 * (columns - 1);
+    let desc_w = col_w.saturating_sub(key_w + 2);
+    let cell = |(k, d): &(&str, &str)| {
+        let d = textwidth::truncate(d, desc_w);
+        let pad = desc_w.saturating_sub(textwidth::width(&d));
+        vec![
+            Span::styled(format!("{k:<key_w$}  "), theme.help_key),
+            Span::styled(d, theme.help_text),
+            Span::raw(" ".repeat(pad)),
+        ]
+    };
+    let mut lines: Vec<Line> = (0..rows)
+        .map(|r| {
+            let mut spans = cell(&keys::HELP[r]);
+            if let Some(right) = keys::HELP.get(r + rows).filter(|_| columns == 2) {
+                spans.push(Span::styled(" │ ", theme.help_border));
+                spans.extend(cell(right));
+            }
+            Line::from(spans)
         })
         .collect();
     lines.push(Line::default());

@@ -3,7 +3,7 @@
 
 use ratatui::style::{Color, Modifier, Style};
 
-use crate::tui::app::conversation::Part;
+use crate::tui::render::{Code, Part};
 
 #[derive(Debug, Clone, Copy)]
 pub struct Theme {
@@ -79,29 +79,83 @@ impl Theme {
     pub fn part(&self, part: Part) -> Style {
         let plain = Style::default();
         let fg = |c: Color| if self.color { plain.fg(c) } else { plain };
+        let m = |m: Modifier| plain.add_modifier(m);
         match part {
-            Part::MetaKey => fg(Color::DarkGray),
-            Part::MetaValue => plain,
-            Part::Rule => fg(Color::DarkGray),
+            Part::MetaKey | Part::Rule | Part::TableRule => fg(Color::DarkGray),
+            Part::MetaValue | Part::UserText | Part::AssistantText => plain,
+            Part::Warning => fg(Color::Red).add_modifier(Modifier::BOLD),
             Part::UserHeader => fg(Color::Green).add_modifier(Modifier::BOLD | Modifier::REVERSED),
             Part::AssistantHeader => fg(Color::Cyan).add_modifier(Modifier::BOLD),
             Part::CommentaryHeader => {
                 fg(Color::Cyan).add_modifier(Modifier::DIM | Modifier::ITALIC)
             }
-            Part::UserText | Part::AssistantText => plain,
-            Part::CommentaryText => plain.add_modifier(Modifier::DIM | Modifier::ITALIC),
-            Part::Tool => fg(Color::Yellow).add_modifier(Modifier::DIM),
-            Part::Elided | Part::Notice => plain.add_modifier(Modifier::ITALIC | Modifier::DIM),
-            Part::Hit => {
+            Part::CommentaryText => m(Modifier::DIM | Modifier::ITALIC),
+            Part::Heading(1 | 2) => {
+                fg(Color::Magenta).add_modifier(Modifier::BOLD | Modifier::UNDERLINED)
+            }
+            Part::Heading(_) => fg(Color::Magenta).add_modifier(Modifier::BOLD),
+            Part::Strong | Part::TableHeader => m(Modifier::BOLD),
+            Part::Emphasis => m(Modifier::ITALIC),
+            Part::Strike => m(Modifier::CROSSED_OUT),
+            Part::InlineCode => {
+                if self.color {
+                    plain.fg(Color::LightCyan)
+                } else {
+                    m(Modifier::BOLD)
+                }
+            }
+            Part::Link => fg(Color::Blue).add_modifier(Modifier::UNDERLINED),
+            Part::LinkUrl | Part::CodeGutter => fg(Color::DarkGray).add_modifier(Modifier::DIM),
+            Part::Quote | Part::ListMarker => fg(Color::Cyan),
+            Part::Code(code) => self.code(code),
+            Part::Tool => fg(Color::Yellow),
+            Part::ToolOutput => m(Modifier::DIM),
+            Part::ToolOk => fg(Color::Green),
+            Part::ToolFailed => fg(Color::Red).add_modifier(Modifier::BOLD),
+            Part::ReasoningHeader => fg(Color::Magenta).add_modifier(Modifier::ITALIC),
+            Part::ReasoningText => m(Modifier::ITALIC | Modifier::DIM),
+            Part::Elided | Part::Notice => m(Modifier::ITALIC | Modifier::DIM),
+            Part::Hit | Part::FoundCurrent => {
                 if self.color {
                     plain
                         .fg(Color::Black)
                         .bg(Color::Yellow)
                         .add_modifier(Modifier::BOLD)
                 } else {
-                    plain.add_modifier(Modifier::REVERSED | Modifier::BOLD | Modifier::UNDERLINED)
+                    m(Modifier::REVERSED | Modifier::BOLD | Modifier::UNDERLINED)
                 }
             }
+            Part::Found => {
+                if self.color {
+                    plain.fg(Color::Black).bg(Color::LightYellow)
+                } else {
+                    m(Modifier::UNDERLINED)
+                }
+            }
+        }
+    }
+
+    /// Code tokens: colours, and without colour only comments stand apart (dim).
+    fn code(&self, code: Code) -> Style {
+        let plain = Style::default();
+        if !self.color {
+            return match code {
+                Code::Comment => plain.add_modifier(Modifier::DIM),
+                Code::Keyword => plain.add_modifier(Modifier::BOLD),
+                _ => plain,
+            };
+        }
+        match code {
+            Code::Plain => plain,
+            Code::Keyword => plain.fg(Color::Magenta),
+            Code::String => plain.fg(Color::Green),
+            Code::Comment => plain.fg(Color::DarkGray).add_modifier(Modifier::ITALIC),
+            Code::Number | Code::Constant => plain.fg(Color::LightRed),
+            Code::Function => plain.fg(Color::Blue),
+            Code::Type => plain.fg(Color::Yellow),
+            Code::Inserted => plain.fg(Color::Green),
+            Code::Deleted => plain.fg(Color::Red),
+            Code::DiffMeta => plain.fg(Color::Cyan),
         }
     }
 }

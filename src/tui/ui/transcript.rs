@@ -45,12 +45,9 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     if app.selected_row().is_none() {
         return;
     }
-    let lines: Vec<Line> = app
-        .pane()
-        .lines()
-        .iter()
-        .skip(app.pane().scroll())
-        .take(usize::from(text.height))
+    let pane = app.pane();
+    let lines: Vec<Line> = (pane.scroll()..pane.scroll() + usize::from(text.height))
+        .map_while(|n| pane.drawn_line(n))
         .map(|l| {
             Line::from(
                 l.spans
