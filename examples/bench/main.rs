@@ -12,6 +12,7 @@ mod common;
 mod content;
 mod floor;
 mod keystrokes;
+mod pane;
 mod relevance;
 mod rss;
 mod screen;
@@ -238,6 +239,15 @@ fn main() {
         rss::probe(Path::new(&dir), Path::new(&cache), THREADS);
         return;
     }
+    if let Some(pos) = std::env::args().position(|a| a == "--pane-probe") {
+        let arg = |n| {
+            std::env::args()
+                .nth(pos + n)
+                .expect("--pane-probe DIR FILE")
+        };
+        pane::probe(Path::new(&arg(1)), Path::new(&arg(2)));
+        return;
+    }
     let args = parse_args();
     let (store_dir, generated) = match &args.store {
         Some(d) => (d.clone(), false),
@@ -253,6 +263,7 @@ fn main() {
     let mut bad = Vec::new();
     let list_cache = list_figures(&mut t, &ctx, &mut bad);
     screen_figures(&mut t, &ctx, &list_cache, row_count);
+    pane::figures(&mut t, &ctx);
     let content = content::figures(&mut t, &ctx, &ids);
     relevance::figures(&content, &ctx.files, &rows);
     drop(rows);

@@ -57,7 +57,7 @@ pub fn probe(store: &Path, cache: &Path, threads: usize) {
     println!("{} {}", vm_hwm_kb(), rows.len());
 }
 
-fn vm_hwm_kb() -> u64 {
+pub fn vm_hwm_kb() -> u64 {
     std::fs::read_to_string("/proc/self/status")
         .ok()
         .and_then(|s| {

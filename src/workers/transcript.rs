@@ -26,6 +26,15 @@ pub struct Loaded {
     pub result: Result<Transcript, String>,
 }
 
+/// How the pane reads a transcript: giant messages elided, tool calls kept.
+pub fn pane_options() -> TranscriptOptions {
+    TranscriptOptions {
+        max_message_bytes: Some(MAX_MESSAGE_BYTES),
+        tools: true,
+        ordinal_below: None,
+    }
+}
+
 pub fn spawn(store: Store) -> (Sender<Job>, Receiver<Loaded>) {
     let (tx, rx) = mpsc::channel::<Job>();
     let (ltx, lrx) = mpsc::channel();
@@ -41,11 +50,7 @@ fn run(store: &Store, rx: &Receiver<Job>, tx: &Sender<Loaded>) {
     // first time one is shown, and again when a fork's parent is not in it (a session created
     // since). Other sessions are read straight away, with no walk before the first one.
     let mut files = LazyWalk::new(store.clone());
-    let opts = TranscriptOptions {
-        max_message_bytes: Some(MAX_MESSAGE_BYTES),
-        tools: true,
-        ordinal_below: None,
-    };
+    let opts = pane_options();
     while let Ok(first) = rx.recv() {
         let Some(job) = std::iter::once(first).chain(rx.try_iter()).last() else {
             continue;

@@ -2,6 +2,7 @@
 
 mod common;
 mod fixtures;
+mod pane_screens;
 mod picker_hostile;
 mod picker_loop;
 mod screens;

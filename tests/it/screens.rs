@@ -18,11 +18,11 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// 2026-11-30 09:37 UTC: the newest demo session is 7 minutes old.
-fn now() -> i64 {
+pub(crate) fn now() -> i64 {
     timefmt::parse_rfc3339("2026-11-30T09:37:00Z").unwrap()
 }
 
-struct Demo {
+pub(crate) struct Demo {
     _dir: tempfile::TempDir,
     store: Store,
     rows: Vec<SessionRow>,
@@ -30,7 +30,7 @@ struct Demo {
     workers: Workers,
 }
 
-fn demo() -> Demo {
+pub(crate) fn demo() -> Demo {
     let dir = tempfile::tempdir().unwrap();
     let home = codex_picker::demo::materialize(dir.path()).unwrap();
     let store = Store { home };
@@ -58,7 +58,7 @@ fn demo() -> Demo {
     }
 }
 
-fn app(demo: &mut Demo, opts: Options, w: u16, h: u16) -> App {
+pub(crate) fn app(demo: &mut Demo, opts: Options, w: u16, h: u16) -> App {
     let mut app = App::new(opts, now());
     app.update(Action::Resize(w, h));
     app.apply_index(Event::Found {
@@ -90,7 +90,7 @@ fn content_index(demo: &Demo) -> std::sync::Arc<codex_picker::fulltext::ContentI
 }
 
 /// Send every request to the workers and apply their answers, until none is awaited.
-fn settle(app: &mut App, demo: &mut Demo) {
+pub(crate) fn settle(app: &mut App, demo: &mut Demo) {
     let start = Instant::now();
     loop {
         demo.workers.send(app);
@@ -106,27 +106,27 @@ fn settle(app: &mut App, demo: &mut Demo) {
     }
 }
 
-fn type_text(app: &mut App, demo: &mut Demo, text: &str) {
+pub(crate) fn type_text(app: &mut App, demo: &mut Demo, text: &str) {
     for c in text.chars() {
         app.update(Action::Insert(c));
     }
     settle(app, demo);
 }
 
-fn screen(app: &App, w: u16, h: u16) -> Terminal<TestBackend> {
+pub(crate) fn screen(app: &App, w: u16, h: u16) -> Terminal<TestBackend> {
     let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
     term.draw(|f| ui::draw(f, app, &Theme::new(false))).unwrap();
     term
 }
 
-fn all() -> Options {
+pub(crate) fn all() -> Options {
     Options {
         all: true,
         ..Options::default()
     }
 }
 
-fn text_of(term: &Terminal<TestBackend>) -> String {
+pub(crate) fn text_of(term: &Terminal<TestBackend>) -> String {
     term.backend().to_string()
 }
 

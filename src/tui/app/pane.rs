@@ -144,11 +144,7 @@ impl Pane {
             return;
         };
         let cached = self.cached(&row.id);
-        // The one look at the file system here: whether the session's folder still exists.
-        self.view.folder_missing = row
-            .cwd
-            .as_deref()
-            .is_some_and(|c| !c.is_empty() && !std::path::Path::new(c).is_dir());
+        self.view.folder_missing = folder_missing(row);
         self.built = conversation::build(row, cached.as_deref(), ctx.width, &self.view);
         self.lit = vec![false; self.built.code.len()];
         let query = ctx.content_query.as_deref();
@@ -444,4 +440,12 @@ fn f_flip(view: &mut View, entry: usize) {
     if !view.expanded.flipped.remove(&entry) {
         view.expanded.flipped.insert(entry);
     }
+}
+
+/// Whether the session's folder no longer exists: the one look at the file system in the
+/// pane's state (a `stat`, when a session is shown or acted on).
+pub(super) fn folder_missing(row: &SessionRow) -> bool {
+    row.cwd
+        .as_deref()
+        .is_some_and(|c| !c.is_empty() && !std::path::Path::new(c).is_dir())
 }

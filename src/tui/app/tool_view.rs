@@ -3,6 +3,7 @@
 
 use crate::rollout::record::ToolCall;
 use crate::sanitize;
+use crate::tui::render::markdown;
 use crate::tui::render::wrap::wrap_runs;
 use crate::tui::render::{PaneLine, Part};
 
@@ -13,6 +14,9 @@ pub fn is_reasoning(call: &ToolCall) -> bool {
 
 /// The lines of `call`, expanded (`open`) or not.
 pub fn lines(call: &ToolCall, width: usize, open: bool) -> Vec<PaneLine> {
+    if is_reasoning(call) {
+        return reasoning(&call.summary, width);
+    }
     let kind = sanitize::one_line(&call.kind);
     let summary = sanitize::one_line(&call.summary);
     let (mark, head_part, body_part) = if is_reasoning(call) {
@@ -33,5 +37,16 @@ pub fn lines(call: &ToolCall, width: usize, open: bool) -> Vec<PaneLine> {
         line.extend(spans);
         out.push(PaneLine { spans: line });
     }
+    out
+}
+
+/// A reasoning summary: a heading line, then its Markdown, indented.
+fn reasoning(text: &str, width: usize) -> Vec<PaneLine> {
+    let mut out = vec![PaneLine::one("  ◆ reasoning", Part::ReasoningHeader)];
+    let body = markdown::render(text, width.saturating_sub(4).max(8), Part::ReasoningText);
+    out.extend(body.lines.into_iter().map(|mut l| {
+        l.spans.insert(0, ("    ".to_owned(), Part::ReasoningText));
+        l
+    }));
     out
 }

@@ -144,9 +144,14 @@ impl App {
             return Effect::None;
         };
         if *action == Action::CopyCommand {
+            let what = if super::pane::folder_missing(row) {
+                "resume command (its folder no longer exists: the cd will fail)"
+            } else {
+                "resume command"
+            };
             Effect::Copy {
                 text: resume_command(row),
-                what: "resume command".into(),
+                what: what.into(),
             }
         } else {
             Effect::Copy {

@@ -113,3 +113,60 @@ fn entities_cannot_smuggle_an_escape_character() {
         }
     }
 }
+
+mod never {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Markdown-ish text: syntax pieces, entities, controls and escapes, wide characters.
+    fn markdownish() -> impl Strategy<Value = String> {
+        let piece = prop_oneof![
+            Just("# ".to_owned()),
+            Just("\n".to_owned()),
+            Just("\n\n".to_owned()),
+            Just("- ".to_owned()),
+            Just("1. ".to_owned()),
+            Just("> ".to_owned()),
+            Just("```rust\n".to_owned()),
+            Just("```\n".to_owned()),
+            Just("~~~py\n".to_owned()),
+            Just("| a | b |\n|---|:-:|\n".to_owned()),
+            Just("**".to_owned()),
+            Just("_".to_owned()),
+            Just("`".to_owned()),
+            Just("[x](http://e/\u{1b}]8;;)".to_owned()),
+            Just("&#27;[2J".to_owned()),
+            Just("&#x9b;".to_owned()),
+            Just("\u{1b}[31m".to_owned()),
+            Just("\u{9b}1;2H".to_owned()),
+            Just("\u{202e}".to_owned()),
+            Just("\t".to_owned()),
+            Just("\r".to_owned()),
+            Just("<b>html</b>".to_owned()),
+            Just("日本語🚀".to_owned()),
+            "[a-z ]{0,12}",
+            any::<char>().prop_map(String::from),
+        ];
+        proptest::collection::vec(piece, 0..40).prop_map(|v| v.concat())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+        #[test]
+        fn rendering_never_lets_a_control_character_through(text in markdownish(), width in 1usize..100) {
+            let r = render(&text, width, Part::AssistantText);
+            let mut lines = r.lines.clone();
+            for block in &r.code {
+                lines.extend(block.highlighted());
+            }
+            for line in &lines {
+                for (s, _) in &line.spans {
+                    prop_assert!(!s.chars().any(|c| crate::sanitize::is_dangerous(c) || c == '\t' || c == '\n'), "{:?}", s);
+                }
+            }
+            for block in &r.code {
+                prop_assert_eq!(block.highlighted().len(), block.count);
+            }
+        }
+    }
+}
