@@ -220,7 +220,7 @@ fn message_header(role: Role, phase: Option<&str>) -> (String, Part, Part) {
 
 /// A tool call's one-line summary, cut to `width`.
 fn tool_line(call: &ToolCall, width: usize) -> PaneLine {
-    let ToolCall { kind, summary } = call;
+    let ToolCall { kind, summary, .. } = call;
     let text = format!(
         "  ▸ {}: {}",
         sanitize::one_line(kind),

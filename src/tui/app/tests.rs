@@ -149,6 +149,12 @@ fn with_transcript(app: &mut App, lines: usize) {
             Entry::Tool(crate::rollout::record::ToolCall {
                 kind: "function_call".into(),
                 summary: "exec_command ls".into(),
+                call_id: None,
+                detail: crate::rollout::record::ToolDetail::Command {
+                    command: "ls".into(),
+                    workdir: None,
+                },
+                output: None,
             }),
         ],
         ..Transcript::default()
