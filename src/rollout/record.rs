@@ -35,9 +35,9 @@ pub struct ToolCall {
     pub call_id: Option<String>,
     /// What the row did, as far as the rollout says.
     pub detail: ToolDetail,
-    /// The call's output, once a transcript read paired them; `None` for an output row,
-    /// reasoning, a call whose output is not (yet) in the file, or a read that leaves outputs
-    /// as rows of their own.
+    /// The call's output, once a transcript read paired them (see
+    /// [`super::transcript::pair_outputs`]); `None` for an output row, reasoning, a call whose
+    /// output is not (yet) in the file, or a read that leaves outputs as rows of their own.
     pub output: Option<ToolOutput>,
 }
 

@@ -1,9 +1,9 @@
 //! Tool rows as a user would check them: the command a call ran, the files a patch touched, the
-//! exit code and text an output reports, the reasoning text; the cap on long texts; and rows of
-//! every wrong shape read without a panic.
+//! exit code and text an output reports, the reasoning text; outputs paired with their calls in
+//! a transcript; the cap on long texts; and rows of every wrong shape read without a panic.
 
 use super::*;
-use crate::rollout::transcript::{read_transcript, TranscriptOptions};
+use crate::rollout::transcript::{self, read_transcript, Entry, TranscriptOptions};
 use serde_json::json;
 
 fn row(payload: Value) -> ToolCall {
@@ -408,6 +408,98 @@ fn the_cap_cuts_output_and_patch_on_a_char_boundary_and_counts_the_rest() {
     );
     let command = command_of(&call).0;
     assert!(command.len() <= cap + '…'.len_utf8() && command.ends_with('…'));
+}
+
+fn line(payload: Value) -> String {
+    format!("{}\n", json!({"type":"response_item","payload":payload}))
+}
+
+fn paired_read(text: &str, pair: bool) -> Vec<Entry> {
+    let opts = TranscriptOptions {
+        pair_outputs: pair,
+        ..TranscriptOptions::default()
+    };
+    read_transcript(text.as_bytes(), &opts).unwrap().entries
+}
+
+fn session_with_calls() -> String {
+    [
+        r#"{"type":"session_meta","payload":{"id":"a","cwd":"/w"}}"#.to_owned() + "\n",
+        r#"{"type":"event_msg","payload":{"type":"user_message","message":"list files"}}"#
+            .to_owned()
+            + "\n",
+        line(json!({"type":"function_call","name":"exec_command",
+            "arguments":"{\"cmd\":\"ls\"}","call_id":"call_1"})),
+        line(json!({"type":"function_call","name":"exec_command",
+            "arguments":"{\"cmd\":\"pwd\"}","call_id":"call_2"})),
+        line(json!({"type":"function_call_output","call_id":"call_2",
+            "output":"Wall time: 0.01 seconds\nProcess exited with code 0\nOutput:\n/w\n"})),
+        line(json!({"type":"function_call_output","call_id":"call_1",
+            "output":"Process exited with code 1\nOutput:\nls: denied\n"})),
+        line(json!({"type":"function_call_output","call_id":"call_9","output":"stray"})),
+        line(json!({"type":"function_call_output","call_id":"call_1","output":"again"})),
+        r#"{"type":"event_msg","payload":{"type":"agent_message","message":"Done."}}"#.to_owned()
+            + "\n",
+    ]
+    .concat()
+}
+
+fn tool(entry: &Entry) -> &ToolCall {
+    match entry {
+        Entry::Tool(call) => call,
+        Entry::Message { text, .. } => panic!("a message: {text}"),
+    }
+}
+
+#[test]
+fn outputs_pair_with_their_calls_by_call_id_and_orphans_stay_entries() {
+    let entries = paired_read(&session_with_calls(), true);
+    assert_eq!(entries.len(), 6, "{entries:#?}");
+    assert!(entries[0].is_message() && entries[5].is_message());
+    let ls = tool(&entries[1]);
+    assert_eq!(command_of(ls).0, "ls");
+    let out = ls.output.as_ref().expect("ls has its output");
+    assert_eq!(
+        (out.exit_code, out.text.as_str()),
+        (Some(1), "ls: denied\n")
+    );
+    let pwd = tool(&entries[2]);
+    assert_eq!(command_of(pwd).0, "pwd");
+    let out = pwd.output.as_ref().expect("pwd has its output");
+    assert_eq!((out.exit_code, out.duration_ms), (Some(0), Some(10)));
+    // No call claims call_9, and call_1 has taken its output already.
+    assert_eq!(tool(&entries[3]).call_id.as_deref(), Some("call_9"));
+    assert_eq!(output_of(tool(&entries[3])).text, "stray");
+    assert_eq!(output_of(tool(&entries[4])).text, "again");
+}
+
+#[test]
+fn without_pairing_every_output_is_an_entry_in_file_order() {
+    let entries = paired_read(&session_with_calls(), false);
+    assert_eq!(entries.len(), 8);
+    let kinds: Vec<&str> = entries[1..7]
+        .iter()
+        .map(|e| tool(e).kind.as_str())
+        .collect();
+    assert_eq!(kinds[..2], ["function_call", "function_call"]);
+    assert!(kinds[2..].iter().all(|k| *k == "function_call_output"));
+    assert!(entries[1..7].iter().all(|e| tool(e).output.is_none()));
+}
+
+#[test]
+fn pairing_again_over_joined_reads_pairs_across_the_join() {
+    let call = line(json!({"type":"function_call","name":"exec_command",
+        "arguments":"{\"cmd\":\"make\"}","call_id":"k"}));
+    let out = line(json!({"type":"function_call_output","call_id":"k","output":"built"}));
+    let mut entries = paired_read(&call, true);
+    entries.extend(paired_read(&out, true));
+    assert_eq!(entries.len(), 2);
+    transcript::pair_outputs(&mut entries);
+    assert_eq!(entries.len(), 1);
+    let paired = tool(&entries[0]).output.as_ref().unwrap();
+    assert_eq!(paired.text, "built");
+    transcript::pair_outputs(&mut entries);
+    assert_eq!(entries.len(), 1, "pairing twice changes nothing");
 }
 
 #[test]
