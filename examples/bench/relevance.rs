@@ -55,6 +55,8 @@ fn messages(file: &RolloutFile, files: &[RolloutFile]) -> [Vec<String>; 3] {
     let opts = TranscriptOptions {
         max_message_bytes: None,
         tools: false,
+        max_tool_output_bytes: None,
+        pair_outputs: false,
         ordinal_below: None,
     };
     let mut out: [Vec<String>; 3] = Default::default();

@@ -274,7 +274,7 @@ pub fn write_transcript_text(
                     )?;
                 }
             }
-            Entry::Tool(ToolCall { kind, summary }) if tools => {
+            Entry::Tool(ToolCall { kind, summary, .. }) if tools => {
                 writeln!(
                     out,
                     "\n  ▸ {}: {}",

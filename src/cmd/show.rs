@@ -138,6 +138,8 @@ pub fn run_show(
     let opts = TranscriptOptions {
         tools: args.tools,
         max_message_bytes: (!args.full).then_some(SHOW_TEXT_CAP),
+        // The text view prints a tool row's summary line; what it keeps of the rest is bounded.
+        max_tool_output_bytes: Some(SHOW_TEXT_CAP),
         ..TranscriptOptions::default()
     };
     let transcript = match fork::read_transcript(&file, &mut files.as_slice(), &opts, Parse::Every)

@@ -70,6 +70,8 @@ fn extract(file: &RolloutFile, files: &[RolloutFile]) -> Vec<(Place, String)> {
     let opts = TranscriptOptions {
         max_message_bytes: None,
         tools: false,
+        max_tool_output_bytes: None,
+        pair_outputs: false,
         ordinal_below: None,
     };
     let Ok(t) = crate::store::fork::read_transcript(file, &mut { files }, &opts, Parse::Lean)

@@ -23,6 +23,9 @@ use super::{message_line, meta_line, rules};
 pub struct ReadOptions {
     /// Tool calls, tool output and reasoning summaries.
     pub tools: bool,
+    /// Longest tool text a tool record keeps (an output, a patch, a command; see
+    /// [`super::tool`]); `None` keeps them whole.
+    pub max_tool_output_bytes: Option<usize>,
     /// `thread_name_updated` names.
     pub thread_names: bool,
     /// Only records with an `ordinal` below this count (a fork's view of its parent): the
@@ -35,6 +38,7 @@ impl Default for ReadOptions {
     fn default() -> Self {
         ReadOptions {
             tools: false,
+            max_tool_output_bytes: None,
             thread_names: false,
             ordinal_below: None,
             max_line: DEFAULT_MAX_LINE,
@@ -237,7 +241,8 @@ impl<R: BufRead> Records<R> {
                     return self.unreadable();
                 };
                 let ordinal = value.get("ordinal").and_then(Value::as_u64);
-                self.bounded(ordinal, |_| rare_record(kind, &value))
+                let cap = self.opts.max_tool_output_bytes;
+                self.bounded(ordinal, |_| rare_record(kind, &value, cap))
             }
         }
     }
@@ -267,8 +272,9 @@ enum Taken {
     Bound,
 }
 
-/// The record of a thread-name or tool row, read the plain way (these rows are few).
-fn rare_record(kind: Kind, value: &Value) -> Option<Record> {
+/// The record of a thread-name or tool row, read the plain way (these rows are few); a tool
+/// record keeps at most `max_tool_text` bytes of each long text.
+fn rare_record(kind: Kind, value: &Value, max_tool_text: Option<usize>) -> Option<Record> {
     let payload = value.get("payload")?;
     match kind {
         Kind::ThreadName => payload
@@ -276,7 +282,7 @@ fn rare_record(kind: Kind, value: &Value) -> Option<Record> {
             .and_then(Value::as_str)
             .filter(|s| !s.is_empty())
             .map(|name| Record::ThreadName(name.to_owned())),
-        Kind::Tool => Some(Record::Tool(super::tool::summarise(payload))),
+        Kind::Tool => Some(Record::Tool(super::tool::read(payload, max_tool_text))),
         Kind::Meta | Kind::Message | Kind::Other | Kind::Malformed => None,
     }
 }

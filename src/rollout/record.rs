@@ -2,7 +2,9 @@
 //!
 //! Pure data. [`Record`] is what the reader ([`super::reader`]) hands every consumer: the session
 //! metadata, a user or assistant message, a tool call or output (or a reasoning summary), a
-//! thread name. Every other line is nothing to anyone and is not a record.
+//! thread name. Every other line is nothing to anyone and is not a record. A tool row carries
+//! its one-line summary and what it did ([`ToolDetail`]), as read by [`super::tool`]; its texts
+//! are as the rollout wrote them (cut to a cap), never sanitised here.
 
 use serde::{Deserialize, Serialize};
 
@@ -15,18 +17,111 @@ pub enum Record {
     /// times the size of the other records and comes once a file.
     Meta(Box<Meta>),
     Message(Message),
-    /// A tool call, its output or a reasoning summary, as one line.
+    /// A tool call, its output or a reasoning summary.
     Tool(ToolCall),
     /// `event_msg` / `thread_name_updated` with a non-empty name.
     ThreadName(String),
 }
 
-/// A tool or reasoning row, summarised on one line.
+/// A tool or reasoning row: its one-line summary, and what it did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolCall {
     /// The payload's `type` (`function_call`, `reasoning`, ...).
     pub kind: String,
+    /// The row on one line (white space collapsed, at most 200 bytes and a `…` when cut, a
+    /// body past 4 KB followed by its size): what `show` prints.
     pub summary: String,
+    /// The payload's `call_id`, when a non-empty string: it ties an output to its call.
+    pub call_id: Option<String>,
+    /// What the row did, as far as the rollout says.
+    pub detail: ToolDetail,
+    /// The call's output, once a transcript read paired them (see
+    /// [`super::transcript::pair_outputs`]); `None` for an output row, reasoning, a call whose
+    /// output is not (yet) in the file, or a read that leaves outputs as rows of their own.
+    pub output: Option<ToolOutput>,
+}
+
+/// What a tool row did, as far as the rollout says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ToolDetail {
+    /// A shell command: `function_call` `exec_command` (`cmd`), `shell` / `container.exec` /
+    /// `shell_command` (`command`: an array of words, or a string), or `local_shell_call`
+    /// (`action.command`). An array of words is shown as a shell would read it: the script
+    /// itself for `bash -lc SCRIPT` / `sh -c SCRIPT`, else the words, quoted where needed.
+    Command {
+        /// The command line (cut to the cap, a cut marked by a closing `…`).
+        command: String,
+        /// The directory it ran in, when the call names one.
+        workdir: Option<String>,
+    },
+    /// An `apply_patch` call (`custom_tool_call` with the patch as `input`, or `function_call`
+    /// whose arguments hold `input`, or a shell call of `apply_patch PATCH`).
+    Patch {
+        /// The files the patch touches, in patch order, from its `*** Add File:`,
+        /// `*** Update File:` (with `*** Move to:` right after it: a rename) and
+        /// `*** Delete File:` lines; read from the whole patch, even when `patch` is cut.
+        files: Vec<PatchFile>,
+        /// The patch text, cut to the cap.
+        patch: String,
+        /// Bytes cut from the end of `patch` (0 when whole).
+        elided: u64,
+    },
+    /// Reasoning: the summary text, whole (the `summary_text` items joined with blank lines),
+    /// cut to the cap (a cut marked by a closing `…`).
+    Reasoning {
+        /// The summary text; empty when the row has none (encrypted reasoning only).
+        text: String,
+    },
+    /// Any other call.
+    Other {
+        /// The tool's `name`, or the row's `type` when it has no name (`web_search_call`).
+        name: String,
+        /// The arguments (`arguments`, a custom tool's `input`, or a built-in call's
+        /// `action`) as written, pretty-printed when they are JSON; cut to the cap (a cut
+        /// marked by a closing `…`). Empty when the row has none.
+        arguments: String,
+    },
+    /// A tool output row that no earlier call in the transcript claimed.
+    Output(ToolOutput),
+}
+
+/// One file a patch touches.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PatchFile {
+    /// What the patch does to it.
+    pub op: PatchOp,
+    /// The file's path as the patch names it (relative or absolute).
+    pub path: String,
+}
+
+/// What a patch does to a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PatchOp {
+    /// A new file.
+    Add,
+    /// Changed in place.
+    Update,
+    /// Removed.
+    Delete,
+    /// Changed and renamed.
+    Move {
+        /// The new path.
+        to: String,
+    },
+}
+
+/// What a tool printed, and how it ended, as far as its output row says.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ToolOutput {
+    /// The process's exit code, when the output reports one.
+    pub exit_code: Option<i32>,
+    /// How long it ran, in milliseconds, when the output reports it.
+    pub duration_ms: Option<u64>,
+    /// The output text (what the command printed, without codex's header lines), cut to the
+    /// transcript's cap.
+    pub text: String,
+    /// Bytes cut from the end of `text` (0 when whole).
+    pub elided: u64,
 }
 
 /// Who wrote a message.

@@ -163,6 +163,7 @@ impl ScanState {
     pub fn scan<R: BufRead>(&mut self, reader: R, opts: &ScanOptions) -> io::Result<()> {
         let read = ReadOptions {
             tools: false,
+            max_tool_output_bytes: None,
             thread_names: true,
             ordinal_below: opts.ordinal_below,
             max_line: opts.max_line,

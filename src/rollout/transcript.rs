@@ -3,14 +3,17 @@
 //! Built from the one record stream ([`super::reader`]) by the de-duplication rule of
 //! [`Sources`]: each role's messages come from the `event`/`item` shapes when the file has any
 //! of that role in them, else from the `response` rows (minus injected context). Tool calls,
-//! their outputs and reasoning are kept as one-line summaries for a view that can show them.
-//! Giant messages are elided past a cap, or streamed out one at a time, so memory stays bounded
-//! whatever a rollout holds. A fork's parent history is put in front by `store::fork`.
+//! their outputs and reasoning are kept with a one-line summary and what they did, for a view
+//! that can show them; a whole-transcript read can attach each output to its call
+//! ([`pair_outputs`]). Giant messages and tool texts are elided past a cap, or streamed out one
+//! at a time, so memory stays bounded whatever a rollout holds. A fork's parent history is put
+//! in front by `store::fork`.
 
+use std::collections::HashMap;
 use std::io::{self, BufRead};
 
 use super::reader::{ReadOptions, Records, Resume};
-use super::record::{Message, Meta, Record, Role, Shape, ToolCall};
+use super::record::{Message, Meta, Record, Role, Shape, ToolCall, ToolDetail};
 use super::rules::{clip, Sources};
 
 /// One entry of a transcript.
@@ -24,7 +27,8 @@ pub enum Entry {
         /// Bytes cut from the end of a giant message (0 when whole).
         elided: u64,
     },
-    /// A tool call, tool output or reasoning summary, on one line.
+    /// A tool call (with its output once paired), a tool output no call claimed, or a
+    /// reasoning summary.
     Tool(ToolCall),
 }
 
@@ -39,8 +43,15 @@ impl Entry {
 pub struct TranscriptOptions {
     /// Longest message text kept whole; `None` keeps every message whole.
     pub max_message_bytes: Option<usize>,
-    /// Keep tool and reasoning summaries.
+    /// Keep tool and reasoning rows.
     pub tools: bool,
+    /// Longest tool output, patch or other tool text kept whole (see [`ToolCall`]); `None`
+    /// keeps them whole. Matters only with `tools`.
+    pub max_tool_output_bytes: Option<usize>,
+    /// [`read`] attaches each tool output to the earlier call with its `call_id`
+    /// ([`pair_outputs`]). Off, every output stays an entry of its own in file order, as
+    /// [`stream_transcript`] gives them and `show` prints them.
+    pub pair_outputs: bool,
     /// Only records with an `ordinal` below this (a fork's view of its parent).
     pub ordinal_below: Option<u64>,
 }
@@ -50,6 +61,8 @@ impl Default for TranscriptOptions {
         TranscriptOptions {
             max_message_bytes: None,
             tools: true,
+            max_tool_output_bytes: None,
+            pair_outputs: false,
             ordinal_below: None,
         }
     }
@@ -86,6 +99,7 @@ impl Transcript {
 fn records<R: BufRead>(reader: R, opts: &TranscriptOptions) -> Records<R> {
     let read = ReadOptions {
         tools: opts.tools,
+        max_tool_output_bytes: opts.max_tool_output_bytes,
         ordinal_below: opts.ordinal_below,
         ..ReadOptions::default()
     };
@@ -165,11 +179,50 @@ pub fn read<R: BufRead>(
             Record::ThreadName(_) => {}
         }
     }
+    if opts.pair_outputs {
+        pair_outputs(&mut entries);
+    }
     Ok(Transcript {
         meta,
         entries,
         skipped_lines: records.skipped(),
     })
+}
+
+/// Attach each tool output to the earlier call with its `call_id` (the call's
+/// [`ToolCall::output`]), so the output is no longer an entry of its own. A call takes one
+/// output, the first after it; an output no open call claims stays an entry
+/// ([`ToolDetail::Output`]), as do outputs without a `call_id`. Running it again over entries
+/// joined from two reads (a fork after its parent's history) pairs across the join.
+pub fn pair_outputs(entries: &mut Vec<Entry>) {
+    // The index, in `kept`, of the latest call with each id that has no output yet.
+    let mut open: HashMap<String, usize> = HashMap::new();
+    let mut kept = Vec::with_capacity(entries.len());
+    for entry in std::mem::take(entries) {
+        let Entry::Tool(call) = entry else {
+            kept.push(entry);
+            continue;
+        };
+        match (&call.detail, call.call_id.as_deref()) {
+            (ToolDetail::Output(_), Some(id)) => {
+                if let Some(at) = open.remove(id) {
+                    if let (Entry::Tool(owner), ToolDetail::Output(out)) =
+                        (&mut kept[at], call.detail)
+                    {
+                        owner.output = Some(out);
+                    }
+                    continue;
+                }
+            }
+            (ToolDetail::Reasoning { .. } | ToolDetail::Output(_), _) => {}
+            (_, Some(id)) if call.output.is_none() => {
+                open.insert(id.to_owned(), kept.len());
+            }
+            _ => {}
+        }
+        kept.push(Entry::Tool(call));
+    }
+    *entries = kept;
 }
 
 fn is_response_of(entry: &Entry, role: Role) -> bool {

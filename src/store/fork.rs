@@ -150,6 +150,10 @@ pub fn read_transcript(
         if let Ok(mut inherited) = inherited {
             inherited.entries.append(&mut own.entries);
             own.entries = inherited.entries;
+            if opts.pair_outputs {
+                // An output in the fork may answer a call in the parent's history.
+                transcript::pair_outputs(&mut own.entries);
+            }
         }
     }
     Ok(own)

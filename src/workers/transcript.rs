@@ -1,5 +1,6 @@
 //! The transcript thread: reads the selected session's conversation (newest request wins; older
-//! queued ones are skipped) with giant messages elided, so a large rollout never freezes the list.
+//! queued ones are skipped) with giant messages and tool outputs elided and each tool output
+//! attached to its call, so a large rollout never freezes the list.
 
 use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver, Sender};
@@ -12,6 +13,9 @@ use crate::store::Store;
 
 /// Longest message kept whole in the pane.
 pub const MAX_MESSAGE_BYTES: usize = 256 * 1024;
+
+/// Longest tool output (or patch, or other tool text) kept whole in the pane.
+pub const MAX_TOOL_OUTPUT_BYTES: usize = 64 * 1024;
 
 #[derive(Debug, Clone)]
 pub struct Job {
@@ -26,11 +30,14 @@ pub struct Loaded {
     pub result: Result<Transcript, String>,
 }
 
-/// How the pane reads a transcript: giant messages elided, tool calls kept.
+/// How the pane reads a transcript: giant messages and tool texts elided, tool calls kept with
+/// their outputs attached.
 pub fn pane_options() -> TranscriptOptions {
     TranscriptOptions {
         max_message_bytes: Some(MAX_MESSAGE_BYTES),
         tools: true,
+        max_tool_output_bytes: Some(MAX_TOOL_OUTPUT_BYTES),
+        pair_outputs: true,
         ordinal_below: None,
     }
 }
@@ -92,7 +99,7 @@ mod tests {
             "item":{"type":kind,"content":[{"type":"text","text":text}]}}})
     }
 
-    fn texts(tx: &Sender<Job>, rx: &Receiver<Loaded>, gen: u64, path: &Path) -> Vec<String> {
+    fn load(tx: &Sender<Job>, rx: &Receiver<Loaded>, gen: u64, path: &Path) -> Transcript {
         tx.send(Job {
             gen,
             id: String::new(),
@@ -101,9 +108,11 @@ mod tests {
         .unwrap();
         let loaded = rx.recv_timeout(Duration::from_secs(30)).unwrap();
         assert_eq!(loaded.gen, gen);
-        loaded
-            .result
-            .unwrap()
+        loaded.result.unwrap()
+    }
+
+    fn texts(tx: &Sender<Job>, rx: &Receiver<Loaded>, gen: u64, path: &Path) -> Vec<String> {
+        load(tx, rx, gen, path)
             .entries
             .into_iter()
             .filter_map(|e| match e {
@@ -111,6 +120,39 @@ mod tests {
                 Entry::Tool(_) => None,
             })
             .collect()
+    }
+
+    #[test]
+    fn the_pane_gets_each_output_with_its_call_cut_to_the_cap() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path();
+        let id = "00000000-0000-7000-8000-00000000000c";
+        let printed = "x".repeat(MAX_TOOL_OUTPUT_BYTES + 1000);
+        let output = format!("Process exited with code 2\nOutput:\n{printed}");
+        let path = write(
+            home,
+            id,
+            &[
+                serde_json::json!({"type":"session_meta","payload":{"id":id,"cwd":"/w"}}),
+                item(1, "UserMessage", "build it"),
+                serde_json::json!({"type":"response_item","payload":{"type":"function_call",
+                    "name":"exec_command","arguments":"{\"cmd\":\"make\"}","call_id":"c1"}}),
+                serde_json::json!({"type":"response_item","payload":{
+                    "type":"function_call_output","call_id":"c1","output":output}}),
+            ],
+        );
+        let (tx, rx) = spawn(Store {
+            home: home.to_path_buf(),
+        });
+        let entries = load(&tx, &rx, 1, &path).entries;
+        assert_eq!(entries.len(), 2, "the output is not an entry of its own");
+        let Entry::Tool(call) = &entries[1] else {
+            panic!("{entries:?}");
+        };
+        let out = call.output.as_ref().expect("paired");
+        assert_eq!(out.exit_code, Some(2));
+        assert_eq!(out.text.len(), MAX_TOOL_OUTPUT_BYTES);
+        assert_eq!(out.elided, 1000);
     }
 
     #[test]

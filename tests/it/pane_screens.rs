@@ -191,3 +191,39 @@ fn a_narrow_pane_wraps_markdown_without_overflow() {
     assert!(text.contains("after: 1.00"));
     insta::assert_snapshot!("pane_narrow", term.backend());
 }
+
+#[test]
+fn tool_calls_collapsed_and_one_expanded() {
+    let (_demo, mut app) = opened("checkout rounding", 120, 40);
+    app.update(Action::ToggleTools);
+    let text = text_of(&screen(&app, 120, 40));
+    assert!(
+        text.contains("▸ $ rg -n 'round' cart/  ✓ · 41 ms"),
+        "command, status, duration:\n{text}"
+    );
+    scroll_to(&mut app, "apply_patch");
+    let collapsed = text_of(&screen(&app, 120, 40));
+    assert!(collapsed.contains("▸ apply_patch: 2 files"));
+    assert!(
+        collapsed.contains("M cart/total.py")
+            && collapsed.contains("A tests/test_total_rounds_once.py")
+    );
+    assert!(
+        !collapsed.contains("*** Begin Patch"),
+        "collapsed: the files, not the patch"
+    );
+    app.update(Action::Expand { all: false });
+    let term = screen(&app, 120, 40);
+    let expanded = text_of(&term);
+    assert!(expanded.contains("▾ apply_patch: 2 files"));
+    assert!(
+        expanded.contains("│ +    line_total = Decimal(str(price)) * qty"),
+        "the whole patch:\n{expanded}"
+    );
+    insta::assert_snapshot!("pane_tool_expanded", term.backend());
+    app.update(Action::Expand { all: false });
+    assert!(
+        text_of(&screen(&app, 120, 40)).contains("▸ apply_patch: 2 files"),
+        "collapsed again"
+    );
+}

@@ -119,7 +119,7 @@ fn the_picker_lists_every_hostile_session_counts_skips_and_draws_nothing_raw() {
             if let Err(e) = only_sgr(&styled) {
                 panic!("{e}\n{styled}");
             }
-            saw_tool = styled.contains("▸ function_call");
+            saw_tool = styled.contains("  ▸ ");
             tmux.keys(&["PageDown"]);
         }
         assert!(

@@ -206,7 +206,15 @@ fn tool_calls_toggle() {
     type_text(&mut app, &mut demo, "checkout rounding");
     app.update(Action::ToggleTools);
     let term = screen(&app, 120, 40);
-    assert!(text_of(&term).contains("▸ function_call: exec_command"));
+    let text = text_of(&term);
+    assert!(
+        text.contains("▸ $ rg -n 'round' cart/"),
+        "the command it ran"
+    );
+    assert!(
+        text.contains("│ cart/total.py:41:"),
+        "its first output lines"
+    );
     insta::assert_snapshot!("conversation_with_tools", term.backend());
 }
 

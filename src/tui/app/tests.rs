@@ -149,6 +149,12 @@ fn with_transcript(app: &mut App, lines: usize) {
             Entry::Tool(crate::rollout::record::ToolCall {
                 kind: "function_call".into(),
                 summary: "exec_command ls".into(),
+                call_id: None,
+                detail: crate::rollout::record::ToolDetail::Command {
+                    command: "ls".into(),
+                    workdir: None,
+                },
+                output: None,
             }),
         ],
         ..Transcript::default()
@@ -286,7 +292,7 @@ fn tools_toggle_shows_tool_lines() {
         app.pane()
             .lines()
             .iter()
-            .any(|l| l.text().contains("exec_command"))
+            .any(|l| l.text().contains("▸ $ ls"))
     };
     assert!(!has_tool(&app));
     app.update(Action::ToggleTools);

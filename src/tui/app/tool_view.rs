@@ -1,43 +1,217 @@
-//! A tool call or reasoning step as the pane's lines: collapsed to its heading and first
-//! lines, or expanded whole. Pure; every rollout string is neutralised first.
+//! A tool call or reasoning step as the pane's lines: what it did, collapsed to a heading and
+//! its first lines, or expanded whole. A command is `$ command` with its exit status and
+//! duration, then its output; `apply_patch` is the files it changed (expanded: the patch,
+//! coloured as a diff); other tools are their name and arguments; reasoning is its Markdown.
+//! Pure. Tool output is untrusted like the rest: colour and cursor codes are removed, then every
+//! piece is neutralised.
 
-use crate::rollout::record::ToolCall;
-use crate::sanitize;
-use crate::tui::render::markdown;
-use crate::tui::render::wrap::wrap_runs;
-use crate::tui::render::{PaneLine, Part};
+use crate::rollout::record::{PatchOp, ToolCall, ToolDetail, ToolOutput};
+use crate::tui::render::wrap::{wrap_hard, wrap_runs};
+use crate::tui::render::{markdown, safe, Code, PaneLine, Part, Run};
+
+/// Lines of output a collapsed call shows.
+const PEEK: usize = 3;
+const INDENT: &str = "    ";
 
 /// Whether the row is a reasoning summary rather than a tool call.
 pub fn is_reasoning(call: &ToolCall) -> bool {
-    call.kind == "reasoning"
+    matches!(call.detail, ToolDetail::Reasoning { .. }) || call.kind == "reasoning"
 }
 
 /// The lines of `call`, expanded (`open`) or not.
 pub fn lines(call: &ToolCall, width: usize, open: bool) -> Vec<PaneLine> {
-    if is_reasoning(call) {
-        return reasoning(&call.summary, width);
-    }
-    let kind = sanitize::one_line(&call.kind);
-    let summary = sanitize::one_line(&call.summary);
-    let (mark, head_part, body_part) = if is_reasoning(call) {
-        ("", Part::ReasoningHeader, Part::ReasoningText)
-    } else {
-        (if open { "▾ " } else { "▸ " }, Part::Tool, Part::ToolOutput)
+    let mut v = View {
+        out: Vec::new(),
+        width: width.max(12),
+        open,
     };
-    if !open && !is_reasoning(call) {
-        let text = format!("  {mark}{kind}: {summary}");
-        return vec![PaneLine::one(
-            crate::textwidth::truncate(&text, width),
-            head_part,
+    match &call.detail {
+        ToolDetail::Reasoning { text } => return reasoning(text, width),
+        ToolDetail::Command { command, workdir } => v.command(command, workdir.as_deref(), call),
+        ToolDetail::Patch {
+            files,
+            patch,
+            elided,
+        } => v.patch(files, patch, *elided, call),
+        ToolDetail::Other { name, arguments } => v.other(name, arguments, call),
+        ToolDetail::Output(out) => {
+            v.heading(vec![("output".to_owned(), Part::Tool)], Some(out));
+            v.output(out);
+        }
+    }
+    v.out
+}
+
+/// Text made one safe piece: codes stripped, controls neutralised.
+fn clean(text: &str) -> String {
+    let stripped = strip_ansi_escapes::strip_str(text);
+    safe(&stripped).into_owned()
+}
+
+struct View {
+    out: Vec<PaneLine>,
+    width: usize,
+    open: bool,
+}
+
+impl View {
+    /// The first line: the open/closed mark, `head`, and how the call ended.
+    fn heading(&mut self, head: Vec<Run>, output: Option<&ToolOutput>) {
+        let mut runs = vec![(
+            if self.open { "  ▾ " } else { "  ▸ " }.to_owned(),
+            Part::Tool,
         )];
+        runs.extend(head);
+        if let Some(o) = output {
+            runs.extend(status(o));
+        }
+        let lines = wrap_runs(&runs, self.width.saturating_sub(5));
+        let keep = if self.open { lines.len() } else { 1 };
+        let cut = lines.len() > keep;
+        for (i, spans) in lines.into_iter().take(keep).enumerate() {
+            let mut spans = if i == 0 { spans } else { indent(spans) };
+            if cut {
+                spans.push(("…".to_owned(), Part::Tool));
+            }
+            self.out.push(PaneLine { spans });
+        }
     }
-    let mut out = vec![PaneLine::one(format!("  {mark}{kind}"), head_part)];
-    for spans in wrap_runs(&[(summary, body_part)], width.saturating_sub(4).max(8)) {
-        let mut line = vec![("    ".to_owned(), body_part)];
-        line.extend(spans);
-        out.push(PaneLine { spans: line });
+
+    /// Body lines (already runs), cut to [`PEEK`] when collapsed.
+    fn body(&mut self, lines: Vec<Vec<Run>>, elided: u64) {
+        let total = lines.len();
+        let shown = if self.open { total } else { total.min(PEEK) };
+        for spans in lines.into_iter().take(shown) {
+            for piece in wrap_hard(&spans, self.width.saturating_sub(INDENT.len() + 2)) {
+                let mut line = vec![(format!("{INDENT}│ "), Part::CodeGutter)];
+                line.extend(piece);
+                self.out.push(PaneLine { spans: line });
+            }
+        }
+        if shown < total {
+            let more = format!("{INDENT}… {} more lines (e expands)", total - shown);
+            self.out.push(PaneLine::one(more, Part::Elided));
+        } else if elided > 0 {
+            let more = format!("{INDENT}[… {elided} more bytes not kept …]");
+            self.out.push(PaneLine::one(more, Part::Elided));
+        }
     }
-    out
+
+    fn output(&mut self, out: &ToolOutput) {
+        let text = clean(out.text.trim_end_matches('\n'));
+        if text.is_empty() {
+            return;
+        }
+        let lines = text
+            .split('\n')
+            .map(|l| vec![(l.to_owned(), Part::ToolOutput)])
+            .collect();
+        self.body(lines, out.elided);
+    }
+
+    fn command(&mut self, command: &str, workdir: Option<&str>, call: &ToolCall) {
+        let mut head = vec![("$ ".to_owned(), Part::Tool)];
+        let command = clean(command);
+        head.push((command.replace('\n', " ⏎ "), Part::Tool));
+        if let Some(dir) = workdir.filter(|_| self.open) {
+            head.push((format!("  (in {})", clean(dir)), Part::ToolOutput));
+        }
+        self.heading(head, call.output.as_ref());
+        if let Some(out) = &call.output {
+            self.output(out);
+        }
+    }
+
+    fn patch(
+        &mut self,
+        files: &[crate::rollout::record::PatchFile],
+        patch: &str,
+        elided: u64,
+        call: &ToolCall,
+    ) {
+        let n = files.len();
+        let head = vec![(
+            format!("apply_patch: {n} file{}", if n == 1 { "" } else { "s" }),
+            Part::Tool,
+        )];
+        self.heading(head, call.output.as_ref());
+        for f in files {
+            let (mark, part, path) = match &f.op {
+                PatchOp::Add => ("A", Code::Inserted, clean(&f.path)),
+                PatchOp::Update => ("M", Code::DiffMeta, clean(&f.path)),
+                PatchOp::Delete => ("D", Code::Deleted, clean(&f.path)),
+                PatchOp::Move { to } => (
+                    "R",
+                    Code::DiffMeta,
+                    format!("{} → {}", clean(&f.path), clean(to)),
+                ),
+            };
+            self.out.push(PaneLine {
+                spans: vec![
+                    (format!("{INDENT}{mark} "), Part::Code(part)),
+                    (path, Part::ToolOutput),
+                ],
+            });
+        }
+        if self.open {
+            let lines = clean(patch).split('\n').map(diff_line).collect();
+            self.body(lines, elided);
+        }
+    }
+
+    fn other(&mut self, name: &str, arguments: &str, call: &ToolCall) {
+        let head = vec![(clean(name), Part::Tool)];
+        self.heading(head, call.output.as_ref());
+        let args = clean(arguments.trim());
+        if !args.is_empty() {
+            let lines = args
+                .split('\n')
+                .map(|l| vec![(l.to_owned(), Part::ToolOutput)])
+                .collect();
+            self.body(lines, 0);
+        }
+        if let Some(out) = &call.output {
+            self.output(out);
+        }
+    }
+}
+
+/// `✓ 1.2 s`, `✗ exit 2 · 0.3 s`: how a call ended, when its output says.
+fn status(o: &ToolOutput) -> Vec<Run> {
+    let mut runs = Vec::new();
+    let time = o.duration_ms.map(|ms| match ms {
+        0..=999 => format!("{ms} ms"),
+        _ => format!("{:.1} s", ms as f64 / 1000.0),
+    });
+    match o.exit_code {
+        Some(0) => runs.push(("  ✓".to_owned(), Part::ToolOk)),
+        Some(code) => runs.push((format!("  ✗ exit {code}"), Part::ToolFailed)),
+        None => {}
+    }
+    if let Some(t) = time {
+        let sep = if o.exit_code.is_some() { " · " } else { "  " };
+        runs.push((format!("{sep}{t}"), Part::ToolOutput));
+    }
+    runs
+}
+
+/// A patch line coloured as a diff.
+fn diff_line(line: &str) -> Vec<Run> {
+    let part = if line.starts_with("***") || line.starts_with("@@") {
+        Code::DiffMeta
+    } else if line.starts_with('+') {
+        Code::Inserted
+    } else if line.starts_with('-') {
+        Code::Deleted
+    } else {
+        Code::Plain
+    };
+    vec![(line.to_owned(), Part::Code(part))]
+}
+
+fn indent(mut spans: Vec<Run>) -> Vec<Run> {
+    spans.insert(0, (INDENT.to_owned(), Part::Tool));
+    spans
 }
 
 /// A reasoning summary: a heading line, then its Markdown, indented.
@@ -45,7 +219,7 @@ fn reasoning(text: &str, width: usize) -> Vec<PaneLine> {
     let mut out = vec![PaneLine::one("  ◆ reasoning", Part::ReasoningHeader)];
     let body = markdown::render(text, width.saturating_sub(4).max(8), Part::ReasoningText);
     out.extend(body.lines.into_iter().map(|mut l| {
-        l.spans.insert(0, ("    ".to_owned(), Part::ReasoningText));
+        l.spans.insert(0, (INDENT.to_owned(), Part::ReasoningText));
         l
     }));
     out
