@@ -48,6 +48,11 @@ fn clean(text: &str) -> String {
     safe(&stripped).into_owned()
 }
 
+/// Text for one line: [`clean`], and line breaks become spaces.
+fn clean_line(text: &str) -> String {
+    crate::sanitize::one_line(&strip_ansi_escapes::strip_str(text))
+}
+
 struct View {
     out: Vec<PaneLine>,
     width: usize,
@@ -114,7 +119,7 @@ impl View {
         let command = clean(command);
         head.push((command.replace('\n', " ⏎ "), Part::Tool));
         if let Some(dir) = workdir.filter(|_| self.open) {
-            head.push((format!("  (in {})", clean(dir)), Part::ToolOutput));
+            head.push((format!("  (in {})", clean_line(dir)), Part::ToolOutput));
         }
         self.heading(head, call.output.as_ref());
         if let Some(out) = &call.output {
@@ -137,13 +142,13 @@ impl View {
         self.heading(head, call.output.as_ref());
         for f in files {
             let (mark, part, path) = match &f.op {
-                PatchOp::Add => ("A", Code::Inserted, clean(&f.path)),
-                PatchOp::Update => ("M", Code::DiffMeta, clean(&f.path)),
-                PatchOp::Delete => ("D", Code::Deleted, clean(&f.path)),
+                PatchOp::Add => ("A", Code::Inserted, clean_line(&f.path)),
+                PatchOp::Update => ("M", Code::DiffMeta, clean_line(&f.path)),
+                PatchOp::Delete => ("D", Code::Deleted, clean_line(&f.path)),
                 PatchOp::Move { to } => (
                     "R",
                     Code::DiffMeta,
-                    format!("{} → {}", clean(&f.path), clean(to)),
+                    format!("{} → {}", clean_line(&f.path), clean_line(to)),
                 ),
             };
             self.out.push(PaneLine {
@@ -160,7 +165,7 @@ impl View {
     }
 
     fn other(&mut self, name: &str, arguments: &str, call: &ToolCall) {
-        let head = vec![(clean(name), Part::Tool)];
+        let head = vec![(clean_line(name), Part::Tool)];
         self.heading(head, call.output.as_ref());
         let args = clean(arguments.trim());
         if !args.is_empty() {
@@ -223,4 +228,79 @@ fn reasoning(text: &str, width: usize) -> Vec<PaneLine> {
         l
     }));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rollout::record::PatchFile;
+    use proptest::prelude::*;
+
+    fn hostile() -> impl Strategy<Value = String> {
+        let piece = prop_oneof![
+            Just("\u{1b}[31mred\u{1b}[0m".to_owned()),
+            Just("\u{1b}]52;c;cm0gLXJm\u{7}".to_owned()),
+            Just("\u{1b}]8;;http://x/\u{1b}\\".to_owned()),
+            Just("\u{9b}2J".to_owned()),
+            Just("\u{1b}P+q\u{1b}\\".to_owned()),
+            Just("\r\n\t\u{7f}\u{202e}".to_owned()),
+            Just("```\n".to_owned()),
+            Just("日本🚀".to_owned()),
+            "[a-z ]{0,10}",
+            any::<char>().prop_map(String::from),
+        ];
+        proptest::collection::vec(piece, 0..20).prop_map(|v| v.concat())
+    }
+
+    fn output(text: String) -> ToolOutput {
+        ToolOutput {
+            exit_code: Some(1),
+            duration_ms: Some(1500),
+            text,
+            elided: 3,
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+        #[test]
+        fn no_control_character_from_a_tool_reaches_a_line(a in hostile(), b in hostile(), width in 1usize..90, open: bool, which in 0usize..5) {
+            let detail = match which {
+                0 => ToolDetail::Command { command: a.clone(), workdir: Some(b.clone()) },
+                1 => ToolDetail::Patch { files: vec![PatchFile { op: PatchOp::Move { to: b.clone() }, path: a.clone() }], patch: b.clone(), elided: 0 },
+                2 => ToolDetail::Other { name: a.clone(), arguments: b.clone() },
+                3 => ToolDetail::Reasoning { text: a.clone() },
+                _ => ToolDetail::Output(output(a.clone())),
+            };
+            let call = ToolCall { kind: a, summary: String::new(), call_id: None, detail, output: Some(output(b)) };
+            for line in lines(&call, width, open) {
+                for (s, _) in &line.spans {
+                    prop_assert!(!s.chars().any(|c| crate::sanitize::is_dangerous(c) || c == '\t' || c == '\n'), "{:?}", s);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_failed_command_says_so_and_colour_codes_are_stripped() {
+        let call = ToolCall {
+            kind: "function_call".into(),
+            summary: String::new(),
+            call_id: None,
+            detail: ToolDetail::Command {
+                command: "cargo test".into(),
+                workdir: None,
+            },
+            output: Some(output(
+                "\u{1b}[31merror\u{1b}[0m: 1 failed\nline 2\nline 3\nline 4\nline 5".into(),
+            )),
+        };
+        let shut: Vec<String> = lines(&call, 60, false).iter().map(PaneLine::text).collect();
+        assert_eq!(shut[0], "  ▸ $ cargo test  ✗ exit 1 · 1.5 s");
+        assert_eq!(shut[1], "    │ error: 1 failed");
+        assert_eq!(shut.last().unwrap(), "    … 2 more lines (e expands)");
+        let open: Vec<String> = lines(&call, 60, true).iter().map(PaneLine::text).collect();
+        assert!(open.contains(&"    │ line 5".to_owned()));
+        assert_eq!(open.last().unwrap(), "    [… 3 more bytes not kept …]");
+    }
 }
