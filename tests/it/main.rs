@@ -8,6 +8,7 @@ mod picker_loop;
 mod screens;
 mod split_roles;
 mod tmux;
+mod tmux_pane;
 
 #[path = "../../examples/common/mod.rs"]
 mod gen_common;

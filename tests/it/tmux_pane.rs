@@ -1,0 +1,91 @@
+//! End to end, the conversation pane in the real binary in tmux, in colour, on the demo store:
+//! a rendered heading, a highlighted code block, an expanded tool call showing its whole
+//! command, and a find that moves the pane to the match.
+
+use std::path::Path;
+
+use super::tmux::{shell_quote, start, Tmux};
+
+fn styled(tmux: &Tmux) -> String {
+    String::from_utf8_lossy(&tmux.run(&["capture-pane", "-e", "-p", "-t", "t"]).stdout).into_owned()
+}
+
+/// Page down until `want` shows (the conversation may still be loading).
+fn page_to(tmux: &Tmux, want: &str) -> String {
+    for _ in 0..40 {
+        let screen = tmux.capture();
+        if screen.contains(want) {
+            return screen;
+        }
+        tmux.keys(&["Down"]);
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    panic!("{want:?} never came on screen:\n{}", tmux.capture());
+}
+
+#[test]
+fn the_pane_renders_markdown_highlights_code_expands_a_call_and_finds() {
+    let Some(tmux) = Tmux::start() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let home = codex_picker::demo::materialize(&dir.path().join("store")).unwrap();
+    let cmd = format!(
+        "cd {d} && env -u NO_COLOR TERM=xterm-256color XDG_CACHE_HOME={d}/cache {bin} --all --codex-home {home}; sleep 5",
+        d = shell_quote(dir.path()),
+        bin = shell_quote(Path::new(env!("CARGO_BIN_EXE_codex-picker"))),
+        home = shell_quote(&home),
+    );
+    start(&tmux, &cmd);
+    tmux.wait_for("Draft the 2.4 release notes");
+    tmux.keys(&["-l", "checkout rounding"]);
+    tmux.wait_for("checkout rounding fix");
+    tmux.keys(&["Right"]);
+    // A heading without its hashes, a table, a highlighted Python block.
+    let screen = page_to(&tmux, "def total(lines");
+    assert!(
+        screen.contains("What changed") && !screen.contains("## What"),
+        "{screen}"
+    );
+    let line = styled(&tmux)
+        .lines()
+        .find(|l| l.contains("def") && l.contains("tax_rate"))
+        .map(str::to_owned)
+        .unwrap();
+    // The last colour set before `def` is the keyword colour (magenta, 5).
+    let before_def = &line[..line.find("def").unwrap()];
+    let colour = before_def.rfind("\u{1b}[38;5;").map(|i| &before_def[i..]);
+    assert!(
+        colour.is_some_and(|c| c.starts_with("\u{1b}[38;5;5m"))
+            || before_def.contains("\u{1b}[35m"),
+        "`def` is drawn in the keyword colour: {line:?}"
+    );
+    // Tool calls: the long command is cut when collapsed, whole when expanded.
+    tmux.keys(&["C-t", "g"]);
+    page_to(&tmux, "$ pytest -q");
+    // `e` takes the first call on screen: scroll the one before it away.
+    let mut screen = tmux.capture();
+    while screen.contains("$ rg -n") {
+        tmux.keys(&["Down"]);
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        screen = tmux.capture();
+    }
+    assert!(screen.contains("$ pytest -q"), "{screen}");
+    assert!(
+        !screen.contains("-p no:cacheprovider"),
+        "collapsed, the command is cut:\n{screen}"
+    );
+    tmux.keys(&["e"]);
+    let screen = tmux.wait_for("▾ $ pytest -q");
+    assert!(
+        screen.contains("--maxfail=1") && screen.contains("no:cacheprovider  ✓ · 832 ms"),
+        "expanded, the whole command and how it ended:\n{screen}"
+    );
+    // Find moves the pane to the match.
+    tmux.keys(&["g", "/"]);
+    tmux.keys(&["-l", "refund path"]);
+    tmux.keys(&["Enter"]);
+    let screen = tmux.wait_for("match 1 of 1");
+    assert!(
+        screen.contains("Does the same bug exist in the refund path?"),
+        "{screen}"
+    );
+}
