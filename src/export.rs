@@ -1,5 +1,6 @@
-//! Markdown export: one session as a Markdown document (`show --markdown`, and the picker),
-//! written entry by entry so that a session of any size streams out one message at a time.
+//! Markdown export: one session as a Markdown document (`show --markdown`; made to be called
+//! by the picker too), written entry by entry so that a session of any size streams out one
+//! message at a time.
 //!
 //! Pure: it writes to any [`Write`]. Two ways in:
 //! - [`write_markdown`]: a row and a whole [`Transcript`] in memory;
@@ -21,8 +22,8 @@
 //! Markdown but is made to end where the message ends: a fenced code block or an HTML block it
 //! leaves open is closed after it (where it ends is asked of the parser the picker draws with,
 //! pulldown-cmark), a message that still would not end is written as plain text in a fenced
-//! block, and a line of it that reads like a message marker gets a backslash before its `<`
-//! (so it is shown, not taken for one).
+//! block, and a line of it that reads like a message marker gets a backslash before its `<`,
+//! in a code block too (so it is shown, not taken for one).
 
 use std::borrow::Cow;
 use std::io::{self, Write};
