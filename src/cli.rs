@@ -129,11 +129,17 @@ pub struct ShowArgs {
     #[arg(long)]
     pub json: bool,
 
+    /// The conversation as a Markdown document: a metadata header, then each message under a
+    /// numbered heading (whole, as --json)
+    #[arg(long, conflicts_with = "json")]
+    pub markdown: bool,
+
     /// Also show tool calls, tool outputs and reasoning summaries
     #[arg(long)]
     pub tools: bool,
 
-    /// Print giant messages whole (the text view otherwise cuts a message past 64 KiB)
+    /// Print giant messages whole (the text view otherwise cuts a message past 64 KiB; --json
+    /// and --markdown always print them whole)
     #[arg(long)]
     pub full: bool,
 }

@@ -12,6 +12,7 @@
 //! - [`workers`]: the background threads (indexer, search, transcript) and their messages.
 //! - [`tui`]: the interactive picker: event loop, terminal, keys, state, drawing.
 //! - [`cmd`]: the non-interactive commands (`list`, `show`, `cache`) and their output.
+//! - [`export`]: a session as a Markdown document, streamed entry by entry (pure).
 //! - Small pure helpers: [`session`], [`sanitize`], [`json_out`], [`textwidth`], [`timefmt`],
 //!   [`paths`], [`demo`], [`cli`]; [`memory`]: the allocator's one setting.
 //!
@@ -20,6 +21,7 @@
 pub mod cli;
 pub mod cmd;
 pub mod demo;
+pub mod export;
 pub mod fulltext;
 pub mod json_out;
 pub mod memory;

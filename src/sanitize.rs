@@ -4,7 +4,8 @@
 //! Pure. C0 controls (other than newline and tab), DEL and C1 controls become visible control
 //! pictures, so an escape sequence (CSI, OSC 52, OSC 8, ...) is shown as inert text and never acts;
 //! bidirectional overrides and isolates become U+FFFD; tabs are expanded. JSON output goes through
-//! [`SafeJson`], which escapes the characters serde_json leaves raw.
+//! [`SafeJson`], which escapes the characters serde_json leaves raw. A document (the Markdown
+//! export) has those characters removed instead ([`for_document`]).
 
 /// The replacement for a bidirectional control.
 pub const BIDI_PLACEHOLDER: char = '\u{FFFD}';
@@ -66,6 +67,29 @@ pub fn for_terminal(text: &str) -> String {
         }
     }
     out
+}
+
+/// Neutralise text for a document (the Markdown export), where a placeholder would only be
+/// noise: every character [`is_dangerous`] flags is removed (C0 controls but newline and tab, so
+/// `\r` too; DEL; C1 controls; bidirectional controls), and the line and paragraph separators
+/// become spaces. Tabs are kept. Clean text (nearly all) is borrowed, not copied.
+pub fn for_document(text: &str) -> std::borrow::Cow<'_, str> {
+    if !may_hold_dangerous(text.as_bytes()) || !needs_neutralising(text) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut clean = 0;
+    for (at, c) in text.char_indices() {
+        if is_dangerous(c) {
+            out.push_str(&text[clean..at]);
+            if matches!(c, '\u{2028}' | '\u{2029}') {
+                out.push(' ');
+            }
+            clean = at + c.len_utf8();
+        }
+    }
+    out.push_str(&text[clean..]);
+    std::borrow::Cow::Owned(out)
 }
 
 /// Neutralise text for a single display line: like [`for_terminal`], and newlines become spaces.
@@ -210,6 +234,25 @@ mod tests {
         assert_eq!(path_line(path), "/s/rollout-␛]52;c;x␇.jsonl");
         assert!(needs_neutralising(HOSTILE));
         assert!(!needs_neutralising("tab\tand\nnewline"));
+    }
+
+    #[test]
+    fn documents_lose_every_control_and_keep_the_rest() {
+        let doc = for_document(HOSTILE);
+        assert!(!doc.chars().any(is_dangerous), "{doc:?}");
+        assert_eq!(
+            doc, "a[31mred]52;c;aGVsbG8=]8;;http://x\\link2Jevilx",
+            "controls go, the text around them stays"
+        );
+        assert_eq!(
+            for_document("crlf\r\nline\ttab\u{2028}sep"),
+            "crlf\nline\ttab sep"
+        );
+        let clean = "Привет 你好 🚀 — ok\n\tindented";
+        assert!(matches!(
+            for_document(clean),
+            std::borrow::Cow::Borrowed(b) if b == clean
+        ));
     }
 
     #[test]

@@ -1,11 +1,12 @@
-//! `codex-picker show`: one session's whole conversation, as text or JSON lines, found by id,
-//! unique id prefix or path; a paginated fork's parent history first.
+//! `codex-picker show`: one session's whole conversation, as text, JSON lines or a Markdown
+//! document, found by id, unique id prefix or path; a paginated fork's parent history first.
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use super::{finish, output, report, report_rows, say, EXIT_ERROR};
 use crate::cli::{ShowArgs, StoreArgs};
+use crate::export::MarkdownWriter;
 use crate::rollout::summary::{ScanOptions, ScanState, Until};
 use crate::rollout::transcript::{Entry, Parse, TranscriptOptions};
 use crate::session::{self, SessionRow};
@@ -13,7 +14,8 @@ use crate::store::fork;
 use crate::store::walk::RolloutFile;
 use crate::store::{self, FileIssue, Store};
 
-/// The longest message the `show` text view prints whole; `--full` lifts it, JSON is always whole.
+/// The longest message the `show` text view prints whole; `--full` lifts it, JSON and Markdown
+/// are always whole.
 pub const SHOW_TEXT_CAP: usize = 64 << 10;
 
 /// The session id a rollout file name carries.
@@ -132,9 +134,38 @@ pub fn run_show(
         }
     };
     report(err, &other_copies(&file, &files));
-    if args.json {
-        return show_json(&file, &files, store_args.verbose, out, err);
+    let shown = Shown {
+        store: &store,
+        file: &file,
+        files: &files,
+    };
+    let verbose = store_args.verbose;
+    if args.markdown {
+        let view = Streamed::Markdown { tools: args.tools };
+        show_streamed(&shown, verbose, view, out, err)
+    } else if args.json {
+        show_streamed(&shown, verbose, Streamed::Json, out, err)
+    } else {
+        show_text(&shown, verbose, args, out, err)
     }
+}
+
+/// The session being shown, and where it was found.
+struct Shown<'a> {
+    store: &'a Store,
+    file: &'a RolloutFile,
+    files: &'a [RolloutFile],
+}
+
+/// `show` as text: the transcript read whole (giant messages cut unless `--full`).
+fn show_text(
+    shown: &Shown<'_>,
+    verbose: bool,
+    args: &ShowArgs,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> i32 {
+    let Shown { store, file, files } = *shown;
     let opts = TranscriptOptions {
         tools: args.tools,
         max_message_bytes: (!args.full).then_some(SHOW_TEXT_CAP),
@@ -142,8 +173,7 @@ pub fn run_show(
         max_tool_output_bytes: Some(SHOW_TEXT_CAP),
         ..TranscriptOptions::default()
     };
-    let transcript = match fork::read_transcript(&file, &mut files.as_slice(), &opts, Parse::Every)
-    {
+    let transcript = match fork::read_transcript(file, &mut { files }, &opts, Parse::Every) {
         Ok(t) => t,
         Err(issue) => {
             report(err, &[issue]);
@@ -154,11 +184,8 @@ pub fn run_show(
         // Decide as the listing does: any message line at all (injected context too) makes a
         // session, even when the transcript keeps none of them.
         let mut state = ScanState::default();
-        let scanned = store::scan_file(&file, &mut state, &ScanOptions::new(Until::End));
-        if let Some(issue) = scanned
-            .err()
-            .or_else(|| store::not_a_session(&file, &state))
-        {
+        let scanned = store::scan_file(file, &mut state, &ScanOptions::new(Until::End));
+        if let Some(issue) = scanned.err().or_else(|| store::not_a_session(file, &state)) {
             report(err, &[issue]);
             return EXIT_ERROR;
         }
@@ -167,11 +194,11 @@ pub fn run_show(
         meta: transcript.meta.clone(),
         ..ScanState::default()
     };
-    let mut row = store::row_from_scan(&file, &state, &store.names());
+    let mut row = store::row_from_scan(file, &state, &store.names());
     let (user, assistant) = transcript.counts();
     row.user_messages = Some(user);
     row.assistant_messages = Some(assistant);
-    if store_args.verbose && transcript.skipped_lines > 0 {
+    if verbose && transcript.skipped_lines > 0 {
         report_rows(
             err,
             &[SessionRow {
@@ -185,16 +212,27 @@ pub fn run_show(
     finish(result.and_then(|()| out.flush()), err)
 }
 
-/// `show --json`: every message exact, streamed out as it is read, so a rollout of any size is
-/// printed holding one line at a time. A first pass learns which message shapes the file uses
-/// (and whether it is a session at all); a paginated fork's parent history comes first.
-fn show_json(
-    file: &RolloutFile,
-    files: &[RolloutFile],
+/// The views `show` streams: every message exact, written as it is read.
+#[derive(Debug, Clone, Copy)]
+enum Streamed {
+    /// One JSON line per message.
+    Json,
+    /// A Markdown document (`export`), tool blocks when `tools`.
+    Markdown { tools: bool },
+}
+
+/// `show --json` and `show --markdown`: streamed out as the file is read, so a rollout of any
+/// size is printed holding one line at a time. A first pass learns which message shapes the
+/// file uses (and whether it is a session at all); a paginated fork's parent history comes
+/// first.
+fn show_streamed(
+    shown: &Shown<'_>,
     verbose: bool,
+    view: Streamed,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> i32 {
+    let file = shown.file;
     let mut state = ScanState::default();
     if let Err(issue) = store::scan_file(file, &mut state, &ScanOptions::new(Until::End)) {
         report(err, &[issue]);
@@ -214,12 +252,17 @@ fn show_json(
             }],
         );
     }
-    let opts = TranscriptOptions {
-        tools: false,
-        ..TranscriptOptions::default()
+    let streamed = match view {
+        Streamed::Json => {
+            let opts = TranscriptOptions {
+                tools: false,
+                ..TranscriptOptions::default()
+            };
+            let mut sink = |entry: &Entry| output::write_entry_json(out, entry);
+            fork::stream_transcript(file, &state, &mut { shown.files }, &opts, &mut sink)
+        }
+        Streamed::Markdown { tools } => stream_markdown(shown, &state, tools, out),
     };
-    let mut sink = |entry: &Entry| output::write_entry_json(out, entry);
-    let streamed = fork::stream_transcript(file, &state, &mut { files }, &opts, &mut sink);
     match streamed {
         Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
             let reason = e.to_string();
@@ -234,4 +277,27 @@ fn show_json(
         }
         other => finish(other.and_then(|_| out.flush()), err),
     }
+}
+
+/// The Markdown document of a scanned session: its row (titled and counted as the list has it,
+/// a fork's inherited messages included) for the header, then each entry as it is read.
+fn stream_markdown(
+    shown: &Shown<'_>,
+    state: &ScanState,
+    tools: bool,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let mut row = store::row_from_scan(shown.file, state, &shown.store.names());
+    fork::fill_from_parent(&mut row, &mut { shown.files });
+    // The document is written in many small pieces; standard output flushes at each newline.
+    let mut buffered = io::BufWriter::with_capacity(64 << 10, out);
+    let mut writer = MarkdownWriter::new(&mut buffered, tools);
+    writer.header(&row)?;
+    let opts = TranscriptOptions {
+        tools,
+        ..TranscriptOptions::default()
+    };
+    let mut sink = |entry: &Entry| writer.entry(entry);
+    fork::stream_transcript(shown.file, state, &mut { shown.files }, &opts, &mut sink)?;
+    buffered.flush()
 }

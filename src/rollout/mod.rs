@@ -20,6 +20,6 @@ pub mod rules;
 pub mod summary;
 #[cfg(test)]
 mod test_lines;
-mod tool;
+pub(crate) mod tool;
 pub mod transcript;
 mod visit;

@@ -21,5 +21,6 @@ mod fuzz_gen;
 mod generator;
 mod hostile;
 mod limits;
+mod markdown;
 mod read_only;
 mod terminal_safety;

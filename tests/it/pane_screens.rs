@@ -1,7 +1,7 @@
 //! Screens of the conversation pane on the demo store (no-colour theme unless a test says):
 //! Markdown, highlighted code, tool calls, reasoning, find, the header, a narrow terminal.
 
-use codex_picker::tui::app::{Action, App, HitStep};
+use codex_picker::tui::app::{Action, App, Effect, HitStep};
 use codex_picker::tui::ui::{self, Theme};
 use ratatui::backend::TestBackend;
 use ratatui::style::{Color, Modifier};
@@ -226,4 +226,28 @@ fn tool_calls_collapsed_and_one_expanded() {
         text_of(&screen(&app, 120, 40)).contains("▸ apply_patch: 2 files"),
         "collapsed again"
     );
+}
+
+#[test]
+fn export_and_copy_hand_back_the_conversation() {
+    let (_demo, mut app) = opened("checkout rounding", 120, 40);
+    let Effect::Write { name, text } = app.update(Action::Export) else {
+        panic!("x writes a file");
+    };
+    assert_eq!(name, "codex-session-019ac001.md");
+    assert!(text.starts_with("# checkout rounding fix"), "{text}");
+    assert!(text.contains("## 2 · Assistant · commentary"));
+    assert!(
+        !text.contains("**tool**"),
+        "tool calls hidden, so not exported"
+    );
+    app.update(Action::Jump {
+        step: HitStep::Next,
+        prompts: true,
+    });
+    let Effect::Copy { text, what } = app.update(Action::CopyMessage) else {
+        panic!("c copies");
+    };
+    assert_eq!(what, "message");
+    assert!(text.starts_with("The checkout total is off by one cent"));
 }

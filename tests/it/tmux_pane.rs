@@ -88,4 +88,14 @@ fn the_pane_renders_markdown_highlights_code_expands_a_call_and_finds() {
         screen.contains("Does the same bug exist in the refund path?"),
         "{screen}"
     );
+    // Export: a new Markdown file in the folder the picker runs in, and where it is said.
+    tmux.keys(&["x"]);
+    tmux.wait_for("wrote ");
+    let file = dir.path().join("codex-session-019ac001.md");
+    let text = std::fs::read_to_string(&file).expect("the exported file");
+    assert!(text.contains("## 1 · User") && text.contains("The checkout total is off by one cent"));
+    assert!(
+        text.contains("```text") || text.contains("**tool**"),
+        "tool calls shown, so exported"
+    );
 }

@@ -88,6 +88,7 @@ impl App {
                 }
             }
             Action::CopyMessage => return self.copy_message(),
+            Action::Export => return self.export(),
             Action::JumpHit(step) => {
                 let ctx = self.pane_context();
                 let said = self.pane.jump_hit(step, &ctx);
@@ -173,6 +174,34 @@ impl App {
                     .notify("no message to copy (is the conversation read yet?)");
                 Effect::None
             }
+        }
+    }
+
+    /// The conversation shown, as Markdown, for a new file (tool calls when they are shown).
+    fn export(&mut self) -> Effect {
+        let (Some(row), Some(read)) = (self.selected_row(), self.pane.transcript()) else {
+            self.screen
+                .notify("no conversation to export (is it read yet?)");
+            return Effect::None;
+        };
+        let Ok(transcript) = read.as_ref() else {
+            self.screen.notify("this conversation could not be read");
+            return Effect::None;
+        };
+        let mut text = Vec::new();
+        let tools = self.pane.view().tools;
+        if crate::export::write_markdown(&mut text, row, transcript, tools).is_err() {
+            return Effect::None;
+        }
+        let short: String = row
+            .id
+            .chars()
+            .filter(char::is_ascii_alphanumeric)
+            .take(8)
+            .collect();
+        Effect::Write {
+            name: format!("codex-session-{short}.md"),
+            text: String::from_utf8_lossy(&text).into_owned(),
         }
     }
 
