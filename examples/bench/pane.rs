@@ -69,6 +69,8 @@ fn open(store: &Store, file: &RolloutFile) -> Opened {
 
 /// The child process: open `file` in a pane, page to its end, print the peak resident set (KB).
 pub fn probe(store: &Path, file: &Path) {
+    // As the picker sets it.
+    codex_picker::memory::return_freed_memory_promptly();
     let store = Store {
         home: store.to_path_buf(),
     };

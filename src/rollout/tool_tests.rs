@@ -527,3 +527,53 @@ fn without_tools_a_tool_row_is_not_parsed_at_all() {
         "the same row, read, is unreadable"
     );
 }
+
+#[test]
+fn a_capped_transcript_keeps_a_bounded_total_of_tool_text() {
+    use crate::rollout::transcript::{TOOL_TEXT_BUDGET, TOOL_TEXT_PAST_BUDGET};
+    let cap = 64 << 10;
+    let output = "o".repeat(cap);
+    let calls = TOOL_TEXT_BUDGET / cap + 40;
+    let text: String = (0..calls)
+        .map(|i| {
+            line(json!({"type":"function_call_output","call_id":format!("c{i}"),"output":output}))
+        })
+        .collect();
+    let opts = TranscriptOptions {
+        max_tool_output_bytes: Some(cap),
+        ..TranscriptOptions::default()
+    };
+    let entries = read_transcript(text.as_bytes(), &opts).unwrap().entries;
+    assert_eq!(entries.len(), calls, "every output is still there");
+    let (mut kept, mut elided) = (0usize, 0u64);
+    for e in &entries {
+        if let Entry::Tool(ToolCall {
+            detail: ToolDetail::Output(o),
+            ..
+        }) = e
+        {
+            kept += o.text.len();
+            elided += o.elided;
+        }
+    }
+    assert!(
+        kept <= TOOL_TEXT_BUDGET + cap + calls * TOOL_TEXT_PAST_BUDGET,
+        "{kept}"
+    );
+    assert_eq!(
+        kept as u64 + elided,
+        (calls * cap) as u64,
+        "what is cut is counted"
+    );
+    let last = match entries.last() {
+        Some(Entry::Tool(ToolCall {
+            detail: ToolDetail::Output(o),
+            ..
+        })) => o.text.len(),
+        _ => 0,
+    };
+    assert_eq!(
+        last, TOOL_TEXT_PAST_BUDGET,
+        "past the budget, the start of each output"
+    );
+}

@@ -159,10 +159,16 @@ pub fn read<R: BufRead>(
     let mut meta = None;
     let mut entries = Vec::new();
     let mut sources = Sources::default();
+    let mut tool_bytes = 0usize;
     while let Some(record) = records.next_record()? {
         match record {
             Record::Meta(m) => meta = Some(*m),
-            Record::Tool(call) => entries.push(Entry::Tool(call)),
+            Record::Tool(mut call) => {
+                if opts.max_tool_output_bytes.is_some() {
+                    bound_tool_text(&mut call, &mut tool_bytes);
+                }
+                entries.push(Entry::Tool(call));
+            }
             Record::Message(msg) => {
                 if sources.note(&msg) {
                     // The role now comes from events: drop its `response` messages so far.
@@ -187,6 +193,36 @@ pub fn read<R: BufRead>(
         entries,
         skipped_lines: records.skipped(),
     })
+}
+
+/// Tool text a capped transcript keeps in all, past which each tool text keeps only its start.
+pub const TOOL_TEXT_BUDGET: usize = 16 << 20;
+/// What each tool text keeps once the budget is spent: enough for a collapsed call's first lines.
+pub const TOOL_TEXT_PAST_BUDGET: usize = 2 << 10;
+
+/// Count `call`'s big texts (output, patch, arguments) against the transcript's budget; once it
+/// is spent, cut them to [`TOOL_TEXT_PAST_BUDGET`] (the cut counted as elided), so a session
+/// with thousands of large outputs holds a bounded amount whatever the per-output cap.
+fn bound_tool_text(call: &mut ToolCall, spent: &mut usize) {
+    let over = *spent > TOOL_TEXT_BUDGET;
+    let mut cut = |text: &mut String, elided: Option<&mut u64>| {
+        if over && text.len() > TOOL_TEXT_PAST_BUDGET {
+            let kept = clip(text, TOOL_TEXT_PAST_BUDGET).len();
+            let cut = (text.len() - kept) as u64;
+            text.truncate(kept);
+            match elided {
+                Some(e) => *e += cut,
+                None => text.push('…'),
+            }
+        }
+        *spent += text.len();
+    };
+    match &mut call.detail {
+        ToolDetail::Output(o) => cut(&mut o.text, Some(&mut o.elided)),
+        ToolDetail::Patch { patch, elided, .. } => cut(patch, Some(elided)),
+        ToolDetail::Other { arguments, .. } => cut(arguments, None),
+        ToolDetail::Command { .. } | ToolDetail::Reasoning { .. } => {}
+    }
 }
 
 /// Attach each tool output to the earlier call with its `call_id` (the call's
