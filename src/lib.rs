@@ -10,7 +10,8 @@
 //! - [`search`]: fuzzy matching of titles (the only user of fuzzy-matcher); [`query_filter`]:
 //!   the `dir:`, `branch:` and `date:` filters typed into a query.
 //! - [`workers`]: the background threads (indexer, search, transcript) and their messages.
-//! - [`tui`]: the interactive picker: event loop, terminal, keys, state, drawing.
+//! - [`tui`]: the interactive picker: event loop, terminal, keys, state, rendering text into
+//!   lines (Markdown, code), drawing.
 //! - [`cmd`]: the non-interactive commands (`list`, `show`, `cache`) and their output.
 //! - [`export`]: a session as a Markdown document, streamed entry by entry (pure).
 //! - Small pure helpers: [`session`], [`sanitize`], [`json_out`], [`textwidth`], [`timefmt`],
