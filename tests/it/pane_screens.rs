@@ -99,9 +99,12 @@ fn python_and_rust_blocks_are_highlighted() {
         assert!(term.backend().buffer()[(cx, cy)]
             .modifier
             .contains(Modifier::ITALIC));
-        if query == "refactor the lexer" {
-            insta::assert_snapshot!("pane_rust_block", screen(&app, 120, 40).backend());
-        }
+        let name = if query == "refactor the lexer" {
+            "pane_rust_block"
+        } else {
+            "pane_python_block"
+        };
+        insta::assert_snapshot!(name, screen(&app, 120, 40).backend());
     }
 }
 

@@ -242,7 +242,7 @@ impl Pane {
             return "no tool call on screen".into();
         };
         let top = target.line.saturating_sub(self.scroll);
-        f_flip(&mut self.view, target.entry);
+        flip(&mut self.view, target.entry);
         self.rebuild(row, ctx);
         if let Some(now) = self.built.entries.iter().find(|e| e.entry == target.entry) {
             self.scroll = now.line.saturating_sub(top);
@@ -436,7 +436,8 @@ impl Pane {
     }
 }
 
-fn f_flip(view: &mut View, entry: usize) {
+/// Expand a collapsed call or collapse an expanded one (against the all-expanded setting).
+fn flip(view: &mut View, entry: usize) {
     if !view.expanded.flipped.remove(&entry) {
         view.expanded.flipped.insert(entry);
     }

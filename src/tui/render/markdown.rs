@@ -54,10 +54,19 @@ impl CodeBlock {
 
 /// Source lines (as runs) cut to `width` and put behind `prefix`.
 fn code_lines(prefix: &[Run], lines: Vec<Vec<Run>>, width: usize) -> Vec<PaneLine> {
+    // A wrapped line goes on behind a dotted gutter.
+    let mut rest = prefix.to_vec();
+    if let Some((g, _)) = rest.last_mut() {
+        *g = "┆ ".to_owned();
+    }
     let mut out = Vec::new();
     for line in lines {
-        for piece in wrap_hard(&line, width) {
-            let mut spans = prefix.to_vec();
+        for (i, piece) in wrap_hard(&line, width).into_iter().enumerate() {
+            let mut spans = if i == 0 {
+                prefix.to_vec()
+            } else {
+                rest.clone()
+            };
             spans.extend(piece);
             out.push(PaneLine { spans });
         }

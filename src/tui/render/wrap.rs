@@ -103,22 +103,40 @@ pub fn wrap_runs(runs: &[Run], width: usize) -> Vec<Vec<Run>> {
     lines
 }
 
-/// Cut `runs` into lines of exactly `width` cells (the last shorter), spaces kept: for code,
-/// whose every character counts.
+/// Cut `runs` into lines of at most `width` cells with every character kept (spaces too): for
+/// code. A line breaks after its last space when that is in the line's second half, else at
+/// the width. Where it breaks depends on the characters only, never on their parts, so the
+/// same text always takes the same lines, highlighted or not.
 pub fn wrap_hard(runs: &[Run], width: usize) -> Vec<Vec<Run>> {
     let width = width.max(2);
+    let chars: Vec<(char, Part)> = runs
+        .iter()
+        .flat_map(|(s, p)| s.chars().map(move |c| (c, *p)))
+        .collect();
     let mut lines = Vec::new();
-    let mut line = LineBuf::default();
-    for (text, part) in runs {
-        for c in text.chars() {
-            if line.used + cells(c) > width {
-                lines.push(std::mem::take(&mut line.runs));
-                line.used = 0;
+    let mut start = 0;
+    while start < chars.len() {
+        let (mut end, mut used, mut space) = (start, 0, None);
+        while end < chars.len() && used + cells(chars[end].0) <= width {
+            used += cells(chars[end].0);
+            if chars[end].0 == ' ' && used * 2 > width {
+                space = Some(end + 1);
             }
-            line.push(c, *part);
+            end += 1;
         }
+        if end < chars.len() {
+            end = space.unwrap_or(end).max(start + 1);
+        }
+        let mut line = LineBuf::default();
+        for &(c, p) in &chars[start..end] {
+            line.push(c, p);
+        }
+        lines.push(line.runs);
+        start = end;
     }
-    lines.push(line.runs);
+    if lines.is_empty() {
+        lines.push(Vec::new());
+    }
     lines
 }
 
