@@ -199,6 +199,14 @@ pub const HELP: &[(&str, &str)] = &[
     ),
 ];
 
+/// The footer while reading the conversation: its own keys.
+pub const FOOTER_READING: &str =
+    "← list · ] [ message · } { prompt · / find · n N match · e E expand · r reasoning · c copy · x export · F1 help";
+
+/// The footer while a find query is typed.
+pub const FOOTER_FINDING: &str =
+    "find: type the words · Enter keep the matches (n N) · Esc drop them";
+
 /// The footer: the most used keys.
 pub const FOOTER: &str =
     "Enter pick · Esc quit · ↑↓ move · PgUp/PgDn read · Tab scope · Ctrl+T tools · Ctrl+Y copy id · F1 help";

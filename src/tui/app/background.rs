@@ -51,6 +51,12 @@ impl App {
                     ));
                     self.refilter(Reselect::Keep);
                 }
+                // A query that fell back to the conversations while rows were still coming
+                // in may have a title match now: its title search runs again, once.
+                if self.searches.fell_back() {
+                    self.searches.end_fallback();
+                    self.request_search();
+                }
             }
             Event::ContentReady(index) => {
                 self.outbox

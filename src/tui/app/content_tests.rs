@@ -136,6 +136,31 @@ fn when_no_conversation_holds_the_words_the_title_matches_come_back() {
     assert_eq!(shown(&app), ["c"]);
 }
 
+#[test]
+fn a_fallback_decided_while_rows_came_in_is_checked_again_when_they_are_all_in() {
+    let mut app = app_with(all());
+    app.apply_index(Event::ContentReady(Arc::new(ContentIndex::default())));
+    app.take_outbox();
+    // Started with a query: no title held it when the first answer came.
+    app.update(Action::Paste("preview of a".into()));
+    let gen = title_search(&mut app).unwrap();
+    app.apply_search(gen, vec![]);
+    assert!(app.searches().fell_back());
+    app.apply_index(Event::Finished {
+        rows: 4,
+        issues: 0,
+        elapsed: std::time::Duration::ZERO,
+    });
+    assert!(
+        !app.searches().fell_back(),
+        "every row is in: the titles again"
+    );
+    let gen = title_search(&mut app).expect("the title search runs again");
+    app.apply_search(gen, vec![0]);
+    assert_eq!(app.effective_mode(), SearchMode::Fuzzy);
+    assert_eq!(shown(&app), ["a"]);
+}
+
 /// The generation of the title search queued, taking the outbox.
 fn title_search(app: &mut App) -> Option<u64> {
     app.take_outbox().search.iter().find_map(|r| match r {

@@ -111,9 +111,16 @@ pub fn draw(frame: &mut Frame, status: Rect, footer: Rect, app: &App, theme: &Th
         frame.render_widget(line, status);
     }
     if footer.height > 0 {
+        let keys = if app.pane().find().editing() {
+            keys::FOOTER_FINDING
+        } else if app.screen().focus() == crate::tui::app::Focus::Conversation {
+            keys::FOOTER_READING
+        } else {
+            keys::FOOTER
+        };
         frame.render_widget(
             Line::from(Span::styled(
-                textwidth::truncate(keys::FOOTER, usize::from(footer.width)),
+                textwidth::truncate(keys, usize::from(footer.width)),
                 theme.footer,
             )),
             footer,
