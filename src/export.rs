@@ -157,7 +157,7 @@ fn write_header(
     if let Some((user, assistant)) = counts {
         writeln!(out, "- **messages**: {user} user, {assistant} assistant")?;
     }
-    let resume = format!("codex resume {}", shell_word(&row.id));
+    let resume = format!("codex resume {}", crate::shell::quote(&row.id));
     writeln!(out, "- **resume**: {}\n", code_span(&resume))
 }
 
@@ -280,19 +280,6 @@ fn code_span(text: &str) -> String {
         format!("{ticks} {safe} {ticks}")
     } else {
         format!("{ticks}{safe}{ticks}")
-    }
-}
-
-/// A word for a POSIX shell: bare when safe, else single-quoted (an id is a uuid, but a
-/// rollout can say anything).
-fn shell_word(s: &str) -> String {
-    let safe = !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./:@%+=,".contains(c));
-    if safe {
-        s.to_owned()
-    } else {
-        format!("'{}'", s.replace('\'', r"'\''"))
     }
 }
 

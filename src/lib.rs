@@ -15,7 +15,7 @@
 //! - [`cmd`]: the non-interactive commands (`list`, `show`, `cache`) and their output.
 //! - [`export`]: a session as a Markdown document, streamed entry by entry (pure).
 //! - Small pure helpers: [`session`], [`sanitize`], [`json_out`], [`textwidth`], [`timefmt`],
-//!   [`paths`], [`demo`], [`cli`]; [`memory`]: the allocator's one setting.
+//!   [`paths`], [`shell`], [`demo`], [`cli`]; [`memory`]: the allocator's one setting.
 //!
 //! The CLI commands and the picker share `store`, `rollout` and `workers`, not each other.
 
@@ -32,6 +32,7 @@ pub mod rollout;
 pub mod sanitize;
 pub mod search;
 pub mod session;
+pub mod shell;
 pub mod store;
 pub mod textwidth;
 pub mod timefmt;

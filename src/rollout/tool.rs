@@ -228,22 +228,9 @@ fn command_line(words: &[&str]) -> Option<String> {
         if !line.is_empty() {
             line.push(' ');
         }
-        push_quoted(&mut line, word);
+        line.push_str(&crate::shell::quote(word));
     }
     Some(line)
-}
-
-/// A word as a shell reads it back: as is when it holds only safe characters, else in single
-/// quotes (a `'` in it written `'\''`).
-fn push_quoted(out: &mut String, word: &str) {
-    let safe = |b: u8| b.is_ascii_alphanumeric() || b"_@%+=:,./-".contains(&b);
-    if !word.is_empty() && word.bytes().all(safe) {
-        out.push_str(word);
-        return;
-    }
-    out.push('\'');
-    out.push_str(&word.replace('\'', r"'\''"));
-    out.push('\'');
 }
 
 /// A patch: the files it touches and its text, cut to the cap.

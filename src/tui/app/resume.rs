@@ -2,17 +2,7 @@
 
 use crate::session::SessionRow;
 
-/// Quote for a POSIX shell: bare when safe, else single quotes.
-pub fn shell_quote(s: &str) -> String {
-    let safe = !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./:@%+=,".contains(c));
-    if safe {
-        s.to_owned()
-    } else {
-        format!("'{}'", s.replace('\'', r"'\''"))
-    }
-}
+pub use crate::shell::quote as shell_quote;
 
 /// `cd <cwd> && codex resume <id>` (just the resume when the cwd is unknown).
 pub fn resume_command(row: &SessionRow) -> String {
