@@ -196,9 +196,9 @@ pub fn read<R: BufRead>(
 }
 
 /// Tool text a capped transcript keeps in all, past which each tool text keeps only its start.
-pub const TOOL_TEXT_BUDGET: usize = 16 << 20;
+pub const TOOL_TEXT_BUDGET: usize = 8 << 20;
 /// What each tool text keeps once the budget is spent: enough for a collapsed call's first lines.
-pub const TOOL_TEXT_PAST_BUDGET: usize = 2 << 10;
+pub const TOOL_TEXT_PAST_BUDGET: usize = 1 << 10;
 
 /// Count `call`'s big texts (output, patch, arguments) against the transcript's budget; once it
 /// is spent, cut them to [`TOOL_TEXT_PAST_BUDGET`] (the cut counted as elided), so a session
@@ -210,6 +210,8 @@ fn bound_tool_text(call: &mut ToolCall, spent: &mut usize) {
             let kept = clip(text, TOOL_TEXT_PAST_BUDGET).len();
             let cut = (text.len() - kept) as u64;
             text.truncate(kept);
+            // The allocation too, or the cut bytes stay held.
+            text.shrink_to_fit();
             match elided {
                 Some(e) => *e += cut,
                 None => text.push('…'),
