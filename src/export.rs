@@ -30,7 +30,7 @@ use std::io::{self, Write};
 
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag};
 
-use crate::rollout::record::{Role, ToolCall, ToolDetail, ToolOutput};
+use crate::rollout::record::{self, Role, ToolCall, ToolDetail, ToolOutput};
 use crate::rollout::transcript::{Entry, Transcript};
 use crate::sanitize;
 use crate::session::{self, SessionRow};
@@ -131,8 +131,7 @@ impl<'a> MarkdownWriter<'a> {
 fn phase_label(phase: Option<&str>) -> String {
     match phase {
         None => String::new(),
-        Some("final_answer") => " · final answer".to_owned(),
-        Some(p) => format!(" · {}", inline_text(p)),
+        Some(p) => format!(" · {}", inline_text(record::phase_label(p))),
     }
 }
 

@@ -176,6 +176,16 @@ pub struct Message {
     pub injection_prone: bool,
 }
 
+/// An assistant phase as a reader says it: `final_answer` is "final answer", any other phase
+/// as written (`commentary`, `partial_answer`, ...). Not neutralised: the caller escapes it for
+/// where it goes.
+pub fn phase_label(phase: &str) -> &str {
+    match phase {
+        "final_answer" => "final answer",
+        other => other,
+    }
+}
+
 impl Message {
     /// The message of one line, by the rules every reader shares: empty text carries no message,
     /// and only a `response` user row may be injected context.

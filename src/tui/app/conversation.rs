@@ -7,7 +7,7 @@
 
 use std::collections::HashSet;
 
-use crate::rollout::record::Role;
+use crate::rollout::record::{phase_label, Role};
 use crate::rollout::transcript::{Entry, Transcript};
 use crate::sanitize;
 use crate::session::SessionRow;
@@ -270,11 +270,9 @@ fn message_header(role: Role, phase: Option<&str>) -> (String, Part, Part) {
             Part::CommentaryText,
         ),
         Role::Assistant => {
-            let label = match phase {
-                Some("final_answer") => " · final answer".to_owned(),
-                Some(p) => format!(" · {}", sanitize::one_line(p)),
-                None => String::new(),
-            };
+            let label = phase
+                .map(|p| format!(" · {}", sanitize::one_line(phase_label(p))))
+                .unwrap_or_default();
             (
                 format!("▍ ASSISTANT{label}"),
                 Part::AssistantHeader,
