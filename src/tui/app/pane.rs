@@ -368,8 +368,7 @@ impl Pane {
     }
 
     fn cache_entry(&self, i: usize) -> Option<&Entry> {
-        let id = self.shown.as_deref()?;
-        let (_, read) = self.cache.iter().find(|(c, _)| c == id)?;
+        let read = self.cached_ref(self.shown.as_deref()?)?;
         read.as_ref().as_ref().ok()?.entries.get(i)
     }
 
@@ -423,10 +422,11 @@ impl Pane {
     }
 
     fn cached(&self, id: &str) -> Option<Read> {
-        self.cache
-            .iter()
-            .find(|(c, _)| c == id)
-            .map(|(_, t)| t.clone())
+        self.cached_ref(id).cloned()
+    }
+
+    fn cached_ref(&self, id: &str) -> Option<&Read> {
+        self.cache.iter().find(|(c, _)| c == id).map(|(_, t)| t)
     }
 
     /// Scroll so `line` sits a few lines below the top of the pane.
