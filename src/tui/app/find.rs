@@ -16,20 +16,12 @@ pub struct Find {
 }
 
 impl Find {
-    pub fn query(&self) -> &str {
-        &self.query
-    }
-
     pub fn editing(&self) -> bool {
         self.editing
     }
 
     pub fn active(&self) -> bool {
         !self.query.is_empty()
-    }
-
-    pub fn matches(&self) -> &[usize] {
-        &self.matches
     }
 
     /// The line find is on.

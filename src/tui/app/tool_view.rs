@@ -15,7 +15,7 @@ const INDENT: &str = "    ";
 
 /// Whether the row is a reasoning summary rather than a tool call.
 pub fn is_reasoning(call: &ToolCall) -> bool {
-    matches!(call.detail, ToolDetail::Reasoning { .. }) || call.kind == "reasoning"
+    matches!(call.detail, ToolDetail::Reasoning { .. })
 }
 
 /// The lines of `call`, expanded (`open`) or not.
