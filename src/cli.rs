@@ -71,6 +71,11 @@ pub struct PickerArgs {
     /// Start in content search (matches inside every conversation)
     #[arg(long)]
     pub content: bool,
+
+    /// Arguments for `codex resume` (and `codex fork`), after `--`: used by --exec, Ctrl+O,
+    /// Alt+F and the copied resume command, e.g. `codex-picker --exec -- --model o3`
+    #[arg(last = true, value_name = "CODEX_ARGS", allow_hyphen_values = true)]
+    pub codex_args: Vec<String>,
 }
 
 #[derive(Debug, Subcommand)]

@@ -47,6 +47,7 @@ pub fn run(cli: &Cli) -> i32 {
         exec: p.exec,
         query: p.query.clone().unwrap_or_default(),
         content: p.content,
+        resume_args: p.codex_args.clone(),
     };
     let mut tui = match Tui::enter() {
         Ok(t) => t,

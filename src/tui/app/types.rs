@@ -176,6 +176,8 @@ pub struct Options {
     pub query: String,
     /// Start in content search.
     pub content: bool,
+    /// Passed to `codex resume` and `codex fork` after the session id.
+    pub resume_args: Vec<String>,
 }
 
 /// Why rows are not shown, counted for the status line.
