@@ -9,7 +9,10 @@
 //! - [`fulltext`]: the content index of every conversation.
 //! - [`search`]: fuzzy matching of titles (the only user of fuzzy-matcher); [`query_filter`]:
 //!   the `dir:`, `branch:` and `date:` filters typed into a query.
-//! - [`workers`]: the background threads (indexer, search, transcript) and their messages.
+//! - [`workers`]: the background threads (indexer, search, transcript, store changes) and their
+//!   messages.
+//! - [`codex`]: codex's own command line, which makes every change to the store (archive,
+//!   unarchive, delete) and resumes and forks sessions.
 //! - [`tui`]: the interactive picker: event loop, terminal, keys, state, rendering text into
 //!   lines (Markdown, code), drawing.
 //! - [`cmd`]: the non-interactive commands (`list`, `show`, `cache`) and their output.
@@ -21,6 +24,7 @@
 
 pub mod cli;
 pub mod cmd;
+pub mod codex;
 pub mod demo;
 pub mod export;
 pub mod fulltext;

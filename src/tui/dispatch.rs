@@ -6,8 +6,11 @@
 use std::sync::mpsc::{Receiver, Sender, TryRecvError};
 use std::time::{Duration, Instant};
 
+use crate::codex::Codex;
 use crate::session::SessionRow;
+use crate::store::Store;
 use crate::tui::app::App;
+use crate::workers::changes::{self, Done};
 use crate::workers::indexer::Event;
 use crate::workers::search::{self, Answer};
 use crate::workers::transcript::{Job, Loaded};
@@ -33,6 +36,10 @@ pub struct Workers {
     held: Option<(Job, Instant)>,
     /// The generation of the last conversation sent, until it is answered.
     reading: Option<u64>,
+    /// codex, and the thread that runs its store changes (`None`: changes are refused).
+    codex: Option<(Codex, Sender<changes::Request>, Receiver<Done>)>,
+    /// Changes sent and not answered yet.
+    changing: usize,
 }
 
 /// What [`Workers::drain_index`] did.
@@ -64,7 +71,24 @@ impl Workers {
             loaded,
             held: None,
             reading: None,
+            codex: None,
+            changing: 0,
         }
+    }
+
+    /// Run codex for the picker: the launches that end it, and the store changes, on a thread
+    /// of their own, on `store`.
+    pub fn with_codex(mut self, codex: Codex, store: Store) -> Workers {
+        let (tx, rx) = changes::spawn(codex.clone(), store);
+        self.codex = Some((codex, tx, rx));
+        self
+    }
+
+    /// Whether codex can be run, or why not.
+    pub fn codex(&self) -> Result<&Codex, String> {
+        let (codex, _, _) = self.codex.as_ref().ok_or("codex is not set up")?;
+        codex.program()?;
+        Ok(codex)
     }
 
     /// The indexer is still sending.
@@ -81,7 +105,7 @@ impl Workers {
     /// An answer the app asked for is still to come: a search, or a conversation (held back or
     /// being read).
     pub fn awaiting(&self, app: &App) -> bool {
-        app.searching() || self.held.is_some() || self.reading.is_some()
+        app.searching() || self.held.is_some() || self.reading.is_some() || self.changing > 0
     }
 
     /// Send the app's requests to the workers. While the first index streams in and the
@@ -93,6 +117,15 @@ impl Workers {
         for req in outbox.search {
             // A worker that is gone has panicked; the picker goes on without its answers.
             let _ = self.search.send(req);
+        }
+        for req in outbox.changes {
+            match &self.codex {
+                Some((_, tx, _)) if tx.send(req.clone()).is_ok() => self.changing += 1,
+                _ => app.apply_change(Done {
+                    request: req,
+                    result: Err("codex is not set up".into()),
+                }),
+            }
         }
         if let Some(job) = outbox.transcripts.into_iter().last() {
             self.held = Some((job, Instant::now()));
@@ -128,6 +161,13 @@ impl Workers {
             }
             app.apply_transcript(id, result);
             taken = true;
+        }
+        if let Some((_, _, changed)) = &self.codex {
+            for done in changed.try_iter() {
+                self.changing = self.changing.saturating_sub(1);
+                app.apply_change(done);
+                taken = true;
+            }
         }
         taken
     }

@@ -13,9 +13,9 @@ use ratatui::backend::Backend;
 use ratatui::crossterm::event::{Event as TermEvent, MouseEventKind};
 use ratatui::Terminal;
 
-use crate::tui::app::{Action, App, Effect, Outcome};
+use crate::tui::app::{Action, App, Dialog, Effect, Outcome};
 use crate::tui::dispatch::{Drained, Workers};
-use crate::tui::{keys, launch, ui};
+use crate::tui::{keys, ui};
 
 /// Where the loop's terminal events come from.
 pub trait Input {
@@ -70,7 +70,7 @@ where
             pace.drawn();
         }
         if input.poll(pace.wait(workers.busy(app)))? {
-            if let Some(outcome) = take_input(terminal, input, host, app, &mut pace)? {
+            if let Some(outcome) = take_input(terminal, input, host, workers, app, &mut pace)? {
                 return Ok(outcome);
             }
         }
@@ -160,6 +160,7 @@ fn take_input<B, I, H>(
     terminal: &mut Terminal<B>,
     input: &mut I,
     host: &mut H,
+    workers: &Workers,
     app: &mut App,
     pace: &mut Pace,
 ) -> io::Result<Option<Outcome>>
@@ -172,7 +173,7 @@ where
     loop {
         if let Some(action) = to_action(input.read()?, app) {
             pace.changed();
-            if let Some(outcome) = apply(terminal, host, app, action)? {
+            if let Some(outcome) = apply(terminal, host, workers, app, action)? {
                 return Ok(Some(outcome));
             }
         }
@@ -186,6 +187,7 @@ where
 fn apply<B, H>(
     terminal: &mut Terminal<B>,
     host: &mut H,
+    workers: &Workers,
     app: &mut App,
     action: Action,
 ) -> io::Result<Option<Outcome>>
@@ -196,14 +198,10 @@ where
 {
     match app.update(action) {
         Effect::None => {}
-        Effect::Quit(Outcome::Exec { id, cwd }) => {
-            if launch::find_codex().is_some() {
-                return Ok(Some(Outcome::Exec { id, cwd }));
-            }
-            app.notify(
-                "`codex` is not on PATH: install the Codex CLI, or press Enter to print the id",
-            );
-        }
+        Effect::Quit(Outcome::Exec(what)) => match workers.codex() {
+            Ok(_) => return Ok(Some(Outcome::Exec(what))),
+            Err(why) => app.notify(format!("{why}; or press Enter to print the id")),
+        },
         Effect::Quit(outcome) => return Ok(Some(outcome)),
         Effect::Copy { text, what } => {
             host.copy(terminal, &text);
@@ -261,6 +259,10 @@ fn to_action(ev: TermEvent, app: &App) -> Option<Action> {
                 query_empty: app.list().query().is_empty(),
                 focus: app.screen().focus(),
                 finding: app.pane().find().editing(),
+                modal: app.actions().dialog().map(|d| match d {
+                    Dialog::Menu { .. } => keys::Modal::Menu,
+                    Dialog::ConfirmDelete { .. } => keys::Modal::Confirm,
+                }),
             },
         ),
         TermEvent::Paste(text) => Some(Action::Paste(text)),

@@ -17,6 +17,18 @@ pub struct Context {
     pub focus: Focus,
     /// A find query is being typed in the conversation.
     pub finding: bool,
+    /// What is open over the list and takes the keys first.
+    pub modal: Option<Modal>,
+}
+
+/// A dialog over the list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Modal {
+    /// The action menu: its letters, ↑ ↓ and Enter; Esc or Ctrl+X closes it; the direct keys
+    /// (Alt+A, Ctrl+Y, ...) still work.
+    Menu,
+    /// The delete question: `y` deletes, any other key cancels.
+    Confirm,
 }
 
 /// The action of a key press, if any.
@@ -28,6 +40,18 @@ pub fn action(key: KeyEvent, ctx: Context) -> Option<Action> {
     let alt = key.modifiers.contains(KeyModifiers::ALT);
     let shift = key.modifiers.contains(KeyModifiers::SHIFT);
     let reading = ctx.focus == Focus::Conversation;
+    match ctx.modal {
+        Some(Modal::Confirm) => {
+            let yes = key.code == KeyCode::Char('y') && !ctrl && !alt;
+            return Some(Action::Confirm(yes));
+        }
+        Some(Modal::Menu) => {
+            if let Some(a) = menu_key(key.code, ctrl, alt) {
+                return Some(a);
+            }
+        }
+        None => {}
+    }
     if ctx.finding && !ctrl && !alt {
         match key.code {
             KeyCode::Char(c) => return Some(Action::FindKey(Some(c))),
@@ -59,9 +83,13 @@ pub fn action(key: KeyEvent, ctx: Context) -> Option<Action> {
             'e' => Action::ToggleExec,
             'a' => Action::ToggleArchived,
             'z' => Action::Suspend,
+            'x' => Action::OpenMenu,
             _ => return None,
         },
         KeyCode::Char('y' | 'Y') if alt => Action::CopyCommand,
+        KeyCode::Char('a' | 'A') if alt => Action::Archive,
+        KeyCode::Char('d' | 'D') if alt => Action::Delete,
+        KeyCode::Char('f' | 'F') if alt => Action::Fork,
         KeyCode::Char(_) if alt => return None,
         KeyCode::Char('?') if ctx.query_empty => Action::ToggleHelp,
         KeyCode::Char('n') if reading => Action::JumpHit(HitStep::Next),
@@ -88,6 +116,25 @@ pub fn action(key: KeyEvent, ctx: Context) -> Option<Action> {
         KeyCode::Right => Action::FocusConversation,
         KeyCode::Left => Action::FocusList,
         _ => return None,
+    };
+    Some(a)
+}
+
+/// The action menu's own keys; `None` lets the key through to the table (the direct keys), or
+/// drops it (the menu closes before any other action).
+fn menu_key(code: KeyCode, ctrl: bool, alt: bool) -> Option<Action> {
+    let a = match code {
+        KeyCode::Char('c') if ctrl => Action::Quit,
+        KeyCode::Char('x') if ctrl => Action::CloseDialog,
+        KeyCode::Char('p' | 'k') if ctrl => Action::MenuMove(-1),
+        KeyCode::Char('n' | 'j') if ctrl => Action::MenuMove(1),
+        _ if ctrl || alt => return None,
+        KeyCode::Up | KeyCode::Char('k') | KeyCode::BackTab => Action::MenuMove(-1),
+        KeyCode::Down | KeyCode::Char('j') | KeyCode::Tab => Action::MenuMove(1),
+        KeyCode::Enter => Action::MenuPick(None),
+        KeyCode::Esc => Action::CloseDialog,
+        KeyCode::Char(c) => Action::MenuPick(Some(c)),
+        _ => Action::CloseDialog,
     };
     Some(a)
 }
@@ -134,7 +181,18 @@ pub const HELP: &[(&str, &str)] = &[
         "Enter",
         "print the session id and quit (--print-command: the cd+resume command)",
     ),
-    ("Ctrl+O", "run `codex resume <id>` in the session's folder"),
+    (
+        "Ctrl+O",
+        "run `codex resume <id> [-- args]` in the session's folder",
+    ),
+    (
+        "Ctrl+X",
+        "actions: resume here, fork, copy, export, archive, delete",
+    ),
+    (
+        "Alt+A  Alt+D  Alt+F",
+        "archive (unarchive), delete (asks first), fork: by codex",
+    ),
     (
         "Esc  Ctrl+C",
         "clear the query (with an empty query, quit); quit",
@@ -209,7 +267,7 @@ pub const FOOTER_FINDING: &str =
 
 /// The footer: the most used keys.
 pub const FOOTER: &str =
-    "Enter pick · Esc quit · ↑↓ move · PgUp/PgDn read · Tab scope · Ctrl+T tools · Ctrl+Y copy id · F1 help";
+    "Enter pick · Esc quit · ↑↓ move · PgUp/PgDn read · Tab scope · Ctrl+T tools · Ctrl+X actions · F1 help";
 
 #[cfg(test)]
 mod tests {
@@ -223,6 +281,7 @@ mod tests {
         query_empty: true,
         focus: Focus::List,
         finding: false,
+        modal: None,
     };
 
     #[test]
@@ -271,5 +330,45 @@ mod tests {
             action(key(KeyCode::Down, KeyModifiers::NONE), reading),
             Some(Action::Scroll(1))
         );
+    }
+
+    #[test]
+    fn action_keys_and_the_menu() {
+        let alt = |c, ctx| action(key(KeyCode::Char(c), KeyModifiers::ALT), ctx);
+        assert_eq!(alt('a', LIST), Some(Action::Archive));
+        assert_eq!(alt('d', LIST), Some(Action::Delete));
+        assert_eq!(alt('f', LIST), Some(Action::Fork));
+        assert_eq!(
+            action(key(KeyCode::Char('x'), KeyModifiers::CONTROL), LIST),
+            Some(Action::OpenMenu)
+        );
+        let menu = Context {
+            modal: Some(Modal::Menu),
+            ..LIST
+        };
+        let plain = |code| action(key(code, KeyModifiers::NONE), menu);
+        assert_eq!(plain(KeyCode::Char('a')), Some(Action::MenuPick(Some('a'))));
+        assert_eq!(plain(KeyCode::Enter), Some(Action::MenuPick(None)));
+        assert_eq!(plain(KeyCode::Down), Some(Action::MenuMove(1)));
+        assert_eq!(plain(KeyCode::Char('k')), Some(Action::MenuMove(-1)));
+        assert_eq!(plain(KeyCode::Esc), Some(Action::CloseDialog));
+        // The direct keys work with the menu open.
+        assert_eq!(alt('d', menu), Some(Action::Delete));
+        let confirm = Context {
+            modal: Some(Modal::Confirm),
+            ..LIST
+        };
+        let answer = |code, mods| action(key(code, mods), confirm);
+        assert_eq!(answer(KeyCode::Char('y'), KeyModifiers::NONE), Some(Action::Confirm(true)));
+        for (code, mods) in [
+            (KeyCode::Char('n'), KeyModifiers::NONE),
+            (KeyCode::Char('Y'), KeyModifiers::SHIFT),
+            (KeyCode::Enter, KeyModifiers::NONE),
+            (KeyCode::Esc, KeyModifiers::NONE),
+            (KeyCode::Char('y'), KeyModifiers::ALT),
+            (KeyCode::Char('c'), KeyModifiers::CONTROL),
+        ] {
+            assert_eq!(answer(code, mods), Some(Action::Confirm(false)), "{code:?}");
+        }
     }
 }

@@ -1,39 +1,46 @@
-//! Running `codex resume <id>` in the session's folder (Ctrl+O, `--exec`), after the picker has
-//! given the terminal back; the picker exits with codex's status.
+//! Running `codex resume <id>` or `codex fork <id>` (Ctrl+O, `--exec`, Alt+F, resume here),
+//! after the picker has given the terminal back, with the user's own arguments and on the store
+//! the picker showed; the picker exits with codex's status.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 
-/// `codex` on PATH, if installed.
-pub fn find_codex() -> Option<PathBuf> {
-    let paths = std::env::var_os("PATH")?;
-    std::env::split_paths(&paths)
-        .map(|dir| dir.join("codex"))
-        .find(|p| p.is_file())
-}
+use crate::codex::Codex;
+use crate::tui::app::Launch;
 
 /// Run codex and return the exit code to leave with.
-pub fn resume(codex: &Path, id: &str, cwd: Option<&str>) -> i32 {
-    let mut cmd = Command::new(codex);
-    cmd.arg("resume").arg(id);
-    match cwd.filter(|c| Path::new(c).is_dir()) {
+pub fn run(codex: &Codex, what: &Launch) -> i32 {
+    let mut cmd = match codex.command() {
+        Ok(cmd) => cmd,
+        Err(why) => {
+            eprintln!("codex-picker: {why}");
+            return crate::cli::EXIT_ERROR;
+        }
+    };
+    cmd.arg(if what.fork { "fork" } else { "resume" })
+        .arg(&what.id)
+        .args(&what.args);
+    match what.cwd.as_deref().filter(|c| Path::new(c).is_dir()) {
         Some(dir) => {
             cmd.current_dir(dir);
         }
         None => {
-            if let Some(c) = cwd {
+            if let Some(c) = &what.cwd {
                 eprintln!(
-                    "codex-picker: the session's folder {} no longer exists; resuming here",
+                    "codex-picker: the session's folder {} no longer exists; running codex here",
                     crate::sanitize::one_line(c)
                 );
             }
         }
     }
     match cmd.status() {
-        Ok(status) => status.code().unwrap_or(crate::cmd::EXIT_ERROR),
+        Ok(status) => status.code().unwrap_or(crate::cli::EXIT_ERROR),
         Err(e) => {
-            eprintln!("codex-picker: cannot run {}: {e}", codex.display());
-            crate::cmd::EXIT_ERROR
+            let program = codex.program().map(crate::sanitize::path_line);
+            eprintln!(
+                "codex-picker: cannot run {}: {e}",
+                program.unwrap_or_else(|_| "codex".into())
+            );
+            crate::cli::EXIT_ERROR
         }
     }
 }

@@ -10,6 +10,7 @@ use ratatui::crossterm::event::{self, Event as TermEvent};
 use ratatui::Terminal;
 
 use crate::cli::Cli;
+use crate::codex::Codex;
 use crate::cli::{EXIT_CANCELLED, EXIT_ERROR, EXIT_OK};
 use crate::store::{self, Store};
 use crate::tui::app::{App, Options, Outcome};
@@ -48,6 +49,7 @@ pub fn run(cli: &Cli) -> i32 {
         query: p.query.clone().unwrap_or_default(),
         content: p.content,
         resume_args: p.codex_args.clone(),
+        codex_env: Codex::locate(&store.home).env_prefix(),
     };
     let mut tui = match Tui::enter() {
         Ok(t) => t,
@@ -56,6 +58,7 @@ pub fn run(cli: &Cli) -> i32 {
             return EXIT_ERROR;
         }
     };
+    let home = store.home.clone();
     let mut workers = spawn_workers(store, CacheSetup::from_args(&cli.store));
     let mut app = App::new(opts, crate::timefmt::now_ms());
     let outcome = event_loop::run(
@@ -80,13 +83,7 @@ pub fn run(cli: &Cli) -> i32 {
             }
         }
         Ok(Outcome::Cancelled) => EXIT_CANCELLED,
-        Ok(Outcome::Exec { id, cwd }) => match launch::find_codex() {
-            Some(codex) => launch::resume(&codex, &id, cwd.as_deref()),
-            None => {
-                eprintln!("codex-picker: `codex` is not on PATH; install the Codex CLI or pick without --exec");
-                EXIT_ERROR
-            }
-        },
+        Ok(Outcome::Exec(what)) => launch::run(&Codex::locate(&home), &what),
         Err(e) => {
             eprintln!("codex-picker: {e}");
             EXIT_ERROR
@@ -129,7 +126,8 @@ pub fn spawn_workers(store: Store, cache: CacheSetup) -> Workers {
         },
         cache,
     );
-    Workers::new(index, search::spawn(), transcript::spawn(store))
+    let codex = Codex::locate(&store.home);
+    Workers::new(index, search::spawn(), transcript::spawn(store.clone())).with_codex(codex, store)
 }
 
 /// The terminal's own events.

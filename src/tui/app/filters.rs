@@ -100,6 +100,11 @@ impl Filters {
         self.show_exec = !self.show_exec;
     }
 
+    /// Archived sessions are listed.
+    pub fn show_archived(&self) -> bool {
+        self.show_archived
+    }
+
     pub fn toggle_archived(&mut self) {
         self.show_archived = !self.show_archived;
     }

@@ -10,12 +10,15 @@
 //! - [`Searches`]: the search mode, the searches asked and the newest answers;
 //! - [`Pane`]: the conversation pane and the transcripts read;
 //! - [`IndexStatus`]: the indexer's progress;
-//! - [`Screen`]: size, layout, focus, help, the status message and the clock.
+//! - [`Screen`]: size, layout, focus, help, the status message and the clock;
+//! - [`Actions`]: the action menu, the delete question and the change codex is making.
 //!
 //! What one needs of another (the selected row for the pane, the rows, the answer and the
 //! filters for the list) `App` passes as an argument. Pure: no terminal, no files, no clock (the event loop sets
 //! it with [`App::set_now`]). Drawing reads this state and never changes it.
 
+mod act;
+mod actions;
 mod background;
 pub mod conversation;
 mod filters;
@@ -37,6 +40,8 @@ pub use filters::{in_scope, Filters};
 pub use index_status::IndexStatus;
 pub use list::List;
 pub use pane::{Pane, PaneContext};
+pub use actions::{Actions, Dialog, Item, Running, MENU};
+use resume::Handoff;
 pub use resume::{resume_command, shell_quote};
 pub use rows::Rows;
 pub use screen::Screen;
@@ -48,8 +53,8 @@ use crate::timefmt::Millis;
 
 #[derive(Debug)]
 pub struct App {
-    /// What Enter hands back.
-    enter: Pick,
+    /// What Enter hands back, and the user's arguments for codex.
+    handoff: Handoff,
     rows: Rows,
     list: List,
     filters: Filters,
@@ -57,6 +62,7 @@ pub struct App {
     pane: Pane,
     index: IndexStatus,
     screen: Screen,
+    actions: Actions,
     outbox: Outbox,
 }
 
@@ -75,14 +81,9 @@ impl App {
             pane: Pane::default(),
             index: IndexStatus::default(),
             screen: Screen::new(now),
+            actions: Actions::default(),
             outbox: Outbox::default(),
-            enter: if opts.exec {
-                Pick::Exec
-            } else if opts.print_command {
-                Pick::Command
-            } else {
-                Pick::Id
-            },
+            handoff: Handoff::new(&opts),
         };
         if !app.list.query().is_empty() {
             app.request_search();

@@ -55,6 +55,17 @@ impl Rows {
         }
     }
 
+    /// The session of `from` now lives at `to`, archived or not (codex moved its file); its
+    /// index, when known.
+    pub fn relocate(&mut self, from: &Path, to: PathBuf, archived: bool) -> Option<usize> {
+        let i = self.by_path.remove(from.as_os_str())?;
+        self.by_path.insert(to.clone().into_os_string(), i);
+        let row = &mut self.rows[i];
+        row.path = to;
+        row.archived = archived;
+        Some(i)
+    }
+
     /// The row of the file at `path`.
     pub fn index_of(&self, path: &Path) -> Option<usize> {
         self.by_path.get(path.as_os_str()).copied()

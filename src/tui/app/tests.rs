@@ -18,6 +18,9 @@ mod content;
 #[path = "filter_tests.rs"]
 mod filter;
 
+#[path = "act_tests.rs"]
+mod act;
+
 fn row(id: &str, cwd: &str, t: i64, interactive: bool, archived: bool) -> SessionRow {
     SessionRow {
         id: id.into(),
@@ -224,7 +227,7 @@ fn accept_prints_the_id_or_the_command() {
             exec: true,
             ..all()
         }),
-        Effect::Quit(Outcome::Exec { .. })
+        Effect::Quit(Outcome::Exec(_))
     ));
 }
 
@@ -233,10 +236,12 @@ fn exec_selected_resumes_in_the_sessions_folder() {
     let mut app = app_with(all());
     assert_eq!(
         app.update(Action::ExecSelected),
-        Effect::Quit(Outcome::Exec {
+        Effect::Quit(Outcome::Exec(Launch {
+            fork: false,
             id: "a".into(),
-            cwd: Some("/w/p".into())
-        })
+            cwd: Some("/w/p".into()),
+            args: vec![],
+        }))
     );
 }
 

@@ -1,8 +1,8 @@
 //! The vocabulary of the picker's state machine: modes, actions, effects, the outbox of work for
 //! the workers (their own messages) and start-up options. Plain data.
 
-use crate::workers::search;
 use crate::workers::transcript::Job;
+use crate::workers::{changes, search};
 
 /// How the query is matched.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -90,6 +90,24 @@ pub enum Action {
     ToggleHelp,
     CopyId,
     CopyCommand,
+    /// Ctrl+X: the menu of everything that can be done with the selected session.
+    OpenMenu,
+    /// Move the menu's cursor (negative: up).
+    MenuMove(i32),
+    /// Take the menu's item under the cursor (`None`) or the one of this letter.
+    MenuPick(Option<char>),
+    /// Close the menu or the question asked, doing nothing.
+    CloseDialog,
+    /// The answer to the delete question: `y` (true) or anything else.
+    Confirm(bool),
+    /// Archive the selected session (unarchive it when it is archived).
+    Archive,
+    /// Ask whether to delete the selected session.
+    Delete,
+    /// Run `codex fork` on the selected session in its folder.
+    Fork,
+    /// Run `codex resume` on the selected session in the current folder.
+    ResumeHere,
     Suspend,
     Resize(u16, u16),
     Click(u16, u16),
@@ -132,7 +150,19 @@ pub(super) enum Pick {
 pub enum Outcome {
     Cancelled,
     Print(String),
-    Exec { id: String, cwd: Option<String> },
+    Exec(Launch),
+}
+
+/// A codex command the picker hands the terminal to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Launch {
+    /// `codex fork` instead of `codex resume`.
+    pub fork: bool,
+    pub id: String,
+    /// Where to run it: the session's folder, or the current one (`None`).
+    pub cwd: Option<String>,
+    /// The user's own arguments, after the id.
+    pub args: Vec<String>,
 }
 
 /// What the event loop must do after an update.
@@ -161,6 +191,8 @@ pub struct Outbox {
     pub search: Vec<search::Request>,
     /// Conversations to read, oldest first: only the last one still matters.
     pub transcripts: Vec<Job>,
+    /// Changes to the store for codex to make, in the order asked.
+    pub changes: Vec<changes::Request>,
 }
 
 /// How the picker starts.
@@ -178,6 +210,9 @@ pub struct Options {
     pub content: bool,
     /// Passed to `codex resume` and `codex fork` after the session id.
     pub resume_args: Vec<String>,
+    /// Put before `codex` in a command given to the user (`CODEX_HOME=... ` when the store
+    /// is not the default one).
+    pub codex_env: String,
 }
 
 /// Why rows are not shown, counted for the status line.

@@ -1,9 +1,7 @@
 //! [`App::update`]: a user action routed to the sub-state it concerns, and what follows from it
 //! in the others (a new query searches, a new selection is shown in the pane).
 
-use super::{
-    geometry, resume_command, Action, App, Effect, Focus, Outcome, Pick, Reselect, SearchMode,
-};
+use super::{geometry, Action, App, Effect, Focus, Outcome, Pick, Reselect, SearchMode};
 
 impl App {
     /// Apply one user action.
@@ -16,6 +14,12 @@ impl App {
             if matches!(action, Action::ToggleHelp | Action::Escape) {
                 return Effect::None;
             }
+        }
+        if let Some(effect) = self.dialog_first(&action) {
+            return effect;
+        }
+        if let Some(effect) = self.act(&action) {
+            return effect;
         }
         if self.list.edit(&action) {
             self.query_changed();
@@ -37,7 +41,7 @@ impl App {
             }
             Action::FocusConversation => self.focus(Focus::Conversation),
             Action::FocusList => self.focus(Focus::List),
-            Action::Accept => return self.accept(self.enter),
+            Action::Accept => return self.accept(self.handoff.enter),
             Action::ExecSelected => return self.accept(Pick::Exec),
             Action::Escape => return self.escape(),
             Action::Quit => return Effect::Quit(Outcome::Cancelled),
@@ -132,11 +136,8 @@ impl App {
         };
         Effect::Quit(match pick {
             Pick::Id => Outcome::Print(row.id.clone()),
-            Pick::Command => Outcome::Print(resume_command(row)),
-            Pick::Exec => Outcome::Exec {
-                id: row.id.clone(),
-                cwd: row.cwd.clone(),
-            },
+            Pick::Command => Outcome::Print(self.handoff.resume_command(row)),
+            Pick::Exec => Outcome::Exec(self.handoff.launch(row, false, false)),
         })
     }
 
@@ -151,7 +152,7 @@ impl App {
                 "resume command"
             };
             Effect::Copy {
-                text: resume_command(row),
+                text: self.handoff.resume_command(row),
                 what: what.into(),
             }
         } else {

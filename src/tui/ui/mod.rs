@@ -1,6 +1,7 @@
 //! Drawing: `draw(frame, &App, &Theme)` reads the state and never changes it. One file per pane;
 //! every style comes from [`theme`].
 
+pub mod dialog;
 pub mod help;
 pub mod list;
 pub mod search_bar;
@@ -26,6 +27,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme) {
         transcript::draw(frame, g.conversation, app, theme);
     }
     status::draw(frame, g.status, g.footer, app, theme);
+    dialog::draw(frame, app, theme);
     if app.screen().help() {
         help::draw(frame, frame.area(), theme);
     }

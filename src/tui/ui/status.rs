@@ -45,6 +45,9 @@ pub fn status_text(app: &App) -> String {
     if let Some(e) = app.list().filter_error() {
         parts.insert(0, crate::sanitize::one_line(e));
     }
+    if let Some(r) = app.actions().running() {
+        parts.insert(0, format!("codex is {} “{}”…", r.change.doing(), r.title));
+    }
     if app.searches().fell_back() {
         parts.push("no title matches: showing conversations that hold the words".into());
     } else if app.content_mode() {

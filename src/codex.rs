@@ -1,0 +1,250 @@
+//! Codex's own command line, as the picker runs it: which `codex` (`$CODEX_PICKER_CODEX`, else
+//! `codex` on PATH), on which store (every command gets `CODEX_HOME` set to the store the
+//! picker shows), whether it is new enough for a command (`codex --version`, asked once), and
+//! codex's error text when a command fails. codex-picker changes nothing under a Codex home
+//! itself: archiving, unarchiving and deleting are codex's commands, run from here.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::{Arc, OnceLock};
+
+/// A codex release, as `codex --version` prints it (`codex-cli 0.171.0`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Version(pub u32, pub u32, pub u32);
+
+impl std::fmt::Display for Version {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}.{}", self.0, self.1, self.2)
+    }
+}
+
+/// A change to the store, made by one of codex's commands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Change {
+    Archive,
+    Unarchive,
+    Delete,
+}
+
+impl Change {
+    /// The codex subcommand and its arguments before the session id.
+    pub fn args(self) -> &'static [&'static str] {
+        match self {
+            Change::Archive => &["archive"],
+            Change::Unarchive => &["unarchive"],
+            // The picker has asked already; codex would ask again on a terminal it does not
+            // have (and refuses without one).
+            Change::Delete => &["delete", "--force"],
+        }
+    }
+
+    /// The first release with the command (`archive` and `unarchive` came in 0.136, `delete`
+    /// with `--force` in 0.140).
+    pub fn since(self) -> Version {
+        match self {
+            Change::Archive | Change::Unarchive => Version(0, 136, 0),
+            Change::Delete => Version(0, 140, 0),
+        }
+    }
+
+    /// "archive", "unarchive", "delete".
+    pub fn verb(self) -> &'static str {
+        self.args()[0]
+    }
+
+    /// "archiving", "unarchiving", "deleting".
+    pub fn doing(self) -> &'static str {
+        match self {
+            Change::Archive => "archiving",
+            Change::Unarchive => "unarchiving",
+            Change::Delete => "deleting",
+        }
+    }
+
+    /// "archived", "unarchived", "deleted".
+    pub fn done(self) -> &'static str {
+        match self {
+            Change::Archive => "archived",
+            Change::Unarchive => "unarchived",
+            Change::Delete => "deleted",
+        }
+    }
+}
+
+/// The codex to run and the store it acts on. Cheap to clone; the version is asked once.
+#[derive(Debug, Clone)]
+pub struct Codex {
+    /// `None`: not found.
+    program: Option<PathBuf>,
+    home: PathBuf,
+    /// The home is not `~/.codex`: a command given to the user names it.
+    home_named: bool,
+    version: Arc<OnceLock<Result<Option<Version>, String>>>,
+}
+
+impl Codex {
+    /// The codex of this environment, acting on the store at `home`.
+    pub fn locate(home: &Path) -> Codex {
+        let user_home = std::env::var_os("HOME").map(PathBuf::from);
+        Codex::new(
+            program(std::env::var_os("CODEX_PICKER_CODEX"), std::env::var_os("PATH")),
+            home,
+            user_home.as_deref(),
+        )
+    }
+
+    /// `program` (`None`: no codex) on the store at `home`; `user_home` tells whether that
+    /// store is the default one.
+    pub fn new(program: Option<PathBuf>, home: &Path, user_home: Option<&Path>) -> Codex {
+        let default = user_home.map(|h| h.join(".codex"));
+        Codex {
+            program,
+            home: home.to_path_buf(),
+            home_named: default.as_deref() != Some(home),
+            version: Arc::new(OnceLock::new()),
+        }
+    }
+
+    /// The program, or why there is none.
+    pub fn program(&self) -> Result<&Path, String> {
+        self.program.as_deref().ok_or_else(|| {
+            "`codex` is not on PATH (install the Codex CLI, or set $CODEX_PICKER_CODEX)".to_owned()
+        })
+    }
+
+    /// The store codex is pointed at.
+    pub fn home(&self) -> &Path {
+        &self.home
+    }
+
+    /// `CODEX_HOME=<home> ` for a command given to the user, when the store is not the
+    /// default one (empty otherwise).
+    pub fn env_prefix(&self) -> String {
+        if self.home_named {
+            format!("CODEX_HOME={} ", crate::shell::quote(&self.home.to_string_lossy()))
+        } else {
+            String::new()
+        }
+    }
+
+    /// `codex <args>` on this store: `CODEX_HOME` set whatever the environment says.
+    pub fn command(&self) -> Result<Command, String> {
+        let mut cmd = Command::new(self.program()?);
+        cmd.env("CODEX_HOME", &self.home);
+        Ok(cmd)
+    }
+
+    /// Whether this codex has `change`'s command: it is found and, when its version can be
+    /// read, at least as new as the command. `codex --version` is asked the first time only.
+    pub fn supports(&self, change: Change) -> Result<(), String> {
+        self.program()?;
+        let version = self.version.get_or_init(|| self.ask_version()).clone()?;
+        match version {
+            Some(v) if v < change.since() => Err(format!(
+                "codex {v} cannot {} sessions: it needs codex {} or newer",
+                change.verb(),
+                change.since()
+            )),
+            // A version that cannot be read is given the benefit of the doubt: the command's
+            // own error says the rest.
+            _ => Ok(()),
+        }
+    }
+
+    fn ask_version(&self) -> Result<Option<Version>, String> {
+        let out = self
+            .command()?
+            .arg("--version")
+            .stdin(Stdio::null())
+            .output()
+            .map_err(|e| format!("cannot run {}: {e}", self.program_name()))?;
+        Ok(parse_version(&String::from_utf8_lossy(&out.stdout)))
+    }
+
+    /// Run `codex <change> <id>` to its end, without a terminal; codex's error text when it
+    /// fails.
+    pub fn change(&self, change: Change, id: &str) -> Result<(), String> {
+        self.supports(change)?;
+        let out = self
+            .command()?
+            .args(change.args())
+            .arg(id)
+            .stdin(Stdio::null())
+            .output()
+            .map_err(|e| format!("cannot run {}: {e}", self.program_name()))?;
+        if out.status.success() {
+            return Ok(());
+        }
+        let why = error_text(&String::from_utf8_lossy(&out.stderr))
+            .or_else(|| error_text(&String::from_utf8_lossy(&out.stdout)))
+            .unwrap_or_else(|| match out.status.code() {
+                Some(code) => format!("it exited with status {code}"),
+                None => "it was killed".to_owned(),
+            });
+        Err(format!("codex {} failed: {why}", change.verb()))
+    }
+
+    fn program_name(&self) -> String {
+        self.program
+            .as_deref()
+            .map(|p| crate::sanitize::path_line(p))
+            .unwrap_or_else(|| "codex".to_owned())
+    }
+}
+
+/// `$CODEX_PICKER_CODEX` when set and non-empty, else `codex` found on `path`.
+pub fn program(chosen: Option<OsString>, path: Option<OsString>) -> Option<PathBuf> {
+    if let Some(chosen) = chosen.filter(|c| !c.is_empty()) {
+        let chosen = PathBuf::from(chosen);
+        if chosen.components().count() > 1 {
+            return Some(chosen);
+        }
+        return on_path(chosen.as_os_str(), path?);
+    }
+    on_path("codex".as_ref(), path?)
+}
+
+fn on_path(name: &std::ffi::OsStr, path: OsString) -> Option<PathBuf> {
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(name))
+        .find(|p| p.is_file())
+}
+
+/// The version in `codex --version`'s output (`codex-cli 0.171.0`, a pre-release suffix
+/// ignored).
+pub fn parse_version(text: &str) -> Option<Version> {
+    let word = text
+        .split_whitespace()
+        .find(|w| w.starts_with(|c: char| c.is_ascii_digit()))?;
+    let mut parts = word
+        .split(|c: char| !c.is_ascii_digit())
+        .map(|p| p.parse::<u32>().ok());
+    let major = parts.next()??;
+    let minor = parts.next()??;
+    let patch = parts.next().flatten().unwrap_or(0);
+    Some(Version(major, minor, patch))
+}
+
+/// The line of codex's output that says what went wrong, on one line: its `Error: ...` line,
+/// else its last line that is neither a warning nor a backtrace.
+pub fn error_text(output: &str) -> Option<String> {
+    let lines: Vec<&str> = output.lines().map(str::trim).collect();
+    let error = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("Error:").or_else(|| l.strip_prefix("error:")));
+    let line = match error {
+        Some(e) => e.trim(),
+        None => lines
+            .iter()
+            .take_while(|l| !l.starts_with("Stack backtrace"))
+            .filter(|l| !l.is_empty() && !l.starts_with("WARNING"))
+            .last()?,
+    };
+    let line = crate::sanitize::one_line(line);
+    (!line.is_empty()).then(|| crate::textwidth::truncate(&line, 200))
+}
+
+#[cfg(test)]
+#[path = "codex_tests.rs"]
+mod tests;

@@ -1,0 +1,199 @@
+//! The session actions as transitions of [`App`]: the menu (Ctrl+X), archive and unarchive
+//! (Alt+A), delete after a question (Alt+D), fork (Alt+F) and resume here, and what follows
+//! when codex has made a change: the list follows the session (an archived one leaves the list
+//! or stays marked, a deleted one vanishes), the selection goes to a neighbour, and the status
+//! line says what happened, or codex's own reason when it failed (nothing changes then).
+
+use super::actions::{Actions, Dialog, Running};
+use super::{Action, App, Effect, Outcome, Reselect};
+use crate::codex::Change;
+use crate::workers::changes::{After, Done, Request};
+use crate::workers::search;
+
+impl App {
+    /// The action menu, the delete question and the change codex is making.
+    pub fn actions(&self) -> &Actions {
+        &self.actions
+    }
+
+    /// With a menu or a question open, what an action does to it first: `Some` when the
+    /// action ends there. A question is answered by its own keys only: anything else that
+    /// reaches it (a paste) cancels it; a menu closes before a key that is not its own.
+    pub(super) fn dialog_first(&mut self, action: &Action) -> Option<Effect> {
+        let dialog = self.actions.dialog()?;
+        match action {
+            Action::MenuMove(_)
+            | Action::MenuPick(_)
+            | Action::CloseDialog
+            | Action::Confirm(_)
+            | Action::Resize(..)
+            | Action::Quit => None,
+            Action::Click(..) | Action::Wheel { .. } => Some(Effect::None),
+            _ if matches!(dialog, Dialog::ConfirmDelete { .. }) => {
+                self.confirm(false);
+                Some(Effect::None)
+            }
+            _ => {
+                self.actions.close();
+                None
+            }
+        }
+    }
+
+    /// The actions' own transitions; `None` for other actions.
+    pub(super) fn act(&mut self, action: &Action) -> Option<Effect> {
+        match *action {
+            Action::OpenMenu => {
+                if self.selected_row().is_some() {
+                    self.actions.open_menu();
+                } else {
+                    self.screen.notify("no session selected");
+                }
+            }
+            Action::MenuMove(by) => self.actions.move_cursor(by),
+            Action::MenuPick(letter) => {
+                if let Some(item) = self.actions.pick(letter) {
+                    return Some(self.update(item.action()));
+                }
+            }
+            Action::CloseDialog => {
+                if let Some(Dialog::ConfirmDelete { .. }) = self.actions.close() {
+                    self.screen.notify("not deleted");
+                }
+            }
+            Action::Confirm(yes) => self.confirm(yes),
+            Action::Archive => self.archive(),
+            Action::Delete => self.ask_delete(),
+            Action::Fork => return Some(self.launch(true, false)),
+            Action::ResumeHere => return Some(self.launch(false, true)),
+            _ => return None,
+        }
+        Some(Effect::None)
+    }
+
+    fn archive(&mut self) {
+        let Some(row) = self.selected_row() else {
+            self.screen.notify("no session selected");
+            return;
+        };
+        let change = if row.archived {
+            Change::Unarchive
+        } else {
+            Change::Archive
+        };
+        let (id, path) = (row.id.clone(), row.path.clone());
+        self.start_change(change, id, path);
+    }
+
+    fn ask_delete(&mut self) {
+        let Some(row) = self.selected_row() else {
+            self.screen.notify("no session selected");
+            return;
+        };
+        let (id, path) = (row.id.clone(), row.path.clone());
+        if !self.refuse_while_running() {
+            self.actions.ask_delete(id, path);
+        }
+    }
+
+    /// The answer to the delete question: `y` deletes the session asked about.
+    fn confirm(&mut self, yes: bool) {
+        let Some(Dialog::ConfirmDelete { id, path }) = self.actions.close() else {
+            return;
+        };
+        if yes {
+            self.start_change(Change::Delete, id, path);
+        } else {
+            self.screen.notify("not deleted");
+        }
+    }
+
+    /// One change at a time: say so when codex is still making one.
+    fn refuse_while_running(&mut self) -> bool {
+        let Some(r) = self.actions.running() else {
+            return false;
+        };
+        let said = format!(
+            "codex is still {} “{}”: one change at a time",
+            r.change.doing(),
+            r.title
+        );
+        self.screen.notify(said);
+        true
+    }
+
+    /// Ask codex to make `change` to the session of `path`.
+    fn start_change(&mut self, change: Change, id: String, path: std::path::PathBuf) {
+        if self.refuse_while_running() {
+            return;
+        }
+        let title = match self.rows.index_of(&path) {
+            Some(i) => short_title(self.rows.all()[i].title()),
+            None => id.clone(),
+        };
+        self.outbox.changes.push(Request {
+            change,
+            id: id.clone(),
+            path,
+        });
+        self.actions.start(Running { change, id, title });
+    }
+
+    /// Fork or resume the selected session.
+    fn launch(&mut self, fork: bool, here: bool) -> Effect {
+        match self.selected_row() {
+            Some(row) => Effect::Quit(Outcome::Exec(self.handoff.launch(row, fork, here))),
+            None => {
+                self.screen.notify("no session selected");
+                Effect::None
+            }
+        }
+    }
+
+    /// codex is done with a change: the list follows the session, or nothing changes and the
+    /// status line says why.
+    pub fn apply_change(&mut self, done: Done) {
+        let running = self.actions.finish();
+        let title = running.map_or_else(|| done.request.id.clone(), |r| r.title);
+        let req = done.request;
+        let after = match done.result {
+            Ok(after) => after,
+            Err(why) => {
+                self.screen.notify(why);
+                return;
+            }
+        };
+        let said = match after {
+            After::Moved(to) => {
+                if let Some(i) = self.rows.relocate(&req.path, to, req.change == Change::Archive) {
+                    let row = Box::new(self.rows.all()[i].clone());
+                    self.outbox.search.push(search::Request::ReplaceRow(i, row));
+                }
+                let hint = if req.change == Change::Archive && !self.filters.show_archived() {
+                    " (Ctrl+A shows archived sessions)"
+                } else {
+                    ""
+                };
+                format!("{} “{title}”{hint}", req.change.done())
+            }
+            After::Gone => {
+                self.rows.remove(std::slice::from_ref(&req.path));
+                format!("deleted “{title}”")
+            }
+            After::Lost => {
+                self.rows.remove(std::slice::from_ref(&req.path));
+                format!(
+                    "{} “{title}”, but its file is not where codex keeps it: restart to see it",
+                    req.change.done()
+                )
+            }
+        };
+        self.refilter(Reselect::Keep);
+        self.screen.notify(said);
+    }
+}
+
+/// A title short enough to quote in the status line.
+fn short_title(title: &str) -> String {
+    crate::textwidth::truncate(&crate::sanitize::one_line(title), 40)
+}

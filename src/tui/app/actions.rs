@@ -1,0 +1,184 @@
+//! What can be done with a session beyond picking it, as state: the action menu (Ctrl+X) and
+//! its cursor, the delete question and the session it is about, and the one change codex is
+//! making for the picker. The menu's items, their letters and their direct keys are one table
+//! ([`MENU`]), which the menu and the help both draw.
+
+use std::path::PathBuf;
+
+use super::Action;
+use crate::codex::Change;
+
+/// One thing the menu offers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Item {
+    ResumeInFolder,
+    ResumeHere,
+    Fork,
+    CopyId,
+    CopyCommand,
+    Export,
+    /// Archive, or unarchive an archived session.
+    Archive,
+    Delete,
+}
+
+/// A menu line: the item, the letter that takes it in the menu, its key elsewhere.
+#[derive(Debug, Clone, Copy)]
+pub struct Entry {
+    pub item: Item,
+    pub letter: char,
+    pub key: &'static str,
+}
+
+/// The menu, in the order drawn.
+pub const MENU: &[Entry] = &[
+    Entry {
+        item: Item::ResumeInFolder,
+        letter: 'o',
+        key: "Ctrl+O",
+    },
+    Entry {
+        item: Item::ResumeHere,
+        letter: 'h',
+        key: "",
+    },
+    Entry {
+        item: Item::Fork,
+        letter: 'f',
+        key: "Alt+F",
+    },
+    Entry {
+        item: Item::CopyId,
+        letter: 'i',
+        key: "Ctrl+Y",
+    },
+    Entry {
+        item: Item::CopyCommand,
+        letter: 'c',
+        key: "Alt+Y",
+    },
+    Entry {
+        item: Item::Export,
+        letter: 'x',
+        key: "x in the conversation",
+    },
+    Entry {
+        item: Item::Archive,
+        letter: 'a',
+        key: "Alt+A",
+    },
+    Entry {
+        item: Item::Delete,
+        letter: 'd',
+        key: "Alt+D",
+    },
+];
+
+impl Item {
+    /// What the menu says it does (`archived`: the selected session is archived).
+    pub fn label(self, archived: bool) -> &'static str {
+        match self {
+            Item::ResumeInFolder => "resume in its folder",
+            Item::ResumeHere => "resume here, in the current folder",
+            Item::Fork => "fork into a new session, in its folder",
+            Item::CopyId => "copy the session id",
+            Item::CopyCommand => "copy the resume command",
+            Item::Export => "export the conversation to Markdown",
+            Item::Archive if archived => "unarchive",
+            Item::Archive => "archive",
+            Item::Delete => "delete for good (asks first)",
+        }
+    }
+
+    /// The action the item takes.
+    pub fn action(self) -> Action {
+        match self {
+            Item::ResumeInFolder => Action::ExecSelected,
+            Item::ResumeHere => Action::ResumeHere,
+            Item::Fork => Action::Fork,
+            Item::CopyId => Action::CopyId,
+            Item::CopyCommand => Action::CopyCommand,
+            Item::Export => Action::Export,
+            Item::Archive => Action::Archive,
+            Item::Delete => Action::Delete,
+        }
+    }
+}
+
+/// What is on top of the list, taking the keys.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Dialog {
+    Menu { cursor: usize },
+    /// Delete this session? (kept by id: rows may move under the question)
+    ConfirmDelete { id: String, path: PathBuf },
+}
+
+/// A change codex is making.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Running {
+    pub change: Change,
+    pub id: String,
+    pub title: String,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Actions {
+    dialog: Option<Dialog>,
+    running: Option<Running>,
+}
+
+impl Actions {
+    pub fn dialog(&self) -> Option<&Dialog> {
+        self.dialog.as_ref()
+    }
+
+    /// The change codex is making, if any.
+    pub fn running(&self) -> Option<&Running> {
+        self.running.as_ref()
+    }
+
+    pub fn open_menu(&mut self) {
+        self.dialog = Some(Dialog::Menu { cursor: 0 });
+    }
+
+    pub fn ask_delete(&mut self, id: String, path: PathBuf) {
+        self.dialog = Some(Dialog::ConfirmDelete { id, path });
+    }
+
+    /// Close whatever is open; what it was.
+    pub fn close(&mut self) -> Option<Dialog> {
+        self.dialog.take()
+    }
+
+    /// Move the menu's cursor, wrapping around.
+    pub fn move_cursor(&mut self, by: i32) {
+        if let Some(Dialog::Menu { cursor }) = &mut self.dialog {
+            let n = MENU.len() as i64;
+            *cursor = (*cursor as i64 + i64::from(by)).rem_euclid(n) as usize;
+        }
+    }
+
+    /// The item a menu pick takes (the cursor's, or the letter's); the menu closes when one
+    /// is taken.
+    pub fn pick(&mut self, letter: Option<char>) -> Option<Item> {
+        let Some(Dialog::Menu { cursor }) = self.dialog else {
+            return None;
+        };
+        let entry = match letter {
+            None => MENU.get(cursor),
+            Some(c) => MENU.iter().find(|e| e.letter == c),
+        }?;
+        self.dialog = None;
+        Some(entry.item)
+    }
+
+    /// codex has been asked to make `running`.
+    pub fn start(&mut self, running: Running) {
+        self.running = Some(running);
+    }
+
+    /// codex is done; the change it was making.
+    pub fn finish(&mut self) -> Option<Running> {
+        self.running.take()
+    }
+}

@@ -1,0 +1,126 @@
+//! The boxes drawn over the list: the action menu (Ctrl+X), from the same table the keys use,
+//! and the delete question, which names the session it is about (title, folder, age, number
+//! of messages). Every text from the session is made safe for the terminal first.
+
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Padding, Paragraph};
+use ratatui::Frame;
+
+use crate::session::SessionRow;
+use crate::timefmt::Millis;
+use crate::textwidth;
+use crate::tui::app::{App, Dialog, MENU};
+
+use super::Theme;
+
+/// Draw the dialog that is open, if any.
+pub fn draw(frame: &mut Frame, app: &App, theme: &Theme) {
+    let Some(dialog) = app.actions().dialog() else {
+        return;
+    };
+    let screen = frame.area();
+    let (title, lines) = match dialog {
+        Dialog::Menu { cursor } => {
+            let archived = app.selected_row().is_some_and(|r| r.archived);
+            (" actions ", menu_lines(*cursor, archived, theme))
+        }
+        Dialog::ConfirmDelete { path, .. } => {
+            let row = app.rows().iter().find(|r| &r.path == path);
+            (
+                " delete this session? ",
+                confirm_lines(row, app.screen().now(), theme),
+            )
+        }
+    };
+    let text_w = lines.iter().map(Line::width).max().unwrap_or(0);
+    let w = u16::try_from(text_w + 4)
+        .unwrap_or(u16::MAX)
+        .max(30)
+        .min(screen.width);
+    let h = u16::try_from(lines.len() + 2)
+        .unwrap_or(u16::MAX)
+        .min(screen.height);
+    let area = Rect::new(
+        screen.x + (screen.width - w) / 2,
+        screen.y + (screen.height - h) / 2,
+        w,
+        h,
+    );
+    // One column more each side: a wide character half under the border would hide it.
+    let x0 = area.x.saturating_sub(1);
+    let clear_w = (area.right() + 1).min(screen.right()) - x0;
+    frame.render_widget(Clear, Rect::new(x0, area.y, clear_w, area.height));
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.help_border)
+        .title(title)
+        .padding(Padding::horizontal(1));
+    frame.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+/// One line per item: its letter, what it does, its key outside the menu.
+fn menu_lines(cursor: usize, archived: bool, theme: &Theme) -> Vec<Line<'static>> {
+    let label_w = MENU
+        .iter()
+        .map(|e| textwidth::width(e.item.label(archived)))
+        .max()
+        .unwrap_or(0);
+    let mut lines: Vec<Line> = MENU
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            let chosen = i == cursor;
+            let pick = |s: Style| if chosen { theme.selected } else { s };
+            let label = e.item.label(archived);
+            let pad = " ".repeat(label_w - textwidth::width(label));
+            Line::from(vec![
+                Span::styled(format!("{}  ", e.letter), pick(theme.help_key)),
+                Span::styled(format!("{label}{pad}"), pick(theme.help_text)),
+                Span::styled(format!("  {}", e.key), pick(theme.placeholder)),
+            ])
+        })
+        .collect();
+    lines.push(Line::default());
+    lines.push(Line::from(Span::styled(
+        "letter or ↑ ↓ Enter: do it · Esc: close",
+        theme.placeholder,
+    )));
+    lines
+}
+
+/// The session named, so the user knows what goes, and the answer keys.
+fn confirm_lines(row: Option<&SessionRow>, now: Millis, theme: &Theme) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    let field = |name: &str, value: String| {
+        Line::from(vec![
+            Span::styled(format!("{name:<8}"), theme.placeholder),
+            Span::styled(textwidth::truncate(&value, 70), theme.help_text),
+        ])
+    };
+    if let Some(row) = row {
+        let title = crate::sanitize::one_line(row.title());
+        lines.push(field("title", format!("“{title}”")));
+        let folder = row.cwd.as_deref().unwrap_or("(unknown)");
+        lines.push(field("folder", crate::sanitize::one_line(folder)));
+        let age = crate::timefmt::relative(row.updated_ms, now);
+        lines.push(field("updated", age));
+        let messages = match (row.user_messages, row.assistant_messages) {
+            (Some(u), Some(a)) => format!("{u} from you, {a} from codex"),
+            _ => "not counted yet".to_owned(),
+        };
+        lines.push(field("messages", messages));
+        lines.push(field("id", crate::sanitize::one_line(&row.id)));
+    }
+    lines.push(Line::default());
+    lines.push(Line::from(Span::styled(
+        "`codex delete` removes it for good.",
+        theme.help_text,
+    )));
+    lines.push(Line::from(vec![
+        Span::styled("y", theme.help_key),
+        Span::styled(" delete · any other key: keep it", theme.placeholder),
+    ]));
+    lines
+}

@@ -1,0 +1,173 @@
+//! The store-change thread: runs codex's own `archive`, `unarchive` and `delete` for the picker,
+//! one at a time and off the event loop (codex takes a few hundred milliseconds to start), and
+//! says where the session's file is afterwards, so the list can follow it without a re-read.
+//! It never touches a file itself: it only looks where codex put it.
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::thread;
+
+use crate::codex::{Change, Codex};
+use crate::store::Store;
+
+/// A change asked for by the user.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Request {
+    pub change: Change,
+    pub id: String,
+    /// The session's file when asked.
+    pub path: PathBuf,
+}
+
+/// Where the session is once codex has done the change.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum After {
+    /// Archived or unarchived: its file is now here.
+    Moved(PathBuf),
+    /// Deleted: its file is gone.
+    Gone,
+    /// codex said it was done, but the file is not where codex keeps such files.
+    Lost,
+}
+
+/// A change done, or codex's reason why not.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Done {
+    pub request: Request,
+    pub result: Result<After, String>,
+}
+
+/// Start the thread; it stops when the request channel closes.
+pub fn spawn(codex: Codex, store: Store) -> (Sender<Request>, Receiver<Done>) {
+    let (tx, requests) = mpsc::channel::<Request>();
+    let (done, rx) = mpsc::channel();
+    thread::Builder::new()
+        .name("store-changes".into())
+        .spawn(move || {
+            for request in requests {
+                let result = run(&codex, &store, &request);
+                if done.send(Done { request, result }).is_err() {
+                    break;
+                }
+            }
+        })
+        .expect("spawn the store-change thread");
+    (tx, rx)
+}
+
+/// Run one change and find the session's file afterwards.
+pub fn run(codex: &Codex, store: &Store, req: &Request) -> Result<After, String> {
+    codex.change(req.change, &req.id)?;
+    Ok(match req.change {
+        Change::Delete if req.path.exists() => {
+            return Err(format!(
+                "codex said it deleted the session, but {} is still there",
+                crate::sanitize::path_line(&req.path)
+            ))
+        }
+        Change::Delete => After::Gone,
+        Change::Archive => archived_file(store, &req.path).map_or(After::Lost, After::Moved),
+        Change::Unarchive => active_file(store, &req.path).map_or(After::Lost, After::Moved),
+    })
+}
+
+/// An archived rollout keeps its name in the flat `archived_sessions/`.
+fn archived_file(store: &Store, was: &Path) -> Option<PathBuf> {
+    let path = store.archived_dir().join(was.file_name()?);
+    path.is_file().then_some(path)
+}
+
+/// An unarchived rollout goes back under `sessions/`, in the folder of its creation date
+/// (`sessions/2026/11/30/rollout-2026-11-30T...`); anywhere else under it is looked for by name.
+fn active_file(store: &Store, was: &Path) -> Option<PathBuf> {
+    let name = was.file_name()?;
+    let text = name.to_str()?;
+    let dated = text
+        .strip_prefix("rollout-")
+        .and_then(|rest| rest.get(..10))
+        .and_then(|date| {
+            let mut parts = date.split('-');
+            Some(
+                store
+                    .sessions_dir()
+                    .join(parts.next()?)
+                    .join(parts.next()?)
+                    .join(parts.next()?)
+                    .join(name),
+            )
+        });
+    if let Some(path) = dated.filter(|p| p.is_file()) {
+        return Some(path);
+    }
+    let (listed, _) = crate::store::walk::list_rollouts(&store.sessions_dir(), None);
+    listed
+        .into_iter()
+        .map(|l| l.path)
+        .find(|p| p.file_name() == Some(name))
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    const NAME: &str = "rollout-2026-11-30T10-02-23-01a22be7-d5e8-7403-838f-ec0f2a043a4c.jsonl";
+    const ID: &str = "01a22be7-d5e8-7403-838f-ec0f2a043a4c";
+
+    /// A stand-in codex that moves and removes files as codex 0.171 does.
+    fn stand_in(dir: &Path) -> PathBuf {
+        use std::os::unix::fs::PermissionsExt;
+        let script = dir.join("codex");
+        std::fs::write(
+            &script,
+            r#"#!/bin/sh
+[ "$1" = --version ] && { echo 'codex-cli 0.171.0'; exit 0; }
+h="$CODEX_HOME"
+case "$1" in
+archive) f=$(find "$h/sessions" -name "*$2.jsonl"); [ -n "$f" ] || { echo 'Error: failed to archive session' >&2; exit 1; }
+  mkdir -p "$h/archived_sessions"; mv "$f" "$h/archived_sessions/" ;;
+unarchive) f=$(find "$h/archived_sessions" -name "*$2.jsonl"); [ -n "$f" ] || exit 1
+  n=$(basename "$f"); d=$(echo "$n" | sed 's/^rollout-\(....\)-\(..\)-\(..\).*/\1\/\2\/\3/')
+  mkdir -p "$h/sessions/$d"; mv "$f" "$h/sessions/$d/" ;;
+delete) rm -f $(find "$h" -name "*$3.jsonl") ;;
+esac
+"#,
+        )
+        .unwrap();
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        script
+    }
+
+    #[test]
+    fn the_session_is_followed_through_archive_unarchive_and_delete() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store {
+            home: dir.path().join("home"),
+        };
+        let day = store.sessions_dir().join("2026/11/30");
+        std::fs::create_dir_all(&day).unwrap();
+        std::fs::write(day.join(NAME), "{}\n").unwrap();
+        let codex = Codex::new(Some(stand_in(dir.path())), &store.home, None);
+        let ask = |change, path: &Path| Request {
+            change,
+            id: ID.into(),
+            path: path.to_path_buf(),
+        };
+
+        let archived = store.archived_dir().join(NAME);
+        let after = run(&codex, &store, &ask(Change::Archive, &day.join(NAME)));
+        assert_eq!(after, Ok(After::Moved(archived.clone())));
+
+        let again = run(&codex, &store, &ask(Change::Archive, &day.join(NAME)));
+        assert_eq!(
+            again,
+            Err("codex archive failed: failed to archive session".into())
+        );
+
+        let after = run(&codex, &store, &ask(Change::Unarchive, &archived));
+        assert_eq!(after, Ok(After::Moved(day.join(NAME))));
+
+        let after = run(&codex, &store, &ask(Change::Delete, &day.join(NAME)));
+        assert_eq!(after, Ok(After::Gone));
+        assert!(!day.join(NAME).exists());
+    }
+}
