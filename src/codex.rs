@@ -88,7 +88,10 @@ impl Codex {
     pub fn locate(home: &Path) -> Codex {
         let user_home = std::env::var_os("HOME").map(PathBuf::from);
         Codex::new(
-            program(std::env::var_os("CODEX_PICKER_CODEX"), std::env::var_os("PATH")),
+            program(
+                std::env::var_os("CODEX_PICKER_CODEX"),
+                std::env::var_os("PATH"),
+            ),
             home,
             user_home.as_deref(),
         )
@@ -122,7 +125,10 @@ impl Codex {
     /// default one (empty otherwise).
     pub fn env_prefix(&self) -> String {
         if self.home_named {
-            format!("CODEX_HOME={} ", crate::shell::quote(&self.home.to_string_lossy()))
+            format!(
+                "CODEX_HOME={} ",
+                crate::shell::quote(&self.home.to_string_lossy())
+            )
         } else {
             String::new()
         }
@@ -188,7 +194,7 @@ impl Codex {
     fn program_name(&self) -> String {
         self.program
             .as_deref()
-            .map(|p| crate::sanitize::path_line(p))
+            .map(crate::sanitize::path_line)
             .unwrap_or_else(|| "codex".to_owned())
     }
 }
@@ -230,9 +236,10 @@ pub fn parse_version(text: &str) -> Option<Version> {
 /// else its last line that is neither a warning nor a backtrace.
 pub fn error_text(output: &str) -> Option<String> {
     let lines: Vec<&str> = output.lines().map(str::trim).collect();
-    let error = lines
-        .iter()
-        .find_map(|l| l.strip_prefix("Error:").or_else(|| l.strip_prefix("error:")));
+    let error = lines.iter().find_map(|l| {
+        l.strip_prefix("Error:")
+            .or_else(|| l.strip_prefix("error:"))
+    });
     let line = match error {
         Some(e) => e.trim(),
         None => lines

@@ -2,8 +2,14 @@ use super::*;
 
 #[test]
 fn versions_are_read_as_codex_prints_them() {
-    assert_eq!(parse_version("codex-cli 0.171.0\n"), Some(Version(0, 171, 0)));
-    assert_eq!(parse_version("codex-cli 0.172.0-alpha.3"), Some(Version(0, 172, 0)));
+    assert_eq!(
+        parse_version("codex-cli 0.171.0\n"),
+        Some(Version(0, 171, 0))
+    );
+    assert_eq!(
+        parse_version("codex-cli 0.172.0-alpha.3"),
+        Some(Version(0, 172, 0))
+    );
     assert_eq!(parse_version("codex 1.2"), Some(Version(1, 2, 0)));
     assert_eq!(parse_version("codex-cli dev"), None);
     assert_eq!(parse_version(""), None);
@@ -15,7 +21,10 @@ fn versions_are_read_as_codex_prints_them() {
 fn the_error_line_is_taken_from_codexs_output() {
     let stderr = "WARNING: proceeding, even though we could not create PATH aliases\n\
                   Error: failed to archive session\n\nStack backtrace:\n   0: <unknown>\n";
-    assert_eq!(error_text(stderr).as_deref(), Some("failed to archive session"));
+    assert_eq!(
+        error_text(stderr).as_deref(),
+        Some("failed to archive session")
+    );
     let plain = "WARNING: something\nno such session: 0199\n";
     assert_eq!(error_text(plain).as_deref(), Some("no such session: 0199"));
     assert_eq!(error_text("WARNING: only a warning\n"), None);
@@ -23,7 +32,10 @@ fn the_error_line_is_taken_from_codexs_output() {
     // Whatever codex prints reaches the status line as one line without control characters.
     let hostile = "Error: bad \x1b[31mred\x1b[0m\u{7}\n";
     let text = error_text(hostile).unwrap();
-    assert!(!text.contains('\x1b') && !text.contains('\u{7}'), "{text:?}");
+    assert!(
+        !text.contains('\x1b') && !text.contains('\u{7}'),
+        "{text:?}"
+    );
 }
 
 #[test]
@@ -35,7 +47,10 @@ fn the_program_is_the_chosen_one_else_codex_on_path() {
     std::fs::write(bin.join("my-codex"), "").unwrap();
     let path = Some(bin.clone().into_os_string());
     assert_eq!(program(None, path.clone()), Some(bin.join("codex")));
-    assert_eq!(program(Some("".into()), path.clone()), Some(bin.join("codex")));
+    assert_eq!(
+        program(Some("".into()), path.clone()),
+        Some(bin.join("codex"))
+    );
     assert_eq!(
         program(Some("my-codex".into()), path.clone()),
         Some(bin.join("my-codex"))
@@ -45,7 +60,10 @@ fn the_program_is_the_chosen_one_else_codex_on_path() {
         Some(PathBuf::from("/opt/x/codex"))
     );
     assert_eq!(program(Some("absent".into()), path), None);
-    assert_eq!(program(None, Some(dir.path().join("none").into_os_string())), None);
+    assert_eq!(
+        program(None, Some(dir.path().join("none").into_os_string())),
+        None
+    );
 }
 
 #[test]
@@ -96,7 +114,10 @@ fn changes_run_codex_on_the_store_shown_with_its_error_text() {
     ok.change(Change::Delete, "0199-b").unwrap();
     let log = std::fs::read_to_string(dir.path().join("log")).unwrap();
     let h = home.display();
-    assert_eq!(log, format!("{h} archive 0199-a\n{h} delete --force 0199-b\n"));
+    assert_eq!(
+        log,
+        format!("{h} archive 0199-a\n{h} delete --force 0199-b\n")
+    );
 
     let failing = Codex::new(Some(stand_in(dir.path(), "0.171.0", 1)), &home, None);
     let err = failing.change(Change::Unarchive, "0199-c").unwrap_err();

@@ -359,7 +359,10 @@ mod tests {
             ..LIST
         };
         let answer = |code, mods| action(key(code, mods), confirm);
-        assert_eq!(answer(KeyCode::Char('y'), KeyModifiers::NONE), Some(Action::Confirm(true)));
+        assert_eq!(
+            answer(KeyCode::Char('y'), KeyModifiers::NONE),
+            Some(Action::Confirm(true))
+        );
         for (code, mods) in [
             (KeyCode::Char('n'), KeyModifiers::NONE),
             (KeyCode::Char('Y'), KeyModifiers::SHIFT),

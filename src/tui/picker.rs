@@ -10,8 +10,8 @@ use ratatui::crossterm::event::{self, Event as TermEvent};
 use ratatui::Terminal;
 
 use crate::cli::Cli;
-use crate::codex::Codex;
 use crate::cli::{EXIT_CANCELLED, EXIT_ERROR, EXIT_OK};
+use crate::codex::Codex;
 use crate::store::{self, Store};
 use crate::tui::app::{App, Options, Outcome};
 use crate::tui::dispatch::Workers;

@@ -7,7 +7,9 @@ mod picker_hostile;
 mod picker_loop;
 mod screens;
 mod split_roles;
+mod stand_in;
 mod tmux;
+mod tmux_actions;
 mod tmux_pane;
 
 #[path = "../../examples/common/mod.rs"]

@@ -2,8 +2,9 @@
 //! real fixtures and every hostile case, each file has the same bytes and modification time,
 //! and no file, folder or link was created or removed under the store.
 //!
-//! [`assert_store_untouched_by`] takes any session of commands; a scripted picker session can be
-//! added beside [`list_and_show_everything`] and checked the same way.
+//! [`assert_store_untouched_by`] takes any session of commands; [`assert_store_changed_only_by`]
+//! checks a session whose only changes are the ones a stand-in codex says it made: a picker
+//! session that archives and deletes through it changes nothing else.
 
 use std::collections::BTreeMap;
 use std::hash::{Hash, Hasher};
@@ -84,6 +85,21 @@ impl ReadOnlyEnv {
 
 /// Snapshot the store at `home`, run `session`, and assert that nothing under it changed.
 pub fn assert_store_untouched_by(home: &Path, session: impl FnOnce(&ReadOnlyEnv)) {
+    assert_store_changed_only_by(home, |env| {
+        session(env);
+        Vec::new()
+    });
+}
+
+/// Snapshot the store at `home`, run `session`, which returns the changes codex made
+/// (`mv FROM TO`, `rm PATH`, `mkdir DIR`, as the stand-in writes them), and assert that the
+/// store is what those changes alone make of it: moved files keep their bytes and times, and
+/// nothing else was created, removed or changed (a folder whose entries codex changed is only
+/// checked to still be a folder).
+pub fn assert_store_changed_only_by(
+    home: &Path,
+    session: impl FnOnce(&ReadOnlyEnv) -> Vec<String>,
+) {
     let side = tempfile::tempdir().unwrap();
     let env = ReadOnlyEnv {
         home: home.to_path_buf(),
@@ -91,16 +107,71 @@ pub fn assert_store_untouched_by(home: &Path, session: impl FnOnce(&ReadOnlyEnv)
         user_home: side.path().join("user"),
     };
     std::fs::create_dir_all(&env.user_home).unwrap();
-    let before = snapshot(home);
-    session(&env);
+    let mut want = snapshot(home);
+    let changes = session(&env);
+    let touched = apply_changes(&mut want, &changes);
     let after = snapshot(home);
-    let created: Vec<_> = after.keys().filter(|p| !before.contains_key(*p)).collect();
-    let removed: Vec<_> = before.keys().filter(|p| !after.contains_key(*p)).collect();
+    let created: Vec<_> = after.keys().filter(|p| !want.contains_key(*p)).collect();
+    let removed: Vec<_> = want.keys().filter(|p| !after.contains_key(*p)).collect();
     assert!(created.is_empty(), "created under the store: {created:?}");
     assert!(removed.is_empty(), "removed from the store: {removed:?}");
-    for (path, was) in &before {
-        assert_eq!(&after[path], was, "{} changed", path.display());
+    for (path, was) in &want {
+        if touched.contains(path) {
+            assert_eq!(
+                after[path].kind,
+                "dir",
+                "{} is still a folder",
+                path.display()
+            );
+        } else {
+            assert_eq!(&after[path], was, "{} changed", path.display());
+        }
     }
+}
+
+/// `changes` applied to a snapshot; the folders whose entries they changed.
+fn apply_changes(
+    want: &mut BTreeMap<PathBuf, Entry>,
+    changes: &[String],
+) -> std::collections::HashSet<PathBuf> {
+    let mut touched = std::collections::HashSet::new();
+    for change in changes {
+        let mut touch = |p: &Path| {
+            touched.insert(p.parent().unwrap().to_path_buf());
+        };
+        let (op, rest) = change.split_once(' ').unwrap();
+        match op {
+            "mv" => {
+                let (from, to) = rest.split_once(' ').unwrap();
+                let entry = want
+                    .remove(Path::new(from))
+                    .expect("codex moved a known file");
+                want.insert(PathBuf::from(to), entry);
+                touch(Path::new(from));
+                touch(Path::new(to));
+            }
+            "rm" => {
+                want.remove(Path::new(rest))
+                    .expect("codex removed a known file");
+                touch(Path::new(rest));
+            }
+            "mkdir" => {
+                let dir = PathBuf::from(rest);
+                let entry = Entry {
+                    kind: "dir",
+                    len: 0,
+                    modified: None,
+                    content: None,
+                    link_target: None,
+                };
+                want.insert(dir.clone(), entry);
+                touch(&dir);
+                touched.insert(dir);
+            }
+            _ => panic!("unknown change {change:?}"),
+        }
+    }
+    touched
 }
 
 /// `list`, `list --json --archived`, and `show` (text and JSON) of every session listed.
@@ -180,5 +251,73 @@ fn the_check_sees_a_rewritten_file() {
         let index = env.home.join("session_index.jsonl");
         let text = std::fs::read_to_string(&index).unwrap();
         std::fs::write(&index, text.replace("\"id\"", "\"id\" ")).unwrap();
+    });
+}
+
+/// A picker session in tmux on the store: archive one session and delete another through the
+/// stand-in codex, then quit; the changes it says it made.
+fn archive_and_delete_in_the_picker(env: &ReadOnlyEnv) -> Vec<String> {
+    let Some(tmux) = crate::tmux::Tmux::start() else {
+        return Vec::new();
+    };
+    let side = tempfile::tempdir().unwrap();
+    let codex = crate::stand_in::StandIn::new(side.path());
+    let q = |p: &Path| crate::tmux::shell_quote(p);
+    let cmd = format!(
+        "cd {side} && env NO_COLOR=1 XDG_CACHE_HOME={cache} XDG_CONFIG_HOME={cache} HOME={user} PATH={path} {bin} --all --codex-home {home}; sleep 30",
+        side = q(side.path()),
+        cache = q(&env.cache),
+        user = q(&env.user_home),
+        path = q(Path::new(&codex.path_env())),
+        bin = q(Path::new(env!("CARGO_BIN_EXE_codex-picker"))),
+        home = q(&env.home),
+    );
+    crate::tmux::start(&tmux, &cmd);
+    tmux.wait_for("sessions (all folders)");
+    // The whole id in the pane: the session is selected (the query is only its start).
+    tmux.keys(&["-l", "01a22be7-ede3"]);
+    tmux.wait_for("01a22be7-ede3-7d00");
+    tmux.keys(&["M-a"]);
+    tmux.wait_for("archived “");
+    tmux.keys(&["C-u"]);
+    tmux.keys(&["-l", "01a22be7-f57c"]);
+    tmux.wait_for("01a22be7-f57c-7771");
+    tmux.keys(&["M-d"]);
+    tmux.wait_for("delete this session?");
+    tmux.keys(&["y"]);
+    tmux.wait_for("deleted “");
+    tmux.keys(&["C-c"]);
+    let args = codex.args();
+    assert_eq!(args.len(), 2, "{args:?}");
+    assert!(args[0].starts_with("archive 01a22be7-ede3"), "{args:?}");
+    assert!(
+        args[1].starts_with("delete --force 01a22be7-f57c"),
+        "{args:?}"
+    );
+    std::fs::read_to_string(&codex.changes)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn a_picker_session_that_archives_and_deletes_changes_only_what_codex_changed() {
+    let (_tmp, home) = big_store();
+    assert_store_changed_only_by(&home, |env| {
+        let changes = archive_and_delete_in_the_picker(env);
+        assert!(changes.is_empty() || changes.iter().any(|c| c.starts_with("rm ")));
+        changes
+    });
+}
+
+#[test]
+#[should_panic(expected = "changed")]
+fn the_check_sees_a_change_codex_did_not_say() {
+    let (_tmp, home) = big_store();
+    assert_store_changed_only_by(&home, |env| {
+        let index = env.home.join("session_index.jsonl");
+        std::fs::write(&index, "{}\n").unwrap();
+        Vec::new()
     });
 }

@@ -16,6 +16,15 @@ impl App {
         &self.actions
     }
 
+    /// The user and assistant messages of `row`: from the index, else from its conversation
+    /// when the pane has read it.
+    pub fn message_counts(&self, row: &crate::session::SessionRow) -> Option<(u32, u32)> {
+        match (row.user_messages, row.assistant_messages) {
+            (Some(u), Some(a)) => Some((u, a)),
+            _ => self.pane.counts_of(&row.id),
+        }
+    }
+
     /// With a menu or a question open, what an action does to it first: `Some` when the
     /// action ends there. A question is answered by its own keys only: anything else that
     /// reaches it (a paste) cancels it; a menu closes before a key that is not its own.
@@ -165,7 +174,10 @@ impl App {
         };
         let said = match after {
             After::Moved(to) => {
-                if let Some(i) = self.rows.relocate(&req.path, to, req.change == Change::Archive) {
+                if let Some(i) = self
+                    .rows
+                    .relocate(&req.path, to, req.change == Change::Archive)
+                {
                     let row = Box::new(self.rows.all()[i].clone());
                     self.outbox.search.push(search::Request::ReplaceRow(i, row));
                 }

@@ -89,7 +89,11 @@ fn archive_asks_codex_and_the_session_leaves_the_list() {
         }]
     );
     assert_eq!(app.actions().running().unwrap().title, "preview of b");
-    assert_eq!(shown(&app), ["a", "b", "c", "d", "e"], "nothing moves before codex is done");
+    assert_eq!(
+        shown(&app),
+        ["a", "b", "c", "d", "e"],
+        "nothing moves before codex is done"
+    );
 
     let moved = PathBuf::from("/h/archived_sessions/b.jsonl");
     app.apply_change(done(asked[0].clone(), Ok(After::Moved(moved.clone()))));
@@ -151,11 +155,15 @@ fn delete_asks_first_and_only_y_deletes() {
     app.update(Action::Confirm(true));
     let asked = changes(&mut app);
     assert_eq!(asked.len(), 1);
-    assert_eq!((asked[0].change, asked[0].id.as_str()), (Change::Delete, "b"));
+    assert_eq!(
+        (asked[0].change, asked[0].id.as_str()),
+        (Change::Delete, "b")
+    );
     app.apply_change(done(asked[0].clone(), Ok(After::Gone)));
     assert_eq!(shown(&app), ["a", "c", "d", "e"]);
     assert_eq!(selected(&app), "c");
     assert_eq!(app.screen().flash(), Some("deleted “preview of b”"));
+    assert_eq!(app.live_rows(), 5, "a deleted session is counted nowhere");
 }
 
 #[test]
@@ -216,7 +224,10 @@ fn fork_and_resume_take_the_users_arguments_and_store() {
     };
     assert!(!here.fork && here.cwd.is_none());
     let want = "cd /w/p && CODEX_HOME=/srv/h codex resume a --model 'o3 mini'";
-    assert_eq!(app.update(Action::Accept), Effect::Quit(Outcome::Print(want.into())));
+    assert_eq!(
+        app.update(Action::Accept),
+        Effect::Quit(Outcome::Print(want.into()))
+    );
     assert!(matches!(app.update(Action::CopyCommand), Effect::Copy { text, .. } if text == want));
 }
 

@@ -108,9 +108,14 @@ impl Item {
 /// What is on top of the list, taking the keys.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Dialog {
-    Menu { cursor: usize },
+    Menu {
+        cursor: usize,
+    },
     /// Delete this session? (kept by id: rows may move under the question)
-    ConfirmDelete { id: String, path: PathBuf },
+    ConfirmDelete {
+        id: String,
+        path: PathBuf,
+    },
 }
 
 /// A change codex is making.

@@ -36,11 +36,11 @@ pub mod tool_view;
 mod types;
 mod update;
 
+pub use actions::{Actions, Dialog, Item, Running, MENU};
 pub use filters::{in_scope, Filters};
 pub use index_status::IndexStatus;
 pub use list::List;
 pub use pane::{Pane, PaneContext};
-pub use actions::{Actions, Dialog, Item, Running, MENU};
 use resume::Handoff;
 pub use resume::{resume_command, shell_quote};
 pub use rows::Rows;
@@ -94,6 +94,11 @@ impl App {
     /// Every row known, gone ones included (the list holds indices into it).
     pub fn rows(&self) -> &[SessionRow] {
         self.rows.all()
+    }
+
+    /// How many sessions are known, gone ones not counted.
+    pub fn live_rows(&self) -> usize {
+        self.rows.live()
     }
 
     /// The query, the rows shown and the selection.

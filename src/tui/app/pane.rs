@@ -421,6 +421,14 @@ impl Pane {
         self.hits.position()
     }
 
+    /// The user and assistant messages of session `id`, when its conversation has been read.
+    pub fn counts_of(&self, id: &str) -> Option<(u32, u32)> {
+        match self.cached_ref(id)?.as_ref() {
+            Ok(t) => Some(t.counts()),
+            Err(_) => None,
+        }
+    }
+
     fn cached(&self, id: &str) -> Option<Read> {
         self.cached_ref(id).cloned()
     }

@@ -23,6 +23,11 @@ impl Rows {
         &self.rows
     }
 
+    /// How many sessions are known and not gone.
+    pub fn live(&self) -> usize {
+        self.rows.len() - self.gone.len()
+    }
+
     /// Append new rows.
     pub fn add(&mut self, rows: Vec<SessionRow>) {
         for row in rows {

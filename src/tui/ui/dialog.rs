@@ -9,8 +9,8 @@ use ratatui::widgets::{Block, Borders, Clear, Padding, Paragraph};
 use ratatui::Frame;
 
 use crate::session::SessionRow;
-use crate::timefmt::Millis;
 use crate::textwidth;
+use crate::timefmt::Millis;
 use crate::tui::app::{App, Dialog, MENU};
 
 use super::Theme;
@@ -28,9 +28,10 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme) {
         }
         Dialog::ConfirmDelete { path, .. } => {
             let row = app.rows().iter().find(|r| &r.path == path);
+            let facts = row.map(|r| (r, app.message_counts(r)));
             (
                 " delete this session? ",
-                confirm_lines(row, app.screen().now(), theme),
+                confirm_lines(facts, app.screen().now(), theme),
             )
         }
     };
@@ -91,24 +92,31 @@ fn menu_lines(cursor: usize, archived: bool, theme: &Theme) -> Vec<Line<'static>
 }
 
 /// The session named, so the user knows what goes, and the answer keys.
-fn confirm_lines(row: Option<&SessionRow>, now: Millis, theme: &Theme) -> Vec<Line<'static>> {
+fn confirm_lines(
+    facts: Option<(&SessionRow, Option<(u32, u32)>)>,
+    now: Millis,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
     let field = |name: &str, value: String| {
         Line::from(vec![
-            Span::styled(format!("{name:<8}"), theme.placeholder),
+            Span::styled(format!("{name:<10}"), theme.placeholder),
             Span::styled(textwidth::truncate(&value, 70), theme.help_text),
         ])
     };
-    if let Some(row) = row {
+    if let Some((row, counts)) = facts {
         let title = crate::sanitize::one_line(row.title());
         lines.push(field("title", format!("“{title}”")));
         let folder = row.cwd.as_deref().unwrap_or("(unknown)");
         lines.push(field("folder", crate::sanitize::one_line(folder)));
-        let age = crate::timefmt::relative(row.updated_ms, now);
+        let age = match crate::timefmt::relative(row.updated_ms, now) {
+            now if now == "now" => "just now".to_owned(),
+            age => format!("{age} ago"),
+        };
         lines.push(field("updated", age));
-        let messages = match (row.user_messages, row.assistant_messages) {
-            (Some(u), Some(a)) => format!("{u} from you, {a} from codex"),
-            _ => "not counted yet".to_owned(),
+        let messages = match counts {
+            Some((u, a)) => format!("{u} user · {a} assistant"),
+            None => "not counted yet".to_owned(),
         };
         lines.push(field("messages", messages));
         lines.push(field("id", crate::sanitize::one_line(&row.id)));

@@ -62,7 +62,7 @@ pub fn status_text(app: &App) -> String {
     parts.push(format!(
         "{} of {} sessions ({scope})",
         thousands(app.list().visible().len()),
-        thousands(app.rows().len())
+        thousands(app.live_rows())
     ));
     let h = app.list().hidden();
     let mut hidden = Vec::new();
