@@ -32,7 +32,10 @@ pub fn run(codex: &Codex, what: &Launch) -> i32 {
             }
         }
     }
-    match cmd.status() {
+    crate::tui::signals::child_running(true);
+    let status = cmd.status();
+    crate::tui::signals::child_running(false);
+    match status {
         Ok(status) => status.code().unwrap_or(crate::cli::EXIT_ERROR),
         Err(e) => {
             let program = codex.program().map(crate::sanitize::path_line);

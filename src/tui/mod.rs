@@ -13,5 +13,6 @@ pub mod keys;
 pub mod launch;
 pub mod picker;
 pub mod render;
+pub mod signals;
 pub mod terminal;
 pub mod ui;

@@ -1,6 +1,7 @@
 //! The terminal guard: raw mode, alternate screen, mouse capture and bracketed paste, drawn on
 //! `/dev/tty` so stdout stays free for the answer. Restores the terminal on Drop, on suspend
-//! (Ctrl+Z) and from a chained panic hook that then prints a short crash report.
+//! (Ctrl+Z), on a signal from outside ([`signals`](super::signals)) and from a chained panic
+//! hook that then prints a short crash report.
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Write};
@@ -55,11 +56,23 @@ fn leave_modes(out: &mut impl Write) {
     let _ = terminal::disable_raw_mode();
 }
 
+/// Give the terminal back from anywhere (a signal): every mode off, on a handle of its own.
+pub fn give_back() {
+    match open_tty() {
+        Ok(mut tty) => leave_modes(&mut tty),
+        Err(_) => {
+            let _ = terminal::disable_raw_mode();
+        }
+    }
+}
+
 impl Tui {
     /// Take over the terminal.
     pub fn enter() -> io::Result<Tui> {
         let mut tty = BufWriter::with_capacity(256 << 10, open_tty()?);
         install_panic_hook();
+        super::signals::watch();
+        super::signals::terminal_taken(true);
         enter_modes(&mut tty)?;
         let terminal = Terminal::new(CrosstermBackend::new(tty))?;
         Ok(Tui {
@@ -80,6 +93,7 @@ impl Modes {
         if self.active {
             leave_modes(terminal.backend_mut());
             self.active = false;
+            super::signals::terminal_taken(false);
         }
     }
 
@@ -90,6 +104,7 @@ impl Modes {
         unsafe {
             libc::raise(libc::SIGTSTP);
         }
+        super::signals::terminal_taken(true);
         enter_modes(terminal.backend_mut())?;
         self.active = true;
         // A full redraw on the next frame. Not `Terminal::clear`: it asks the terminal for the
@@ -127,11 +142,7 @@ fn install_panic_hook() {
     ONCE.call_once(|| {
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
-            if let Ok(mut tty) = open_tty() {
-                leave_modes(&mut tty);
-            } else {
-                let _ = terminal::disable_raw_mode();
-            }
+            give_back();
             let payload = info.payload();
             let message = payload
                 .downcast_ref::<&str>()

@@ -11,6 +11,7 @@ mod stand_in;
 mod tmux;
 mod tmux_actions;
 mod tmux_pane;
+mod tmux_signals;
 
 #[path = "../../examples/common/mod.rs"]
 mod gen_common;

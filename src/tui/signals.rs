@@ -1,0 +1,61 @@
+//! Signals sent from outside while the picker holds the terminal (`kill`, a closed terminal
+//! tab, `tmux kill-pane`): SIGTERM, SIGHUP, SIGQUIT and SIGINT give the terminal back (raw mode
+//! off, main screen, mouse and bracketed paste off, cursor shown) and end the picker with the
+//! conventional status, 128 + the signal's number. A thread of signal-hook's waits for them, so
+//! the restoring runs as ordinary code, not in a signal handler.
+//!
+//! Once the terminal is given back the signals act as they would by default, except SIGINT
+//! while codex runs in the foreground (resume, fork): codex gets it too and decides, and the
+//! picker passes on codex's status.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Once;
+
+use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
+use signal_hook::iterator::Signals;
+
+/// The picker's modes are set on the terminal.
+static TERMINAL_TAKEN: AtomicBool = AtomicBool::new(false);
+/// codex runs in the foreground.
+static CHILD_RUNNING: AtomicBool = AtomicBool::new(false);
+
+/// Start the thread, once. Best effort: without it the signals act by default.
+pub fn watch() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let Ok(mut signals) = Signals::new([SIGTERM, SIGHUP, SIGQUIT, SIGINT]) else {
+            return;
+        };
+        let _ = std::thread::Builder::new()
+            .name("signals".into())
+            .spawn(move || {
+                for signal in signals.forever() {
+                    on_signal(signal);
+                }
+            });
+    });
+}
+
+fn on_signal(signal: i32) {
+    if TERMINAL_TAKEN.load(Ordering::SeqCst) {
+        super::terminal::give_back();
+        std::process::exit(128 + signal);
+    }
+    if signal == SIGINT && CHILD_RUNNING.load(Ordering::SeqCst) {
+        return;
+    }
+    // As if no handler were installed: the process ends by the signal.
+    if signal_hook::low_level::emulate_default_handler(signal).is_err() {
+        std::process::exit(128 + signal);
+    }
+}
+
+/// The picker's modes are set (`true`) or given back.
+pub fn terminal_taken(taken: bool) {
+    TERMINAL_TAKEN.store(taken, Ordering::SeqCst);
+}
+
+/// codex runs in the foreground (`true`) or has ended.
+pub fn child_running(running: bool) {
+    CHILD_RUNNING.store(running, Ordering::SeqCst);
+}

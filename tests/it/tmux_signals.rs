@@ -1,0 +1,83 @@
+//! Signals from outside leave the terminal clean: the picker in tmux gets SIGTERM, SIGHUP,
+//! SIGQUIT or SIGINT from `kill`, and afterwards the pane is back on the main screen with mouse
+//! tracking off and the tty in cooked mode (`stty -a` says `icanon echo`), and the picker's
+//! status is 128 + the signal.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use crate::tmux::{shell_quote, start, Tmux};
+
+/// The pid of the picker started on the store at `home` (the one process of that name whose
+/// command line names it).
+fn picker_pid(home: &Path) -> u32 {
+    let start = Instant::now();
+    loop {
+        for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+            let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+                continue;
+            };
+            let comm = std::fs::read_to_string(entry.path().join("comm")).unwrap_or_default();
+            let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+            let cmdline = String::from_utf8_lossy(&cmdline);
+            if comm.trim() == "codex-picker" && cmdline.contains(&*home.to_string_lossy()) {
+                return pid;
+            }
+        }
+        assert!(start.elapsed() < Duration::from_secs(30), "no picker process");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn read_when_there(path: &Path) -> String {
+    let start = Instant::now();
+    loop {
+        if let Ok(text) = std::fs::read_to_string(path) {
+            if text.ends_with('\n') {
+                return text;
+            }
+        }
+        assert!(start.elapsed() < Duration::from_secs(30), "{} never written", path.display());
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn each_signal_restores_the_terminal_and_exits_with_its_status() {
+    for (signal, status) in [("TERM", 143), ("HUP", 129), ("QUIT", 131), ("INT", 130)] {
+        let Some(tmux) = Tmux::start() else { return };
+        let dir = tempfile::tempdir().unwrap();
+        let home = codex_picker::demo::materialize(&dir.path().join("store")).unwrap();
+        let cache = dir.path().join("cache");
+        let cmd = format!(
+            "env NO_COLOR=1 XDG_CACHE_HOME={cache} XDG_CONFIG_HOME={cache} {bin} --all --codex-home {home}; echo $? > {status}; stty -a > {stty}; sleep 30",
+            cache = shell_quote(&cache),
+            bin = shell_quote(Path::new(env!("CARGO_BIN_EXE_codex-picker"))),
+            home = shell_quote(&home),
+            status = shell_quote(&dir.path().join("status")),
+            stty = shell_quote(&dir.path().join("stty")),
+        );
+        start(&tmux, &cmd);
+        tmux.wait_for("Draft the 2.4 release notes");
+        let modes = |tmux: &Tmux| {
+            let out = tmux.run(&["display", "-p", "-t", "t", "#{alternate_on} #{mouse_any_flag}"]);
+            String::from_utf8_lossy(&out.stdout).trim().to_owned()
+        };
+        assert_eq!(modes(&tmux), "1 1", "the picker took the terminal");
+        let pid = picker_pid(&home);
+        let killed = std::process::Command::new("kill")
+            .args([&format!("-{signal}"), &pid.to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let got = read_when_there(&dir.path().join("status"));
+        assert_eq!(got.trim(), status.to_string(), "SIG{signal}'s exit status");
+        let stty = read_when_there(&dir.path().join("stty"));
+        let words: Vec<&str> = stty.split_whitespace().collect();
+        assert!(
+            words.contains(&"icanon") && words.contains(&"echo"),
+            "SIG{signal}: the tty is in cooked mode:\n{stty}"
+        );
+        assert_eq!(modes(&tmux), "0 0", "SIG{signal}: main screen, no mouse");
+    }
+}
