@@ -214,6 +214,15 @@ where
             Ok(path) => app.notify(format!("wrote {}", crate::sanitize::path_line(&path))),
             Err(e) => app.notify(format!("could not write {name}: {e}")),
         },
+        Effect::Repaint => {
+            // What another program wrote over the picker goes: the next frame is drawn whole
+            // on a cleared screen.
+            let area = ratatui::layout::Rect::from((
+                ratatui::layout::Position::ORIGIN,
+                terminal.size().map_err(io::Error::other)?,
+            ));
+            terminal.resize(area).map_err(io::Error::other)?;
+        }
         Effect::Suspend => {
             host.suspend(terminal)?;
             let size = terminal.size().map_err(io::Error::other)?;

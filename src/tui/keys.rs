@@ -83,6 +83,7 @@ pub fn action(key: KeyEvent, ctx: Context) -> Option<Action> {
             'e' => Action::ToggleExec,
             'a' => Action::ToggleArchived,
             'z' => Action::Suspend,
+            'l' => Action::Repaint,
             'x' => Action::OpenMenu,
             _ => return None,
         },
@@ -249,7 +250,7 @@ pub const HELP: &[(&str, &str)] = &[
         "Ctrl+Y  Alt+Y",
         "copy the session id, `cd <folder> && codex resume <id>`",
     ),
-    ("Ctrl+Z", "suspend"),
+    ("Ctrl+Z  Ctrl+L", "suspend; clear and repaint the screen"),
     ("? (empty query)  F1", "this help; any key closes it"),
     (
         "mouse",

@@ -24,7 +24,10 @@ fn picker_pid(home: &Path) -> u32 {
                 return pid;
             }
         }
-        assert!(start.elapsed() < Duration::from_secs(30), "no picker process");
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "no picker process"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
 }
@@ -37,7 +40,11 @@ fn read_when_there(path: &Path) -> String {
                 return text;
             }
         }
-        assert!(start.elapsed() < Duration::from_secs(30), "{} never written", path.display());
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "{} never written",
+            path.display()
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
 }
@@ -60,7 +67,13 @@ fn each_signal_restores_the_terminal_and_exits_with_its_status() {
         start(&tmux, &cmd);
         tmux.wait_for("Draft the 2.4 release notes");
         let modes = |tmux: &Tmux| {
-            let out = tmux.run(&["display", "-p", "-t", "t", "#{alternate_on} #{mouse_any_flag}"]);
+            let out = tmux.run(&[
+                "display",
+                "-p",
+                "-t",
+                "t",
+                "#{alternate_on} #{mouse_any_flag}",
+            ]);
             String::from_utf8_lossy(&out.stdout).trim().to_owned()
         };
         assert_eq!(modes(&tmux), "1 1", "the picker took the terminal");
@@ -79,5 +92,38 @@ fn each_signal_restores_the_terminal_and_exits_with_its_status() {
             "SIG{signal}: the tty is in cooked mode:\n{stty}"
         );
         assert_eq!(modes(&tmux), "0 0", "SIG{signal}: main screen, no mouse");
+    }
+}
+
+#[test]
+fn ctrl_l_repaints_over_what_another_program_wrote() {
+    let Some(tmux) = Tmux::start() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let home = codex_picker::demo::materialize(&dir.path().join("store")).unwrap();
+    let cache = dir.path().join("cache");
+    let cmd = format!(
+        "env NO_COLOR=1 XDG_CACHE_HOME={cache} XDG_CONFIG_HOME={cache} {bin} --all --codex-home {home}; sleep 30",
+        cache = shell_quote(&cache),
+        bin = shell_quote(Path::new(env!("CARGO_BIN_EXE_codex-picker"))),
+        home = shell_quote(&home),
+    );
+    start(&tmux, &cmd);
+    tmux.wait_for("Draft the 2.4 release notes");
+    let out = tmux.run(&["display", "-p", "-t", "t", "#{pane_tty}"]);
+    let tty = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+    std::fs::write(&tty, "\x1b[5;5HSCRIBBLED-OVER-THE-PICKER").unwrap();
+    tmux.wait_for("SCRIBBLED-OVER-THE-PICKER");
+    tmux.keys(&["C-l"]);
+    let start = Instant::now();
+    loop {
+        let screen = tmux.capture();
+        if !screen.contains("SCRIBBLED") && screen.contains("Draft the 2.4 release notes") {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "Ctrl+L repaints the whole screen:\n{screen}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
     }
 }

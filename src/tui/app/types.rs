@@ -109,6 +109,8 @@ pub enum Action {
     /// Run `codex resume` on the selected session in the current folder.
     ResumeHere,
     Suspend,
+    /// Ctrl+L: clear the screen and draw it all again.
+    Repaint,
     Resize(u16, u16),
     Click(u16, u16),
     Wheel {
@@ -176,6 +178,8 @@ pub enum Effect {
         what: String,
     },
     Suspend,
+    /// Clear the terminal and draw the whole screen again.
+    Repaint,
     /// Write `text` to a new file named `name` in the current folder and say where.
     Write {
         name: String,

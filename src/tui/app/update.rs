@@ -101,6 +101,7 @@ impl App {
             Action::ToggleHelp => self.screen.open_help(),
             Action::CopyId | Action::CopyCommand => return self.copy(&action),
             Action::Suspend => return Effect::Suspend,
+            Action::Repaint => return Effect::Repaint,
             Action::Resize(w, h) => {
                 self.screen.resize(w, h);
                 self.relayout();
