@@ -33,6 +33,10 @@ pub trait Host<B: Backend> {
     fn suspend(&mut self, terminal: &mut Terminal<B>) -> io::Result<()>;
 }
 
+/// The longest the loop takes in input before it draws again (a burst of input longer than
+/// this is taken over several frames).
+const INPUT_BUDGET: Duration = Duration::from_millis(25);
+
 /// How often the loop looks for the workers' answers while they are busy.
 const TICK: Duration = Duration::from_millis(10);
 
@@ -170,14 +174,28 @@ where
     I: Input,
     H: Host<B>,
 {
+    let start = Instant::now();
+    // Characters typed back to back (a paste the terminal did not bracket) are applied as one
+    // edit: one search instead of one per character.
+    let mut typed = String::new();
     loop {
-        if let Some(action) = to_action(input.read()?, app) {
+        let action = to_action(input.read()?, app);
+        if let Some(Action::Insert(c)) = action {
+            typed.push(c);
+        } else if let Some(action) = action {
             pace.changed();
+            if !typed.is_empty() {
+                app.update(Action::Type(std::mem::take(&mut typed)));
+            }
             if let Some(outcome) = apply(terminal, host, workers, app, action)? {
                 return Ok(Some(outcome));
             }
         }
-        if !input.poll(Duration::ZERO)? {
+        if start.elapsed() >= INPUT_BUDGET || !input.poll(Duration::ZERO)? {
+            if !typed.is_empty() {
+                pace.changed();
+                app.update(Action::Type(typed));
+            }
             return Ok(None);
         }
     }

@@ -135,7 +135,9 @@ struct TerminalInput;
 
 impl Input for TerminalInput {
     fn poll(&mut self, timeout: Duration) -> io::Result<bool> {
-        event::poll(timeout)
+        // crossterm's poll(2) reader does not look at the terminal at all for a zero timeout
+        // (only at events it has parsed already): the shortest wait it does look for.
+        event::poll(timeout.max(Duration::from_millis(1)))
     }
 
     fn read(&mut self) -> io::Result<TermEvent> {

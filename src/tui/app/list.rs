@@ -12,6 +12,9 @@ use crate::search::{self, Query, Recency};
 use crate::session::SessionRow;
 use crate::timefmt::Millis;
 
+/// The longest query kept: a longer paste is cut here, and the status line says so.
+pub const MAX_QUERY_CHARS: usize = 1_000;
+
 #[derive(Debug, Clone)]
 pub struct List {
     query: String,
@@ -103,6 +106,7 @@ impl List {
     pub fn edit(&mut self, action: &Action) -> bool {
         match action {
             Action::Insert(c) => self.query.push(*c),
+            Action::Type(text) => self.query.push_str(text),
             Action::Paste(text) => {
                 let line = crate::sanitize::one_line(text);
                 self.query.push_str(line.trim());
@@ -124,6 +128,17 @@ impl List {
             _ => return false,
         }
         true
+    }
+
+    /// Cut the query to its first [`MAX_QUERY_CHARS`] characters; whether it was longer.
+    pub fn enforce_cap(&mut self) -> bool {
+        match self.query.char_indices().nth(MAX_QUERY_CHARS) {
+            Some((at, _)) => {
+                self.query.truncate(at);
+                true
+            }
+            None => false,
+        }
     }
 
     /// Drop a leading content prefix; whether there was one.

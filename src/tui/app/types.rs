@@ -34,6 +34,8 @@ pub enum Focus {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Action {
     Insert(char),
+    /// Characters typed in one burst (a paste the terminal did not bracket), as typed.
+    Type(String),
     Paste(String),
     DeleteBack,
     DeleteWord,

@@ -22,6 +22,12 @@ impl App {
             return effect;
         }
         if self.list.edit(&action) {
+            if self.list.enforce_cap() {
+                self.screen.notify(format!(
+                    "the query is cut to its first {} characters",
+                    super::list::MAX_QUERY_CHARS
+                ));
+            }
             self.query_changed();
             return Effect::None;
         }
