@@ -14,6 +14,7 @@
 //!   lines (Markdown, code), drawing.
 //! - [`cmd`]: the non-interactive commands (`list`, `show`, `cache`) and their output.
 //! - [`export`]: a session as a Markdown document, streamed entry by entry (pure).
+//! - [`config`]: the picker's config file, read and merged with its flags.
 //! - Small pure helpers: [`session`], [`sanitize`], [`json_out`], [`textwidth`], [`timefmt`],
 //!   [`paths`], [`shell`], [`demo`], [`cli`]; [`memory`]: the allocator's one setting.
 //!
@@ -21,6 +22,7 @@
 
 pub mod cli;
 pub mod cmd;
+pub mod config;
 pub mod demo;
 pub mod export;
 pub mod fulltext;
