@@ -274,3 +274,16 @@ fn the_sort_is_the_lists_order() {
     assert_eq!(Recency::from(Sort::Updated), Recency::Updated);
     assert_eq!(Recency::from(Sort::Created), Recency::Created);
 }
+
+#[test]
+fn the_readmes_example_sets_every_key() {
+    let readme = include_str!("../README.md");
+    let example = readme
+        .split("```toml\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("a toml block in the README");
+    let f = file(example);
+    assert!(f.resume_args.is_some() && f.scope.is_some() && f.sort.is_some());
+    assert!(f.show_exec.is_some() && f.show_archived.is_some());
+}
