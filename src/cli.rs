@@ -1,14 +1,17 @@
-//! The command line: clap definitions, turned into a validated [`Config`].
+//! The command line: clap definitions, and what the picker's flags say about the settings the
+//! config file also holds ([`Cli::config_flags`]).
 
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
+
+use crate::config::{Flags, Scope, Sort};
 
 #[derive(Debug, Parser)]
 #[command(
     name = "codex-picker",
     version,
     about = "Find a past OpenAI Codex CLI session and resume it",
-    long_about = "Find a past OpenAI Codex CLI session and resume it.\n\nWith no command, opens the picker; Enter prints the session id, so\n  codex resume \"$(codex-picker)\"\nresumes the session you pick."
+    long_about = "Find a past OpenAI Codex CLI session and resume it.\n\nWith no command, opens the picker; Enter prints the session id, so\n  codex resume \"$(codex-picker)\"\nresumes the session you pick.\n\nThe picker reads its defaults from $XDG_CONFIG_HOME/codex-picker/config.toml\n(else ~/.config/codex-picker/config.toml): resume_args, scope, sort, show_exec,\nshow_archived. Its flags override the file; list, show and cache do not read it."
 )]
 pub struct Cli {
     #[command(flatten)]
@@ -36,7 +39,7 @@ pub struct StoreArgs {
     #[arg(long, short = 'v', global = true)]
     pub verbose: bool,
 
-    /// Include archived sessions
+    /// Include archived sessions (the picker: see --no-archived)
     #[arg(long, global = true)]
     pub archived: bool,
 
@@ -48,13 +51,36 @@ pub struct StoreArgs {
 /// Options of the interactive picker.
 #[derive(Debug, Args, Clone, Default)]
 pub struct PickerArgs {
-    /// Start with sessions of every folder, not only the current one
-    #[arg(long)]
+    /// Start with sessions of every folder, not only the current one (the same as --scope all;
+    /// of --all and --scope, the last one given wins)
+    #[arg(long, overrides_with = "scope")]
     pub all: bool,
 
+    /// Start with the sessions of this folder's repository, or of every folder
+    #[arg(long, value_enum, value_name = "SCOPE")]
+    pub scope: Option<Scope>,
+
+    /// Start sorted by last update or by creation (Ctrl+S switches)
+    #[arg(long, value_enum, value_name = "ORDER")]
+    pub sort: Option<Sort>,
+
     /// Hide non-interactive (exec, mcp, ...) sessions
-    #[arg(long)]
+    #[arg(long, overrides_with = "show_exec")]
     pub no_exec: bool,
+
+    /// Show non-interactive sessions (the default, unless the config file says otherwise; of
+    /// --no-exec and --show-exec, the last one given wins)
+    #[arg(long)]
+    pub show_exec: bool,
+
+    /// Hide archived sessions in the picker (the default, unless the config file says otherwise;
+    /// of --archived and --no-archived, the last one given wins)
+    #[arg(long, overrides_with = "archived")]
+    pub no_archived: bool,
+
+    /// Ignore the config file (the picker's settings are its flags and the defaults)
+    #[arg(long)]
+    pub no_config: bool,
 
     /// Run `codex resume <id>` in the session's folder instead of printing the id
     #[arg(long)]
@@ -73,9 +99,30 @@ pub struct PickerArgs {
     pub content: bool,
 
     /// Arguments for `codex resume` (and `codex fork`), after `--`: used by --exec, Ctrl+O,
-    /// Alt+F and the copied resume command, e.g. `codex-picker --exec -- --model o3`
+    /// Alt+F and the copied resume command, e.g. `codex-picker --exec -- --model o3` (they
+    /// replace the config file's resume_args)
     #[arg(last = true, value_name = "CODEX_ARGS", allow_hyphen_values = true)]
     pub codex_args: Vec<String>,
+}
+
+impl Cli {
+    /// What the picker's flags say about the settings the config file also holds (the
+    /// clap overrides have already kept the last of two opposite flags).
+    pub fn config_flags(&self) -> Flags {
+        let p = &self.picker;
+        let given = |yes: bool, no: bool| match (yes, no) {
+            (true, _) => Some(true),
+            (_, true) => Some(false),
+            _ => None,
+        };
+        Flags {
+            scope: if p.all { Some(Scope::All) } else { p.scope },
+            sort: p.sort,
+            show_exec: given(p.show_exec, p.no_exec),
+            show_archived: given(self.store.archived, p.no_archived),
+            resume_args: p.codex_args.clone(),
+        }
+    }
 }
 
 #[derive(Debug, Subcommand)]

@@ -17,6 +17,7 @@
 //!   lines (Markdown, code), drawing.
 //! - [`cmd`]: the non-interactive commands (`list`, `show`, `cache`) and their output.
 //! - [`export`]: a session as a Markdown document, streamed entry by entry (pure).
+//! - [`config`]: the picker's config file, read and merged with its flags.
 //! - Small pure helpers: [`session`], [`sanitize`], [`json_out`], [`textwidth`], [`timefmt`],
 //!   [`paths`], [`shell`], [`demo`], [`cli`]; [`memory`]: the allocator's one setting.
 //!
@@ -25,6 +26,7 @@
 pub mod cli;
 pub mod cmd;
 pub mod codex;
+pub mod config;
 pub mod demo;
 pub mod export;
 pub mod fulltext;

@@ -12,6 +12,7 @@ static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
     let cli = Cli::parse();
+    codex_picker::memory::collect_freed();
     if cli.command.is_some() {
         widen_stdout_pipe();
     }

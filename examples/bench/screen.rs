@@ -65,7 +65,7 @@ pub fn shown(
     let mut times = Vec::new();
     for _ in 0..runs {
         let mut cmd = format!(
-            "exec {} --codex-home '{}' {args}",
+            "exec {} --no-config --codex-home '{}' {args}",
             bin.display(),
             store.display()
         );

@@ -12,6 +12,7 @@ use ratatui::Terminal;
 use crate::cli::Cli;
 use crate::cli::{EXIT_CANCELLED, EXIT_ERROR, EXIT_OK};
 use crate::codex::Codex;
+use crate::config::{self, FileConfig, Scope, Settings};
 use crate::store::{self, Store};
 use crate::tui::app::{App, Options, Outcome};
 use crate::tui::dispatch::Workers;
@@ -31,9 +32,27 @@ pub fn scope_root(dir: &Path) -> String {
     root.to_string_lossy().into_owned()
 }
 
+/// The picker's settings: the config file (unless `--no-config`) merged with the command line;
+/// a config file that cannot be read or parsed is the error, in one line.
+fn settings(cli: &Cli) -> Result<Settings, String> {
+    let file = match config::path() {
+        Some(path) if !cli.picker.no_config => config::load(&path)?.unwrap_or_default(),
+        _ => FileConfig::default(),
+    };
+    Ok(config::merge(file, cli.config_flags()))
+}
+
 /// Run the picker; returns the exit code.
 pub fn run(cli: &Cli) -> i32 {
     crate::memory::return_freed_memory_promptly();
+    // Before the terminal is taken: a broken config file is a line on stderr, no screen.
+    let settings = match settings(cli) {
+        Ok(settings) => settings,
+        Err(line) => {
+            eprintln!("codex-picker: {line}");
+            return EXIT_ERROR;
+        }
+    };
     let store = match store::resolve(&cli.store) {
         Ok(store) => store,
         Err(msg) => return no_store(&msg),
@@ -41,14 +60,15 @@ pub fn run(cli: &Cli) -> i32 {
     let p = &cli.picker;
     let opts = Options {
         scope_root: std::env::current_dir().ok().map(|d| scope_root(&d)),
-        all: p.all,
-        hide_exec: p.no_exec,
-        show_archived: cli.store.archived,
+        all: settings.scope == Scope::All,
+        hide_exec: !settings.show_exec,
+        show_archived: settings.show_archived,
+        order: settings.sort.into(),
         print_command: p.print_command,
         exec: p.exec,
         query: p.query.clone().unwrap_or_default(),
         content: p.content,
-        resume_args: p.codex_args.clone(),
+        resume_args: settings.resume_args,
         codex_env: Codex::locate(&store.home).env_prefix(),
     };
     let mut tui = match Tui::enter() {

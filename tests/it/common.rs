@@ -23,12 +23,20 @@ pub fn test_cache_dir() -> &'static Path {
         .path()
 }
 
-/// The codex-picker binary built for these tests.
+/// An empty config folder for this test process, so no test reads the user's config file.
+pub fn test_config_dir() -> &'static Path {
+    static DIR: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| tempfile::tempdir().expect("config tempdir"))
+        .path()
+}
+
+/// The codex-picker binary built for these tests, away from the user's store, cache and config.
 pub fn bin() -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_codex-picker"));
     cmd.env_remove("CODEX_HOME")
         .env("NO_COLOR", "1")
-        .env("XDG_CACHE_HOME", test_cache_dir());
+        .env("XDG_CACHE_HOME", test_cache_dir())
+        .env("XDG_CONFIG_HOME", test_config_dir());
     cmd
 }
 

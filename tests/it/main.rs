@@ -1,6 +1,7 @@
 //! Integration tests: the built binary and the library on fixture stores.
 
 mod common;
+mod config;
 mod fixtures;
 mod pane_screens;
 mod picker_hostile;

@@ -71,7 +71,7 @@ fn the_picker_lists_every_hostile_session_counts_skips_and_draws_nothing_raw() {
 
     assert_store_untouched_by(&home, |env| {
         let cmd = format!(
-            "env NO_COLOR=1 XDG_CACHE_HOME={cache} HOME={user} {bin} --all --archived --codex-home {home}; sleep 5",
+            "env NO_COLOR=1 XDG_CACHE_HOME={cache} XDG_CONFIG_HOME={user}/config HOME={user} {bin} --all --archived --codex-home {home}; sleep 5",
             cache = shell_quote(&env.cache),
             user = shell_quote(&env.user_home),
             bin = shell_quote(Path::new(env!("CARGO_BIN_EXE_codex-picker"))),

@@ -88,7 +88,7 @@ fn setup(dir: &Path) -> (PathBuf, String) {
     std::fs::create_dir_all(&cache).unwrap();
     let out = dir.join("out.txt");
     let cmd = format!(
-        "cd {dir} && env NO_COLOR=1 XDG_CACHE_HOME={cache} {bin} --all --codex-home {home} > {out}",
+        "cd {dir} && env NO_COLOR=1 XDG_CACHE_HOME={cache} XDG_CONFIG_HOME={cache}/none {bin} --all --codex-home {home} > {out}",
         dir = shell_quote(dir),
         cache = shell_quote(&cache),
         bin = shell_quote(Path::new(env!("CARGO_BIN_EXE_codex-picker"))),

@@ -29,7 +29,7 @@ fn the_pane_renders_markdown_highlights_code_expands_a_call_and_finds() {
     let dir = tempfile::tempdir().unwrap();
     let home = codex_picker::demo::materialize(&dir.path().join("store")).unwrap();
     let cmd = format!(
-        "cd {d} && env -u NO_COLOR TERM=xterm-256color XDG_CACHE_HOME={d}/cache {bin} --all --codex-home {home}; sleep 5",
+        "cd {d} && env -u NO_COLOR TERM=xterm-256color XDG_CACHE_HOME={d}/cache XDG_CONFIG_HOME={d}/config {bin} --all --codex-home {home}; sleep 5",
         d = shell_quote(dir.path()),
         bin = shell_quote(Path::new(env!("CARGO_BIN_EXE_codex-picker"))),
         home = shell_quote(&home),

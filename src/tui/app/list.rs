@@ -32,12 +32,12 @@ pub struct List {
 }
 
 impl List {
-    pub fn new(query: String, now: Millis) -> List {
+    pub fn new(query: String, order: Recency, now: Millis) -> List {
         let mut list = List {
             query,
             split: Split::default(),
             parsed: Query::default(),
-            order: Recency::Updated,
+            order,
             visible: Vec::new(),
             hidden: Hidden::default(),
             selected: 0,

@@ -75,7 +75,7 @@ impl App {
         };
         let mut app = App {
             rows: Rows::default(),
-            list: List::new(opts.query.clone(), crate::timefmt::now_ms()),
+            list: List::new(opts.query.clone(), opts.order, crate::timefmt::now_ms()),
             filters: Filters::new(&opts),
             searches: Searches::new(mode),
             pane: Pane::default(),

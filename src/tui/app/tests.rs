@@ -265,6 +265,16 @@ fn sort_toggle_orders_by_creation() {
 }
 
 #[test]
+fn the_list_starts_in_the_order_asked() {
+    let app = app_with(Options {
+        order: Recency::Created,
+        ..all()
+    });
+    assert_eq!(app.list().order(), Recency::Created);
+    assert_eq!(shown(&app), vec!["e", "d", "c", "b", "a"]);
+}
+
+#[test]
 fn exec_and_archived_toggles_are_counted() {
     let mut app = app_with(all());
     assert_eq!(

@@ -1,6 +1,7 @@
 //! The vocabulary of the picker's state machine: modes, actions, effects, the outbox of work for
 //! the workers (their own messages) and start-up options. Plain data.
 
+use crate::search::Recency;
 use crate::workers::transcript::Job;
 use crate::workers::{changes, search};
 
@@ -209,6 +210,8 @@ pub struct Options {
     pub all: bool,
     pub hide_exec: bool,
     pub show_archived: bool,
+    /// The list's order to start with (Ctrl+S switches it).
+    pub order: Recency,
     pub print_command: bool,
     pub exec: bool,
     pub query: String,

@@ -1,0 +1,217 @@
+//! The picker's config file: where it is, what it may hold, reading it, and merging it with the
+//! command line into the picker's [`Settings`] (a flag given wins over the file, the file over
+//! the defaults). Only the picker reads it; `list`, `show` and `cache` do not.
+//!
+//! The file is `$XDG_CONFIG_HOME/codex-picker/config.toml` when `XDG_CONFIG_HOME` is an
+//! absolute path, else `$HOME/.config/codex-picker/config.toml`. A missing file is no config;
+//! every other problem (unreadable, not UTF-8, not TOML, an unknown key, a value of the wrong
+//! type) is one line, `<path>:<line>: <reason>`, and stops the picker before it starts.
+//!
+//! Pure but for [`path`] (the environment) and [`load`] (the file).
+
+use std::ffi::OsStr;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::search::Recency;
+
+/// A config file larger than this is refused (a real one is a few hundred bytes).
+const MAX_BYTES: u64 = 1 << 20;
+
+/// Which sessions the picker starts with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Scope {
+    /// The current folder's repository (or the folder)
+    #[default]
+    Folder,
+    /// Every folder
+    All,
+}
+
+/// The order the picker's list starts in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Sort {
+    /// Newest update first
+    #[default]
+    Updated,
+    /// Newest creation first
+    Created,
+}
+
+impl From<Sort> for Recency {
+    fn from(sort: Sort) -> Recency {
+        match sort {
+            Sort::Updated => Recency::Updated,
+            Sort::Created => Recency::Created,
+        }
+    }
+}
+
+/// What the config file holds; a key left out is `None`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileConfig {
+    /// Passed to `codex resume` and `codex fork` after the session id.
+    pub resume_args: Option<Vec<String>>,
+    pub scope: Option<Scope>,
+    pub sort: Option<Sort>,
+    /// Whether non-interactive (exec, mcp, ...) sessions are shown.
+    pub show_exec: Option<bool>,
+    /// Whether archived sessions are shown.
+    pub show_archived: Option<bool>,
+}
+
+/// What the command line says about the settings the file also holds: `None` (or no resume
+/// arguments) where it says nothing.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Flags {
+    pub scope: Option<Scope>,
+    pub sort: Option<Sort>,
+    pub show_exec: Option<bool>,
+    pub show_archived: Option<bool>,
+    /// The arguments after `--`.
+    pub resume_args: Vec<String>,
+}
+
+/// How the picker starts, once the file and the command line are merged.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Settings {
+    pub scope: Scope,
+    pub sort: Sort,
+    pub show_exec: bool,
+    pub show_archived: bool,
+    pub resume_args: Vec<String>,
+}
+
+impl Default for Settings {
+    /// The picker without a config file or flags: this folder, by update, exec sessions shown,
+    /// archived ones hidden, no resume arguments.
+    fn default() -> Settings {
+        Settings {
+            scope: Scope::Folder,
+            sort: Sort::Updated,
+            show_exec: true,
+            show_archived: false,
+            resume_args: Vec::new(),
+        }
+    }
+}
+
+/// The config file's path for these values of `XDG_CONFIG_HOME` and `HOME`: under the first
+/// when it is absolute (an empty or relative one is ignored, as the XDG spec says), else under
+/// `$HOME/.config` when `HOME` is absolute, else none (a relative path would be looked up in
+/// whatever folder the picker runs in).
+pub fn path_from(xdg_config_home: Option<&OsStr>, home: Option<&OsStr>) -> Option<PathBuf> {
+    let absolute = |v: Option<&OsStr>| v.map(PathBuf::from).filter(|p| p.is_absolute());
+    let base = absolute(xdg_config_home).or_else(|| absolute(home).map(|h| h.join(".config")))?;
+    Some(base.join("codex-picker").join("config.toml"))
+}
+
+/// The config file's path in this process's environment (see [`path_from`]).
+pub fn path() -> Option<PathBuf> {
+    path_from(
+        std::env::var_os("XDG_CONFIG_HOME").as_deref(),
+        std::env::var_os("HOME").as_deref(),
+    )
+}
+
+/// Read and parse the config file at `path`: `Ok(None)` when there is none; any other problem
+/// is one line, `<path>:<line>: <reason>` (`<path>: <reason>` when it is not about a line).
+pub fn load(path: &Path) -> Result<Option<FileConfig>, String> {
+    let shown = crate::sanitize::path_line(path);
+    let bytes = match read(path) {
+        Ok(Some(bytes)) => bytes,
+        Ok(None) => return Ok(None),
+        Err(reason) => return Err(format!("{shown}: {}", crate::sanitize::one_line(&reason))),
+    };
+    let text = std::str::from_utf8(&bytes).map_err(|e| {
+        let line = line_of(&bytes, e.valid_up_to());
+        format!("{shown}:{line}: not UTF-8 text")
+    })?;
+    parse(text)
+        .map(Some)
+        .map_err(|(line, reason)| format!("{shown}:{line}: {reason}"))
+}
+
+/// Parse the text of a config file; an error is its 1-based line and a one-line reason.
+pub fn parse(text: &str) -> Result<FileConfig, (usize, String)> {
+    toml::from_str(text).map_err(|e| {
+        let line = e
+            .span()
+            .map_or(1, |span| line_of(text.as_bytes(), span.start));
+        (line, one_line(e.message()))
+    })
+}
+
+/// The picker's settings: each flag given wins over the file, each key in the file over the
+/// default. Resume arguments after `--` replace the file's `resume_args` when there are any.
+pub fn merge(file: FileConfig, flags: Flags) -> Settings {
+    let default = Settings::default();
+    Settings {
+        scope: flags.scope.or(file.scope).unwrap_or(default.scope),
+        sort: flags.sort.or(file.sort).unwrap_or(default.sort),
+        show_exec: flags
+            .show_exec
+            .or(file.show_exec)
+            .unwrap_or(default.show_exec),
+        show_archived: flags
+            .show_archived
+            .or(file.show_archived)
+            .unwrap_or(default.show_archived),
+        resume_args: if flags.resume_args.is_empty() {
+            file.resume_args.unwrap_or(default.resume_args)
+        } else {
+            flags.resume_args
+        },
+    }
+}
+
+/// The file's bytes; `None` when there is no file (nor the folder it would be in). A FIFO or a
+/// device is refused before it is opened, so the picker never waits on one.
+fn read(path: &Path) -> Result<Option<Vec<u8>>, String> {
+    use std::io::ErrorKind;
+    let meta = match std::fs::metadata(path) {
+        Ok(meta) => meta,
+        Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => {
+            return Ok(None)
+        }
+        Err(e) => return Err(e.to_string()),
+    };
+    if !meta.is_file() {
+        return Err("not a regular file".into());
+    }
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let mut bytes = Vec::new();
+    file.take(MAX_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > MAX_BYTES {
+        return Err(format!("larger than {} KiB", MAX_BYTES / 1024));
+    }
+    Ok(Some(bytes))
+}
+
+/// The 1-based line of byte `offset` of `bytes` (offsets past the end count as the end).
+fn line_of(bytes: &[u8], offset: usize) -> usize {
+    let before = &bytes[..offset.min(bytes.len())];
+    1 + memchr::memchr_iter(b'\n', before).count()
+}
+
+/// A parser message on one line: its lines trimmed and joined, and safe for a terminal (it
+/// may quote a key of the file).
+fn one_line(message: &str) -> String {
+    let joined: Vec<&str> = message
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    crate::sanitize::one_line(&joined.join("; "))
+}
+
+#[cfg(test)]
+#[path = "config_tests.rs"]
+mod tests;
