@@ -127,3 +127,54 @@ fn ctrl_l_repaints_over_what_another_program_wrote() {
         std::thread::sleep(Duration::from_millis(50));
     }
 }
+
+#[test]
+fn a_long_paste_without_brackets_is_taken_whole_and_the_next_key_at_once() {
+    let Some(tmux) = Tmux::start() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let home = codex_picker::demo::materialize(&dir.path().join("store")).unwrap();
+    let cache = dir.path().join("cache");
+    let out = dir.path().join("out");
+    let cmd = format!(
+        "env NO_COLOR=1 XDG_CACHE_HOME={cache} XDG_CONFIG_HOME={cache} {bin} --all --codex-home {home} > {out}; sleep 30",
+        cache = shell_quote(&cache),
+        bin = shell_quote(Path::new(env!("CARGO_BIN_EXE_codex-picker"))),
+        home = shell_quote(&home),
+        out = shell_quote(&out),
+    );
+    start(&tmux, &cmd);
+    tmux.wait_for("Draft the 2.4 release notes");
+    // 100,000 bytes and a newline; `paste-buffer` without -p sends them as typed, unbracketed,
+    // the newline as Enter.
+    let words = ["release ", "notes "];
+    let mut text: String = (0..).map(|i| words[i % 2]).take(15_000).collect();
+    text.truncate(100_000);
+    text.push('\n');
+    let buffer = dir.path().join("burst");
+    std::fs::write(&buffer, &text).unwrap();
+    assert!(tmux
+        .run(&["load-buffer", &buffer.display().to_string()])
+        .status
+        .success());
+    assert!(tmux.run(&["paste-buffer", "-t", "t"]).status.success());
+    // The Enter at its end is acted on as soon as it arrives: a pick (the id printed), or a
+    // word that no session is selected.
+    let start = Instant::now();
+    loop {
+        let printed = std::fs::read_to_string(&out).unwrap_or_default();
+        if !printed.is_empty() {
+            assert_eq!(printed.trim().len(), 36, "an id: {printed:?}");
+            break;
+        }
+        let screen = tmux.capture();
+        if screen.contains("no session selected") {
+            assert!(screen.contains("cut to its first 1000"), "{screen}");
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "the Enter after 100,000 bytes was not taken:\n{screen}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
