@@ -37,6 +37,9 @@ pub trait Host<B: Backend> {
 /// this is taken over several frames).
 const INPUT_BUDGET: Duration = Duration::from_millis(25);
 
+/// The longest the screen goes undrawn: the list's ages move on by themselves.
+const AGE_TICK: Duration = Duration::from_secs(60);
+
 /// How often the loop looks for the workers' answers while they are busy.
 const TICK: Duration = Duration::from_millis(10);
 
@@ -114,8 +117,11 @@ impl Pace {
         }
     }
 
+    /// Something waits to be drawn and its time has come, or a minute has passed since the
+    /// last frame (the list's ages move on).
     fn draw_due(&self) -> bool {
         self.dirty && (self.urgent || self.drawn.elapsed() >= FRAME)
+            || self.drawn.elapsed() >= AGE_TICK
     }
 
     fn drawn(&mut self) {

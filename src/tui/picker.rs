@@ -53,6 +53,10 @@ pub fn run(cli: &Cli) -> i32 {
             return EXIT_ERROR;
         }
     };
+    if let Some(why) = unfit_terminal(std::env::var_os("TERM").as_deref()) {
+        eprintln!("codex-picker: {why}");
+        return EXIT_ERROR;
+    }
     let store = match store::resolve(&cli.store) {
         Ok(store) => store,
         Err(msg) => return no_store(&msg),
@@ -109,6 +113,14 @@ pub fn run(cli: &Cli) -> i32 {
             EXIT_ERROR
         }
     }
+}
+
+/// Why the terminal cannot show the picker (`TERM=dumb`: no cursor movement, no screen of its
+/// own), if it cannot.
+pub fn unfit_terminal(term: Option<&std::ffi::OsStr>) -> Option<String> {
+    (term? == "dumb").then(|| {
+        "this terminal (TERM=dumb) cannot show the picker: use `codex-picker list` to find a session and `codex resume <id>` to resume it".to_owned()
+    })
 }
 
 /// No store: say so in the picker until a key is pressed, and on stderr; exit 2.

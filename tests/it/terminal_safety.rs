@@ -177,3 +177,20 @@ fn json_gives_back_the_exact_text() {
     assert_eq!(messages[1]["text"], nasty("answer"));
     assert_eq!(messages[1]["phase"], nasty("phase"));
 }
+
+#[test]
+fn a_dumb_terminal_gets_one_line_and_exit_2_instead_of_a_screen() {
+    let out = crate::common::bin()
+        .args(["--demo"])
+        .env("TERM", "dumb")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("codex-picker: this terminal (TERM=dumb) cannot show the picker"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty(), "no escape sequence on stdout");
+}

@@ -25,6 +25,11 @@ pub fn thousands(n: usize) -> String {
     out
 }
 
+/// `1 session`, `2 sessions`, `1,234 sessions`.
+pub fn counted(n: usize, one: &str, many: &str) -> String {
+    format!("{} {}", thousands(n), if n == 1 { one } else { many })
+}
+
 /// The status text, in parts joined by ` · `.
 pub fn status_text(app: &App) -> String {
     let mut parts = Vec::new();
@@ -59,10 +64,11 @@ pub fn status_text(app: &App) -> String {
         Scope::Folder => "this folder",
         Scope::All => "all folders",
     };
+    let total = app.live_rows();
     parts.push(format!(
-        "{} of {} sessions ({scope})",
+        "{} of {} ({scope})",
         thousands(app.list().visible().len()),
-        thousands(app.live_rows())
+        counted(total, "session", "sessions")
     ));
     let h = app.list().hidden();
     let mut hidden = Vec::new();
@@ -87,7 +93,7 @@ pub fn status_text(app: &App) -> String {
     );
     let issues = app.index().issues();
     if issues > 0 {
-        parts.push(format!("{} unreadable files", thousands(issues)));
+        parts.push(counted(issues, "unreadable file", "unreadable files"));
     }
     parts.join(" · ")
 }
