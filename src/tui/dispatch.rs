@@ -14,6 +14,7 @@ use crate::workers::changes::{self, Done};
 use crate::workers::indexer::Event;
 use crate::workers::search::{self, Answer};
 use crate::workers::transcript::{Job, Loaded};
+use crate::workers::watch::Changed;
 
 /// The longest the event loop spends taking in indexer events before it looks at the keyboard
 /// and the screen again.
@@ -40,6 +41,16 @@ pub struct Workers {
     codex: Option<(Codex, Sender<changes::Request>, Receiver<Done>)>,
     /// Changes sent and not answered yet.
     changing: usize,
+    /// The store read again when it changes (`None`: it is read once).
+    live: Option<Live>,
+}
+
+/// Reading the store again: the watcher's ticks, how to start the indexer again, and whether a
+/// new run is due (it starts when the current one has ended).
+struct Live {
+    ticks: Receiver<Changed>,
+    restart: Box<dyn Fn() -> Receiver<Event> + Send>,
+    due: bool,
 }
 
 /// What [`Workers::drain_index`] did.
@@ -73,6 +84,41 @@ impl Workers {
             reading: None,
             codex: None,
             changing: 0,
+            live: None,
+        }
+    }
+
+    /// Read the store again whenever `ticks` says it changed, or the user asks (Ctrl+R), with
+    /// a new indexer from `restart` (its rows cache makes that a re-stat plus what changed).
+    pub fn with_live(
+        mut self,
+        ticks: Receiver<Changed>,
+        restart: impl Fn() -> Receiver<Event> + Send + 'static,
+    ) -> Workers {
+        self.live = Some(Live {
+            ticks,
+            restart: Box::new(restart),
+            due: false,
+        });
+        self
+    }
+
+    /// Start the indexer again when the store changed or the user asked, once the current run
+    /// has ended.
+    fn reread(&mut self, app: &mut App, asked: bool) {
+        let Some(live) = &mut self.live else {
+            if asked {
+                app.notify("the store is read once here");
+            }
+            return;
+        };
+        let changed = live.ticks.try_iter().count() > 0;
+        live.due |= asked || changed;
+        if live.due && !self.index_open {
+            live.due = false;
+            self.index = (live.restart)();
+            self.index_open = true;
+            app.index_restarted();
         }
     }
 
@@ -114,6 +160,7 @@ impl Workers {
     /// top would take cores from the indexer for conversations nobody sees.
     pub fn send(&mut self, app: &mut App) {
         let outbox = app.take_outbox();
+        self.reread(app, outbox.reread);
         for req in outbox.search {
             // A worker that is gone has panicked; the picker goes on without its answers.
             let _ = self.search.send(req);

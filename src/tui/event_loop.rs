@@ -222,6 +222,9 @@ where
 {
     match app.update(action) {
         Effect::None => {}
+        Effect::Quit(Outcome::Print(_) | Outcome::Exec(_)) if picked_file_gone(app) => {
+            app.notify("that session is gone: its file was deleted; pick another");
+        }
         Effect::Quit(Outcome::Exec(what)) => match workers.codex() {
             Ok(_) => return Ok(Some(Outcome::Exec(what))),
             Err(why) => app.notify(format!("{why}; or press Enter to print the id")),
@@ -254,6 +257,13 @@ where
         }
     }
     Ok(None)
+}
+
+/// The selected session's file is no longer there (deleted since the list was read, before
+/// the watcher said so): it cannot be resumed.
+fn picked_file_gone(app: &App) -> bool {
+    app.selected_row()
+        .is_some_and(|row| std::fs::symlink_metadata(&row.path).is_err())
 }
 
 /// Write `text` to a new file in the current folder: `name`, or `name` with `-2`, `-3`, ...

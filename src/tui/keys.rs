@@ -84,6 +84,7 @@ pub fn action(key: KeyEvent, ctx: Context) -> Option<Action> {
             'a' => Action::ToggleArchived,
             'z' => Action::Suspend,
             'l' => Action::Repaint,
+            'r' => Action::Reread,
             'x' => Action::OpenMenu,
             _ => return None,
         },
@@ -250,7 +251,10 @@ pub const HELP: &[(&str, &str)] = &[
         "Ctrl+Y  Alt+Y",
         "copy the session id, `cd <folder> && codex resume <id>`",
     ),
-    ("Ctrl+Z  Ctrl+L", "suspend; clear and repaint the screen"),
+    (
+        "Ctrl+R  Ctrl+L  Ctrl+Z",
+        "read the store again; repaint the screen; suspend",
+    ),
     ("? (empty query)  F1", "this help; any key closes it"),
     (
         "mouse",

@@ -20,7 +20,7 @@ use crate::tui::event_loop::{self, Host, Input};
 use crate::tui::terminal::{self, Modes, Tui};
 use crate::tui::{clipboard, launch, ui};
 use crate::workers::indexer::{self, CacheSetup, IndexOptions};
-use crate::workers::{search, transcript};
+use crate::workers::{search, transcript, watch};
 
 /// The repository root of `dir` (the nearest folder up with a `.git`), else `dir` itself.
 pub fn scope_root(dir: &Path) -> String {
@@ -147,19 +147,29 @@ fn no_store(msg: &str) -> i32 {
     EXIT_ERROR
 }
 
-/// Start the indexer (archived sessions included, the picker filters them), the search worker
-/// and the transcript worker on `store`.
+/// Start the indexer (archived sessions included, the picker filters them), the search worker,
+/// the transcript worker and the store-change worker on `store`, with the store watched: it is
+/// read again when it changes.
 pub fn spawn_workers(store: Store, cache: CacheSetup) -> Workers {
-    let index = indexer::spawn_with(
-        store.clone(),
-        IndexOptions {
-            archived: true,
-            ..IndexOptions::default()
-        },
-        cache,
-    );
+    let index_run = {
+        let store = store.clone();
+        move || {
+            let opts = IndexOptions {
+                archived: true,
+                ..IndexOptions::default()
+            };
+            indexer::spawn_with(store.clone(), opts, cache.clone())
+        }
+    };
+    let (ticks, _watched) = watch::spawn(&store);
     let codex = Codex::locate(&store.home);
-    Workers::new(index, search::spawn(), transcript::spawn(store.clone())).with_codex(codex, store)
+    Workers::new(
+        index_run(),
+        search::spawn(),
+        transcript::spawn(store.clone()),
+    )
+    .with_codex(codex, store)
+    .with_live(ticks, index_run)
 }
 
 /// The terminal's own events.

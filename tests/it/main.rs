@@ -11,6 +11,7 @@ mod split_roles;
 mod stand_in;
 mod tmux;
 mod tmux_actions;
+mod tmux_live;
 mod tmux_pane;
 mod tmux_signals;
 

@@ -5,6 +5,7 @@
 use super::{App, Freshness, Reselect};
 use crate::fulltext::ContentHit;
 use crate::rollout::transcript::Transcript;
+use crate::session::SessionRow;
 use crate::workers::indexer::Event;
 use crate::workers::search::Request;
 
@@ -18,23 +19,15 @@ impl App {
     pub fn apply_index(&mut self, event: Event) {
         self.index.apply(&event);
         match event {
-            Event::Rows(rows) => {
-                // The search worker prepares its own haystacks, off this thread.
-                self.outbox.search.push(Request::AddRows(rows.clone()));
-                self.filters.note(&rows);
-                self.rows.add(rows);
-                self.rows_changed();
-            }
-            Event::Updated(rows) => {
-                self.filters.note(&rows);
-                for i in self.rows.replace(rows) {
-                    let row = Box::new(self.rows.all()[i].clone());
-                    self.outbox.search.push(Request::ReplaceRow(i, row));
-                }
-                self.pane.invalidate();
-                self.rows_changed();
-            }
+            // Rows of a later run (the store read again) may be known already.
+            Event::Rows(rows) | Event::Updated(rows) => self.take_rows(rows),
             Event::Removed(paths) => {
+                if let Some(row) = self.selected_row().filter(|r| paths.contains(&r.path)) {
+                    let title =
+                        crate::textwidth::truncate(&crate::sanitize::one_line(row.title()), 40);
+                    self.screen
+                        .notify(format!("“{title}” is gone: its file was deleted"));
+                }
                 self.rows.remove(&paths);
                 self.rows_changed();
             }
@@ -72,6 +65,30 @@ impl App {
                 self.rebuild_pane();
             }
         }
+    }
+
+    /// Rows from the indexer: new ones are added (the search worker prepares their haystacks,
+    /// off this thread), known ones replace theirs; a session whose file changed is read again
+    /// for the pane.
+    fn take_rows(&mut self, rows: Vec<SessionRow>) {
+        self.filters.note(&rows);
+        let (new, replaced) = self.rows.upsert(rows);
+        if !new.is_empty() {
+            self.outbox.search.push(Request::AddRows(new));
+        }
+        for &(i, changed) in &replaced {
+            let row = &self.rows.all()[i];
+            if changed {
+                self.pane.outdated(&row.id);
+            }
+            let row = Box::new(row.clone());
+            self.outbox.search.push(Request::ReplaceRow(i, row));
+        }
+        if !replaced.is_empty() {
+            self.pane.invalidate();
+        }
+        self.rows_changed();
+        self.want_transcript();
     }
 
     /// While the first index streams in, a selection still on the top row (with no query)

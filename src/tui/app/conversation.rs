@@ -120,6 +120,14 @@ fn header(b: &mut Built, row: &SessionRow, t: Option<&Transcript>, width: usize,
     let (user, assistant) = t.counts();
     let counts = format!("{user} user · {assistant} assistant");
     fact(b, "messages", &counts, width, Part::MetaValue, usize::MAX);
+    if t.skipped_lines > 0 {
+        let n = t.skipped_lines;
+        let lines = if n == 1 { "line" } else { "lines" };
+        let why = format!(
+            "damaged: {n} {lines} could not be read (not JSON, cut short or too long) and are left out"
+        );
+        fact(b, "", &why, width, Part::Warning, usize::MAX);
+    }
     let prompts: Vec<&str> = t
         .entries
         .iter()

@@ -58,3 +58,52 @@ fn a_filter_that_cannot_be_read_is_said_on_the_status_line() {
     assert!(status.starts_with("date:someday is not a date"), "{status}");
     assert_eq!(shown(&app).len(), 5, "an unread filter hides nothing");
 }
+
+/// What the status line counts: shown + every hidden count = every session known.
+fn counts_add_up(app: &App) -> bool {
+    let h = app.list().hidden();
+    app.list().visible().len() + h.scope + h.exec + h.archived == app.live_rows()
+}
+
+#[test]
+fn the_counts_add_up_over_every_filter_after_a_deletion_and_an_unreadable_folder() {
+    let mut app = app_with(Options {
+        all: false,
+        ..all()
+    });
+    let toggles = [
+        Action::ToggleScope,
+        Action::ToggleExec,
+        Action::ToggleArchived,
+    ];
+    let check_all = |app: &mut App, when: &str| {
+        for combo in 0..8u8 {
+            for (bit, toggle) in toggles.iter().enumerate() {
+                if combo & (1 << bit) != 0 {
+                    app.update(toggle.clone());
+                }
+            }
+            assert!(
+                counts_add_up(app),
+                "{when}, toggles {combo:03b}: {:?}",
+                app.list().hidden()
+            );
+            for (bit, toggle) in toggles.iter().enumerate() {
+                if combo & (1 << bit) != 0 {
+                    app.update(toggle.clone());
+                }
+            }
+        }
+    };
+    check_all(&mut app, "at start");
+    assert_eq!(app.live_rows(), 6);
+    app.apply_index(Event::Removed(vec![PathBuf::from("/s/b.jsonl")]));
+    app.apply_index(Event::Removed(vec![PathBuf::from("/s/f.jsonl")]));
+    assert_eq!(app.live_rows(), 4, "deleted sessions are counted nowhere");
+    check_all(&mut app, "after deletions");
+    app.apply_index(Event::Issue(crate::store::FileIssue {
+        path: PathBuf::from("/s/2026"),
+        reason: "permission denied".into(),
+    }));
+    check_all(&mut app, "with an unreadable folder");
+}

@@ -14,12 +14,15 @@ pub struct IndexStatus {
     issues: usize,
     /// Sessions whose text is indexed so far, while the content phase runs.
     content_progress: Option<(usize, usize)>,
+    /// The store is being read again (live changes, Ctrl+R): quietly, no progress shown.
+    rerun: bool,
 }
 
 impl IndexStatus {
     /// Take in what an event says about progress; its rows and its index are for the others.
     pub fn apply(&mut self, event: &Event) {
         match *event {
+            Event::Found { .. } | Event::Progress { .. } if self.rerun => {}
             Event::Found { total } => self.progress = Some((0, total)),
             Event::Progress { done, total } => self.progress = Some((done, total)),
             Event::Issue(_) => self.issues += 1,
@@ -27,10 +30,20 @@ impl IndexStatus {
                 self.progress = None;
                 self.finished = true;
             }
+            Event::ContentProgress { .. } if self.rerun => {}
             Event::ContentProgress { done, total } => self.content_progress = Some((done, total)),
             Event::ContentReady(_) => self.content_progress = None,
             Event::Rows(_) | Event::Updated(_) | Event::Removed(_) => {}
         }
+    }
+
+    /// A new run of the indexer starts (the store is read again): its files passed over are
+    /// counted afresh; the rows phase stays ended for the list (the selection is kept).
+    pub fn restart(&mut self) {
+        self.issues = 0;
+        self.progress = None;
+        self.content_progress = None;
+        self.rerun = true;
     }
 
     /// Files read of files found, while the rows phase runs.

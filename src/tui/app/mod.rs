@@ -96,6 +96,11 @@ impl App {
         self.rows.all()
     }
 
+    /// The indexer runs again (the store changed, or Ctrl+R).
+    pub fn index_restarted(&mut self) {
+        self.index.restart();
+    }
+
     /// How many sessions are known, gone ones not counted.
     pub fn live_rows(&self) -> usize {
         self.rows.live()

@@ -55,6 +55,9 @@ pub struct Pane {
     built_for: Option<String>,
     /// The session the pane last showed.
     shown: Option<String>,
+    /// Sessions whose file changed since their transcript was read: read again when shown
+    /// (the old one is shown until then).
+    stale: Vec<String>,
     hits: Hits,
     find: Find,
 }
@@ -118,7 +121,11 @@ impl Pane {
             self.view.expanded = Default::default();
             self.shown = Some(row.id.clone());
         }
-        let job = self.cached(&row.id).is_none().then(|| {
+        let stale = self.stale.iter().position(|s| *s == row.id);
+        if let Some(at) = stale {
+            self.stale.swap_remove(at);
+        }
+        let job = (self.cached(&row.id).is_none() || stale.is_some()).then(|| {
             self.asked += 1;
             Job {
                 gen: self.asked,
@@ -128,6 +135,17 @@ impl Pane {
         });
         self.rebuild(Some(row), ctx);
         job
+    }
+
+    /// Session `id`'s file changed (it grew, or was rewritten): its transcript is read again
+    /// the next time it is shown, and the pane keeps its reading position when it comes.
+    pub fn outdated(&mut self, id: &str) {
+        if self.cached_ref(id).is_some() && !self.stale.iter().any(|s| s == id) {
+            self.stale.push(id.to_owned());
+        }
+        if self.built_for.as_deref() == Some(id) {
+            self.built_for = None;
+        }
     }
 
     /// The lines are stale (the row, the width or the content search changed): the next

@@ -37,18 +37,26 @@ impl Rows {
         }
     }
 
-    /// Replace the rows with the same paths (a row not known is dropped); returns the indices
-    /// replaced, in order.
-    pub fn replace(&mut self, rows: Vec<SessionRow>) -> Vec<usize> {
+    /// Rows of an index run that may know some already (the store read again): the new ones
+    /// are appended and returned, the known ones replace theirs (and are no longer gone); the
+    /// indices replaced, with whether the file changed (size or time) since.
+    pub fn upsert(&mut self, rows: Vec<SessionRow>) -> (Vec<SessionRow>, Vec<(usize, bool)>) {
+        let mut new = Vec::new();
         let mut replaced = Vec::new();
         for row in rows {
-            if let Some(&i) = self.by_path.get(row.path.as_os_str()) {
-                self.rows[i] = row;
-                self.gone.remove(&i);
-                replaced.push(i);
+            match self.by_path.get(row.path.as_os_str()) {
+                Some(&i) => {
+                    let was = &self.rows[i];
+                    let changed = was.size != row.size || was.updated_ms != row.updated_ms;
+                    self.rows[i] = row;
+                    self.gone.remove(&i);
+                    replaced.push((i, changed));
+                }
+                None => new.push(row),
             }
         }
-        replaced
+        self.add(new.clone());
+        (new, replaced)
     }
 
     /// Mark the rows of these paths gone.

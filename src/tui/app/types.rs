@@ -114,6 +114,8 @@ pub enum Action {
     Suspend,
     /// Ctrl+L: clear the screen and draw it all again.
     Repaint,
+    /// Ctrl+R: read the whole store again now.
+    Reread,
     Resize(u16, u16),
     Click(u16, u16),
     Wheel {
@@ -200,6 +202,8 @@ pub struct Outbox {
     pub transcripts: Vec<Job>,
     /// Changes to the store for codex to make, in the order asked.
     pub changes: Vec<changes::Request>,
+    /// Read the whole store again now (Ctrl+R).
+    pub reread: bool,
 }
 
 /// How the picker starts.

@@ -108,6 +108,10 @@ impl App {
             Action::CopyId | Action::CopyCommand => return self.copy(&action),
             Action::Suspend => return Effect::Suspend,
             Action::Repaint => return Effect::Repaint,
+            Action::Reread => {
+                self.outbox.reread = true;
+                self.screen.notify("reading the store again");
+            }
             Action::Resize(w, h) => {
                 self.screen.resize(w, h);
                 self.relayout();
