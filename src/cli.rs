@@ -173,9 +173,9 @@ pub struct ListArgs {
 
 #[derive(Debug, Args)]
 pub struct ShowArgs {
-    /// A session id (or a unique prefix of one), or a rollout file path
+    /// A session id (or a unique prefix of one), or a rollout file path (any bytes)
     #[arg(value_name = "ID|PATH")]
-    pub target: String,
+    pub target: std::ffi::OsString,
 
     /// One {role, text, shape, phase} JSON object per message
     #[arg(long)]

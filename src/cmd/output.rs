@@ -27,9 +27,11 @@ fn push_row_json(out: &mut Vec<u8>, row: &SessionRow) {
     let mut updated = String::with_capacity(24);
     timefmt::push_rfc3339(&mut updated, row.updated_ms);
     let mut o = json_out::Object::new(out);
-    o.str("id", &row.id)
-        .str("path", &path_text(&row.path))
-        .opt_str("created_at", row.created_at.as_deref())
+    o.str("id", &row.id).str("path", &path_text(&row.path));
+    if let Some(hex) = path_hex(&row.path) {
+        o.str("path_bytes", &hex);
+    }
+    o.opt_str("created_at", row.created_at.as_deref())
         .str("updated_at", &updated)
         .opt_str("cwd", row.cwd.as_deref())
         .opt_str("git_branch", row.git_branch.as_deref())
@@ -54,6 +56,21 @@ fn push_row_json(out: &mut Vec<u8>, row: &SessionRow) {
 fn path_text(path: &std::path::Path) -> std::borrow::Cow<'_, str> {
     path.to_str()
         .map_or_else(|| path.to_string_lossy(), std::borrow::Cow::Borrowed)
+}
+
+/// A path that is not UTF-8 (`path` shows it with U+FFFD where bytes are not text), as the hex
+/// of its bytes, so it is given back exactly: `xxd -r -p` makes it a path again. `None` for a
+/// UTF-8 path, which `path` holds exactly.
+pub fn path_hex(path: &std::path::Path) -> Option<String> {
+    if path.to_str().is_some() {
+        return None;
+    }
+    let bytes = path.as_os_str().as_encoded_bytes();
+    let mut hex = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        hex.push_str(&format!("{b:02x}"));
+    }
+    Some(hex)
 }
 
 /// Rows a thread renders at a time in [`write_json_rows`].

@@ -31,13 +31,21 @@ fn file_id(file: &RolloutFile) -> Option<&str> {
 /// whose name carries no id is matched by the id in its `session_meta`.
 pub fn find_target(
     store: &Store,
-    target: &str,
+    target: &std::ffi::OsStr,
     files: &[RolloutFile],
 ) -> Result<RolloutFile, String> {
     let as_path = Path::new(target);
     if as_path.is_file() {
-        return RolloutFile::at(as_path).map_err(|e| format!("{target}: {e}"));
+        return RolloutFile::at(as_path)
+            .map_err(|e| format!("{}: {e}", crate::sanitize::path_line(as_path)));
     }
+    // A path of any bytes is taken above; an id is text.
+    let Some(target) = target.to_str() else {
+        return Err(format!(
+            "{}: no such file",
+            crate::sanitize::path_line(as_path)
+        ));
+    };
     let needle = target.trim().to_ascii_lowercase();
     if needle.is_empty() {
         return Err("an empty session id".into());

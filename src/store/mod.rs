@@ -42,11 +42,12 @@ pub struct Store {
 }
 
 impl Store {
-    /// `--codex-home`, else `$CODEX_HOME` when set and non-empty, else `~/.codex`.
+    /// `--codex-home`, else `$CODEX_HOME` when set and non-empty, else `~/.codex`. Any bytes
+    /// a Unix path may hold are kept as they are.
     pub fn locate(
         flag: Option<&Path>,
-        codex_home_env: Option<&str>,
-        home_env: Option<&str>,
+        codex_home_env: Option<&std::ffi::OsStr>,
+        home_env: Option<&std::ffi::OsStr>,
     ) -> Option<Store> {
         if let Some(dir) = flag {
             return Some(Store {
@@ -107,8 +108,8 @@ pub fn resolve(args: &crate::cli::StoreArgs) -> Result<Store, String> {
             .map_err(|e| format!("cannot lay out the demo store: {e}"))?;
         return Ok(Store { home });
     }
-    let env = std::env::var("CODEX_HOME").ok();
-    let home = std::env::var("HOME").ok();
+    let env = std::env::var_os("CODEX_HOME");
+    let home = std::env::var_os("HOME");
     let store = Store::locate(args.codex_home.as_deref(), env.as_deref(), home.as_deref())
         .ok_or_else(|| {
             "cannot find a Codex home: set --codex-home DIR or $CODEX_HOME (or try --demo)"

@@ -1,5 +1,6 @@
 //! Integration tests: the built binary and the library on fixture stores.
 
+mod byte_paths;
 mod common;
 mod config;
 mod fixtures;
