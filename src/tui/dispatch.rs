@@ -45,10 +45,12 @@ pub struct Workers {
     live: Option<Live>,
 }
 
-/// Reading the store again: the watcher's ticks, how to start the indexer again, and whether a
-/// new run is due (it starts when the current one has ended).
+/// Reading the store again: the watcher (started once the first rows phase has ended, so it
+/// takes nothing from the first start), its ticks, how to start the indexer again, and whether
+/// a new run is due (it starts when the current one has ended).
 struct Live {
-    ticks: Receiver<Changed>,
+    watch: Option<Box<dyn FnOnce() -> Receiver<Changed> + Send>>,
+    ticks: Option<Receiver<Changed>>,
     restart: Box<dyn Fn() -> Receiver<Event> + Send>,
     due: bool,
 }
@@ -88,15 +90,17 @@ impl Workers {
         }
     }
 
-    /// Read the store again whenever `ticks` says it changed, or the user asks (Ctrl+R), with
-    /// a new indexer from `restart` (its rows cache makes that a re-stat plus what changed).
+    /// Read the store again whenever the watcher `watch` starts says it changed, or the user
+    /// asks (Ctrl+R), with a new indexer from `restart` (its rows cache makes that a re-stat
+    /// plus what changed).
     pub fn with_live(
         mut self,
-        ticks: Receiver<Changed>,
+        watch: impl FnOnce() -> Receiver<Changed> + Send + 'static,
         restart: impl Fn() -> Receiver<Event> + Send + 'static,
     ) -> Workers {
         self.live = Some(Live {
-            ticks,
+            watch: Some(Box::new(watch)),
+            ticks: None,
             restart: Box::new(restart),
             due: false,
         });
@@ -112,7 +116,15 @@ impl Workers {
             }
             return;
         };
-        let changed = live.ticks.try_iter().count() > 0;
+        if app.index().finished() {
+            if let Some(watch) = live.watch.take() {
+                live.ticks = Some(watch());
+            }
+        }
+        let changed = live
+            .ticks
+            .as_ref()
+            .is_some_and(|t| t.try_iter().count() > 0);
         live.due |= asked || changed;
         if live.due && !self.index_open {
             live.due = false;

@@ -161,15 +161,15 @@ pub fn spawn_workers(store: Store, cache: CacheSetup) -> Workers {
             indexer::spawn_with(store.clone(), opts, cache.clone())
         }
     };
-    let (ticks, _watched) = watch::spawn(&store);
     let codex = Codex::locate(&store.home);
+    let watched = store.clone();
     Workers::new(
         index_run(),
         search::spawn(),
         transcript::spawn(store.clone()),
     )
     .with_codex(codex, store)
-    .with_live(ticks, index_run)
+    .with_live(move || watch::spawn(&watched), index_run)
 }
 
 /// The terminal's own events.

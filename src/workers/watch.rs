@@ -27,28 +27,32 @@ pub const FALLBACK: Duration = Duration::from_secs(2);
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Changed;
 
-/// Watch `store`; the ticks, and whether the store is watched (`false`: it is looked at every
-/// [`FALLBACK`]). The thread stops when the receiver is dropped.
-pub fn spawn(store: &Store) -> (Receiver<Changed>, bool) {
+/// Watch `store`: the ticks. The watches are set up on the thread (a recursive watch walks
+/// every folder), which then ticks once, for what changed before they were in place; it stops
+/// when the receiver is dropped.
+pub fn spawn(store: &Store) -> Receiver<Changed> {
     let (tx, rx) = mpsc::channel();
-    let (raw_tx, raw) = mpsc::channel::<()>();
     let home = store.home.clone();
-    let watcher = start(&home, raw_tx);
-    let watched = watcher.is_some();
     let _ = thread::Builder::new()
         .name("store-watch".into())
         .spawn(move || {
+            let (raw_tx, raw) = mpsc::channel::<()>();
             // The watcher lives as long as the thread: dropping it stops the watching.
-            let _watcher = watcher;
-            if watched {
-                debounce(&raw, &tx);
-            } else {
-                while tx.send(Changed).is_ok() {
+            let watcher = start(&home, raw_tx);
+            if tx.send(Changed).is_err() {
+                return;
+            }
+            match watcher {
+                Some(_watcher) => debounce(&raw, &tx),
+                None => loop {
                     thread::sleep(FALLBACK);
-                }
+                    if tx.send(Changed).is_err() {
+                        return;
+                    }
+                },
             }
         });
-    (rx, watched)
+    rx
 }
 
 /// A watcher of the store's session folders and its names file, sending `()` for each change
@@ -62,7 +66,12 @@ fn start(home: &Path, tx: Sender<()>) -> Option<notify::RecommendedWatcher> {
         home: home.to_path_buf(),
     };
     let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
-        if event.is_ok_and(|e| e.paths.iter().any(|p| filter.matters(p))) {
+        // Opening and reading (the picker's own reads among them) change nothing.
+        let change = event.is_ok_and(|e| {
+            !matches!(e.kind, notify::EventKind::Access(_))
+                && e.paths.iter().any(|p| filter.matters(p))
+        });
+        if change {
             let _ = tx.send(());
         }
     })
@@ -140,8 +149,12 @@ mod tests {
         };
         let day = dir.path().join("sessions/2026/11/30");
         std::fs::create_dir_all(&day).unwrap();
-        let (ticks, watched) = spawn(&store);
-        assert!(watched, "inotify is there on Linux");
+        let ticks = spawn(&store);
+        assert_eq!(
+            ticks.recv_timeout(Duration::from_secs(5)),
+            Ok(Changed),
+            "one tick once the watches are set up"
+        );
         // A new day folder and a file in it, written in several steps: one tick.
         let later = dir.path().join("sessions/2026/12/01");
         std::fs::create_dir_all(&later).unwrap();
@@ -151,13 +164,20 @@ mod tests {
         }
         let start = Instant::now();
         assert_eq!(ticks.recv_timeout(Duration::from_secs(5)), Ok(Changed));
-        assert!(start.elapsed() < Duration::from_secs(2));
+        assert!(
+            start.elapsed() < FALLBACK / 2,
+            "watched: the tick follows the change, not the fallback's clock"
+        );
         assert!(
             ticks.recv_timeout(SETTLE * 3).is_err(),
             "a burst of changes is one tick"
         );
-        // codex's own databases beside the sessions do not count.
+        // codex's own databases beside the sessions do not count, nor reading a session.
         std::fs::write(dir.path().join("logs_2.sqlite"), "x").unwrap();
-        assert!(ticks.recv_timeout(SETTLE * 3).is_err());
+        std::fs::read(later.join("rollout-a.jsonl")).unwrap();
+        assert!(
+            ticks.recv_timeout(SETTLE * 3).is_err(),
+            "watched, not looked at every 2 s"
+        );
     }
 }
