@@ -1,9 +1,9 @@
 //! The interactive picker: [`picker`] sets it up (store, terminal, workers), [`event_loop`] runs
 //! it on any ratatui backend, [`dispatch`] carries messages between the app and the workers,
-//! [`terminal`] owns the terminal, [`keys`] maps keys to actions, [`app`] is the picker's pure
-//! state, [`render`] makes rollout text into the pane's styled lines (Markdown, code), [`ui`]
-//! draws it all; [`clipboard`] and [`launch`] are the two ways a pick leaves the
-//! picker besides stdout.
+//! [`terminal`] owns the terminal ([`signals`] gives it back when the picker is killed),
+//! [`keys`] maps keys to actions, [`app`] is the picker's pure state, [`render`] makes rollout
+//! text into the pane's styled lines (Markdown, code), [`ui`] draws it all; [`clipboard`] and
+//! [`launch`] (codex resume and fork) are the ways a pick leaves the picker besides stdout.
 
 pub mod app;
 pub mod clipboard;
