@@ -80,10 +80,18 @@ fn created_grown_deleted_and_garbled_sessions_show_while_the_picker_is_open() {
     let reading = "019ac00b-7e2d-7a41-9c3b-00000000000b";
     tmux.keys(&["-l", "pagination orders"]);
     tmux.wait_for(reading);
+    // The conversation is read before the jumps are pressed.
+    tmux.wait_for("▍ ASSISTANT");
     tmux.keys(&["Right", "]", "]", "]"]);
+    let screen = within_two_seconds(&tmux, "three messages in", |s| {
+        !s.contains(reading) && {
+            let top = pane_top(s);
+            top.contains("ASSISTANT") || top.contains("USER")
+        }
+    });
     std::thread::sleep(Duration::from_millis(300));
     let top = pane_top(&tmux.capture());
-    assert!(top.contains("ASSISTANT") || top.contains("USER"), "{top}");
+    assert_eq!(top, pane_top(&screen), "the position holds still");
     let selected = |s: &str| {
         s.lines()
             .any(|l| l.starts_with("▶") && l.contains("Add pagination"))

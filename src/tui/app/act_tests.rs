@@ -243,3 +243,41 @@ fn actions_need_a_selected_session() {
     assert_eq!(app.update(Action::Fork), Effect::None);
     assert!(changes(&mut app).is_empty());
 }
+
+#[test]
+fn reading_the_store_again_does_not_bring_back_what_was_deleted_or_moved() {
+    let mut app = app_with(all());
+    app.update(Action::Archive);
+    let asked = changes(&mut app);
+    let moved = PathBuf::from("/h/archived_sessions/a.jsonl");
+    app.apply_change(done(asked[0].clone(), Ok(After::Moved(moved.clone()))));
+    app.update(Action::Delete);
+    app.update(Action::Confirm(true));
+    let asked = changes(&mut app);
+    app.apply_change(done(asked[0].clone(), Ok(After::Gone)));
+    assert_eq!(shown(&app), ["c", "d", "e"]);
+    // The store is read again: the new run first sends its cache, written before the changes.
+    app.index_restarted();
+    app.apply_index(Event::Rows(vec![
+        row("a", "/w/p", 50, true, false),
+        row("b", "/w/p/sub", 40, true, false),
+    ]));
+    answer(&mut app);
+    assert_eq!(
+        shown(&app),
+        ["c", "d", "e"],
+        "nothing comes back before the walk"
+    );
+    // Then the walk: the moved file is new to it, the old paths are gone.
+    app.apply_index(Event::Found { total: 5 });
+    let mut archived = row("a", "/w/p", 50, true, true);
+    archived.path = moved;
+    app.apply_index(Event::Rows(vec![archived]));
+    app.apply_index(Event::Removed(vec![
+        PathBuf::from("/s/a.jsonl"),
+        PathBuf::from("/s/b.jsonl"),
+    ]));
+    answer(&mut app);
+    assert_eq!(shown(&app), ["c", "d", "e"]);
+    assert_eq!(app.live_rows(), 5, "a (archived) c d e f");
+}

@@ -19,6 +19,10 @@ impl App {
     pub fn apply_index(&mut self, event: Event) {
         self.index.apply(&event);
         match event {
+            // A later run's cached rows, sent before it walks, are what the list has: taking
+            // them would bring back, until the walk says they are gone, sessions deleted or
+            // moved since the cache was written.
+            Event::Rows(_) if self.index.rerun_before_walk() => {}
             // Rows of a later run (the store read again) may be known already.
             Event::Rows(rows) | Event::Updated(rows) => self.take_rows(rows),
             Event::Removed(paths) => {

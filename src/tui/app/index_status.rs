@@ -16,11 +16,16 @@ pub struct IndexStatus {
     content_progress: Option<(usize, usize)>,
     /// The store is being read again (live changes, Ctrl+R): quietly, no progress shown.
     rerun: bool,
+    /// The current run has walked the store (said how many files it found).
+    walked: bool,
 }
 
 impl IndexStatus {
     /// Take in what an event says about progress; its rows and its index are for the others.
     pub fn apply(&mut self, event: &Event) {
+        if let Event::Found { .. } = event {
+            self.walked = true;
+        }
         match *event {
             Event::Found { .. } | Event::Progress { .. } if self.rerun => {}
             Event::Found { total } => self.progress = Some((0, total)),
@@ -44,6 +49,13 @@ impl IndexStatus {
         self.progress = None;
         self.content_progress = None;
         self.rerun = true;
+        self.walked = false;
+    }
+
+    /// A later run has not walked the store yet: the rows it sends now are its cache's, which
+    /// the list has already (and which may name files gone since): they are not taken.
+    pub fn rerun_before_walk(&self) -> bool {
+        self.rerun && !self.walked
     }
 
     /// Files read of files found, while the rows phase runs.
