@@ -191,7 +191,8 @@ impl Codex {
         Err(format!("codex {} failed: {why}", change.verb()))
     }
 
-    fn program_name(&self) -> String {
+    /// The program's path for a message (`codex` when none was found).
+    pub fn program_name(&self) -> String {
         self.program
             .as_deref()
             .map(crate::sanitize::path_line)

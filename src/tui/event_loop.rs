@@ -15,7 +15,7 @@ use ratatui::Terminal;
 
 use crate::tui::app::{Action, App, Dialog, Effect, Outcome};
 use crate::tui::dispatch::{Drained, Workers};
-use crate::tui::{keys, ui};
+use crate::tui::{keys, terminal, ui};
 
 /// Where the loop's terminal events come from.
 pub trait Input {
@@ -241,15 +241,8 @@ where
             Ok(path) => app.notify(format!("wrote {}", crate::sanitize::path_line(&path))),
             Err(e) => app.notify(format!("could not write {name}: {e}")),
         },
-        Effect::Repaint => {
-            // What another program wrote over the picker goes: the next frame is drawn whole
-            // on a cleared screen.
-            let area = ratatui::layout::Rect::from((
-                ratatui::layout::Position::ORIGIN,
-                terminal.size().map_err(io::Error::other)?,
-            ));
-            terminal.resize(area).map_err(io::Error::other)?;
-        }
+        // What another program wrote over the picker goes.
+        Effect::Repaint => terminal::redraw_whole(terminal).map_err(io::Error::other)?,
         Effect::Suspend => {
             host.suspend(terminal)?;
             let size = terminal.size().map_err(io::Error::other)?;

@@ -38,11 +38,7 @@ pub fn run(codex: &Codex, what: &Launch) -> i32 {
     match status {
         Ok(status) => status.code().unwrap_or(crate::cli::EXIT_ERROR),
         Err(e) => {
-            let program = codex.program().map(crate::sanitize::path_line);
-            eprintln!(
-                "codex-picker: cannot run {}: {e}",
-                program.unwrap_or_else(|_| "codex".into())
-            );
+            eprintln!("codex-picker: cannot run {}: {e}", codex.program_name());
             crate::cli::EXIT_ERROR
         }
     }

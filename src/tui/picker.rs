@@ -62,6 +62,7 @@ pub fn run(cli: &Cli) -> i32 {
         Err(msg) => return no_store(&msg),
     };
     let p = &cli.picker;
+    let codex = Codex::locate(&store.home);
     let opts = Options {
         scope_root: std::env::current_dir().ok().map(|d| scope_root(&d)),
         all: settings.scope == Scope::All,
@@ -73,7 +74,7 @@ pub fn run(cli: &Cli) -> i32 {
         query: p.query.clone().unwrap_or_default(),
         content: p.content,
         resume_args: settings.resume_args,
-        codex_env: Codex::locate(&store.home).env_prefix(),
+        codex_env: codex.env_prefix(),
     };
     let mut tui = match Tui::enter() {
         Ok(t) => t,
@@ -82,8 +83,7 @@ pub fn run(cli: &Cli) -> i32 {
             return EXIT_ERROR;
         }
     };
-    let home = store.home.clone();
-    let mut workers = spawn_workers(store, CacheSetup::from_args(&cli.store));
+    let mut workers = spawn_workers(store, CacheSetup::from_args(&cli.store), codex.clone());
     let mut app = App::new(opts, crate::timefmt::now_ms());
     let outcome = event_loop::run(
         &mut tui.terminal,
@@ -107,7 +107,7 @@ pub fn run(cli: &Cli) -> i32 {
             }
         }
         Ok(Outcome::Cancelled) => EXIT_CANCELLED,
-        Ok(Outcome::Exec(what)) => launch::run(&Codex::locate(&home), &what),
+        Ok(Outcome::Exec(what)) => launch::run(&codex, &what),
         Err(e) => {
             eprintln!("codex-picker: {e}");
             EXIT_ERROR
@@ -148,9 +148,9 @@ fn no_store(msg: &str) -> i32 {
 }
 
 /// Start the indexer (archived sessions included, the picker filters them), the search worker,
-/// the transcript worker and the store-change worker on `store`, with the store watched: it is
-/// read again when it changes.
-pub fn spawn_workers(store: Store, cache: CacheSetup) -> Workers {
+/// the transcript worker and the store-change worker (running `codex`) on `store`, with the
+/// store watched: it is read again when it changes.
+pub fn spawn_workers(store: Store, cache: CacheSetup, codex: Codex) -> Workers {
     let index_run = {
         let store = store.clone();
         move || {
@@ -161,7 +161,6 @@ pub fn spawn_workers(store: Store, cache: CacheSetup) -> Workers {
             indexer::spawn_with(store.clone(), opts, cache.clone())
         }
     };
-    let codex = Codex::locate(&store.home);
     let watched = store.clone();
     Workers::new(
         index_run(),

@@ -107,13 +107,19 @@ impl Modes {
         super::signals::terminal_taken(true);
         enter_modes(terminal.backend_mut())?;
         self.active = true;
-        // A full redraw on the next frame. Not `Terminal::clear`: it asks the terminal for the
-        // cursor position, a query written to standard output, which holds the answer (often a
-        // file or `$(...)`), so the reply never comes and the query would end up in the answer.
-        let area =
-            ratatui::layout::Rect::from((ratatui::layout::Position::ORIGIN, terminal.size()?));
-        terminal.resize(area)
+        redraw_whole(terminal)
     }
+}
+
+/// Clear the screen now and draw the whole of the next frame (after Ctrl+Z, and for Ctrl+L).
+/// Not `Terminal::clear`: it asks the terminal for the cursor position, a query written to
+/// standard output, which holds the answer (often a file or `$(...)`), so the reply never comes
+/// and the query would end up in the answer.
+pub fn redraw_whole<B: ratatui::backend::Backend>(
+    terminal: &mut Terminal<B>,
+) -> Result<(), B::Error> {
+    let area = ratatui::layout::Rect::from((ratatui::layout::Position::ORIGIN, terminal.size()?));
+    terminal.resize(area)
 }
 
 /// Bytes straight to the terminal (an OSC 52 clipboard sequence).

@@ -167,7 +167,9 @@ impl Running {
                 dir: None,
                 content: true,
             };
-            let mut workers = picker::spawn_workers(Store { home }, cache);
+            // No codex: these tests never run one.
+            let codex = codex_picker::codex::Codex::new(None, &home, None);
+            let mut workers = picker::spawn_workers(Store { home }, cache, codex);
             let opts = Options {
                 all: true,
                 ..Options::default()

@@ -136,10 +136,9 @@ impl App {
         if self.refuse_while_running() {
             return;
         }
-        let title = match self.rows.index_of(&path) {
-            Some(i) => short_title(self.rows.all()[i].title()),
-            None => id.clone(),
-        };
+        let title = self
+            .row_at(&path)
+            .map_or_else(|| id.clone(), |row| short_title(row.title()));
         self.outbox.changes.push(Request {
             change,
             id: id.clone(),
@@ -206,6 +205,6 @@ impl App {
 }
 
 /// A title short enough to quote in the status line.
-fn short_title(title: &str) -> String {
+pub(super) fn short_title(title: &str) -> String {
     crate::textwidth::truncate(&crate::sanitize::one_line(title), 40)
 }

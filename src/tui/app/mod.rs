@@ -96,6 +96,11 @@ impl App {
         self.rows.all()
     }
 
+    /// The row of the file at `path`, if known.
+    pub fn row_at(&self, path: &std::path::Path) -> Option<&SessionRow> {
+        self.rows.index_of(path).map(|i| &self.rows.all()[i])
+    }
+
     /// The indexer runs again (the store changed, or Ctrl+R).
     pub fn index_restarted(&mut self) {
         self.index.restart();

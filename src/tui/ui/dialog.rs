@@ -27,7 +27,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme) {
             (" actions ", menu_lines(*cursor, archived, theme))
         }
         Dialog::ConfirmDelete { path, .. } => {
-            let row = app.rows().iter().find(|r| &r.path == path);
+            let row = app.row_at(path);
             let facts = row.map(|r| (r, app.message_counts(r)));
             (
                 " delete this session? ",
