@@ -81,18 +81,30 @@ pub fn shell_quote(p: &Path) -> String {
     format!("'{}'", p.display().to_string().replace('\'', r"'\''"))
 }
 
+/// The demo store, laid out in `dir/store`: its Codex home.
+pub fn demo_store(dir: &Path) -> PathBuf {
+    codex_picker::demo::materialize(&dir.join("store")).unwrap()
+}
+
+/// The picker on the store at `home`, every folder shown, without colour, its cache in
+/// `dir/cache` and no config file (the user's is never read): the start of a tmux command.
+pub fn picker_cmd(dir: &Path, home: &Path) -> String {
+    format!(
+        "env NO_COLOR=1 XDG_CACHE_HOME={cache} XDG_CONFIG_HOME={cache} {bin} --all --codex-home {home}",
+        cache = shell_quote(&dir.join("cache")),
+        bin = shell_quote(Path::new(env!("CARGO_BIN_EXE_codex-picker"))),
+        home = shell_quote(home),
+    )
+}
+
 /// A demo store in a temp dir and the command line that starts the picker on it.
 fn setup(dir: &Path) -> (PathBuf, String) {
-    let home = codex_picker::demo::materialize(&dir.join("store")).unwrap();
-    let cache = dir.join("cache");
-    std::fs::create_dir_all(&cache).unwrap();
+    let home = demo_store(dir);
     let out = dir.join("out.txt");
     let cmd = format!(
-        "cd {dir} && env NO_COLOR=1 XDG_CACHE_HOME={cache} XDG_CONFIG_HOME={cache}/none {bin} --all --codex-home {home} > {out}",
+        "cd {dir} && {picker} > {out}",
         dir = shell_quote(dir),
-        cache = shell_quote(&cache),
-        bin = shell_quote(Path::new(env!("CARGO_BIN_EXE_codex-picker"))),
-        home = shell_quote(&home),
+        picker = picker_cmd(dir, &home),
         out = shell_quote(&out),
     );
     (out, cmd)

@@ -8,23 +8,19 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use crate::stand_in::StandIn;
-use crate::tmux::{shell_quote, start, Tmux};
+use crate::tmux::{demo_store, picker_cmd, shell_quote, start, Tmux};
 
 const TOP: &str = "019ac009-7e2d-7a41-9c3b-000000000009";
 const NEXT: &str = "019ac003-7e2d-7a41-9c3b-000000000003";
 
 /// The command that starts the picker on `home` with the stand-in first on PATH, its exit
 /// status written to `dir/status`.
-fn picker_cmd(dir: &Path, home: &Path, codex: &StandIn, extra: &str) -> String {
-    let cache = dir.join("cache");
-    std::fs::create_dir_all(&cache).unwrap();
+fn with_stand_in(dir: &Path, home: &Path, codex: &StandIn, extra: &str) -> String {
     format!(
-        "cd {dir} && env NO_COLOR=1 XDG_CACHE_HOME={cache} XDG_CONFIG_HOME={cache} PATH={path} {bin} --all --codex-home {home} {extra}; echo $? > {status}; sleep 30",
+        "cd {dir} && PATH={path} {picker} {extra}; echo $? > {status}; sleep 30",
         dir = shell_quote(dir),
-        cache = shell_quote(&cache),
         path = shell_quote(Path::new(&codex.path_env())),
-        bin = shell_quote(Path::new(env!("CARGO_BIN_EXE_codex-picker"))),
-        home = shell_quote(home),
+        picker = picker_cmd(dir, home),
         status = shell_quote(&dir.join("status")),
     )
 }
@@ -56,9 +52,9 @@ fn wait_until(what: &str, check: impl Fn() -> bool) {
 fn archive_and_delete_go_through_codex_and_the_list_follows() {
     let Some(tmux) = Tmux::start() else { return };
     let dir = tempfile::tempdir().unwrap();
-    let home = codex_picker::demo::materialize(&dir.path().join("store")).unwrap();
+    let home = demo_store(dir.path());
     let codex = StandIn::new(dir.path());
-    start(&tmux, &picker_cmd(dir.path(), &home, &codex, ""));
+    start(&tmux, &with_stand_in(dir.path(), &home, &codex, ""));
     tmux.wait_for("Draft the 2.4 release notes");
 
     tmux.keys(&["M-a"]);
@@ -150,53 +146,59 @@ fn store_with_a_real_folder(dir: &Path) -> (std::path::PathBuf, std::path::PathB
     (home, work, id)
 }
 
-fn exit_status(dir: &Path) -> String {
-    let status = dir.join("status");
+/// What became of a hand-over to codex: the picker's exit status, codex's calls, and where the
+/// session's folder and store are.
+struct HandOver {
+    status: String,
+    calls: Vec<(String, String, String)>,
+    work: std::path::PathBuf,
+    home: std::path::PathBuf,
+    id: String,
+}
+
+/// The picker on a one-session store with `extra` on its command line, `key` pressed once the
+/// session is listed, until the picker exits.
+fn hand_over(extra: &str, key: &str) -> Option<HandOver> {
+    let tmux = Tmux::start()?;
+    let dir = tempfile::tempdir().unwrap();
+    let (home, work, id) = store_with_a_real_folder(dir.path());
+    let codex = StandIn::new(dir.path());
+    start(&tmux, &with_stand_in(dir.path(), &home, &codex, extra));
+    tmux.wait_for("resume me with my own flags");
+    tmux.keys(&[key]);
+    let status = dir.path().join("status");
     wait_until("the picker exits", || status.exists());
     std::thread::sleep(Duration::from_millis(100));
-    std::fs::read_to_string(status).unwrap().trim().to_owned()
+    let status = std::fs::read_to_string(status).unwrap().trim().to_owned();
+    Some(HandOver {
+        status,
+        calls: codex.calls(),
+        work,
+        home,
+        id,
+    })
 }
 
 #[test]
 fn exec_resumes_with_the_users_arguments_in_the_sessions_folder() {
-    let Some(tmux) = Tmux::start() else { return };
-    let dir = tempfile::tempdir().unwrap();
-    let (home, work, id) = store_with_a_real_folder(dir.path());
-    let codex = StandIn::new(dir.path());
-    start(
-        &tmux,
-        &picker_cmd(dir.path(), &home, &codex, "--exec -- --model x"),
-    );
-    tmux.wait_for("resume me with my own flags");
-    tmux.keys(&["Enter"]);
-    assert_eq!(
-        exit_status(dir.path()),
-        "7",
-        "codex's exit status is passed through"
-    );
-    let calls = codex.calls();
-    assert_eq!(calls.len(), 1, "{calls:?}");
-    let (pwd, codex_home, args) = &calls[0];
-    assert_eq!(args, &format!("resume {id} --model x"));
-    assert_eq!(Path::new(pwd), work, "run in the session's folder");
-    assert_eq!(Path::new(codex_home), home, "on the store shown");
+    let Some(done) = hand_over("--exec -- --model x", "Enter") else {
+        return;
+    };
+    assert_eq!(done.status, "7", "codex's exit status is passed through");
+    assert_eq!(done.calls.len(), 1, "{:?}", done.calls);
+    let (pwd, codex_home, args) = &done.calls[0];
+    assert_eq!(args, &format!("resume {} --model x", done.id));
+    assert_eq!(Path::new(pwd), done.work, "run in the session's folder");
+    assert_eq!(Path::new(codex_home), done.home, "on the store shown");
 }
 
 #[test]
 fn alt_f_forks_in_the_sessions_folder() {
-    let Some(tmux) = Tmux::start() else { return };
-    let dir = tempfile::tempdir().unwrap();
-    let (home, work, id) = store_with_a_real_folder(dir.path());
-    let codex = StandIn::new(dir.path());
-    start(
-        &tmux,
-        &picker_cmd(dir.path(), &home, &codex, "-- -s read-only"),
-    );
-    tmux.wait_for("resume me with my own flags");
-    tmux.keys(&["M-f"]);
-    assert_eq!(exit_status(dir.path()), "7");
-    let calls = codex.calls();
-    assert_eq!(calls.len(), 1, "{calls:?}");
-    assert_eq!(calls[0].2, format!("fork {id} -s read-only"));
-    assert_eq!(Path::new(&calls[0].0), work);
+    let Some(done) = hand_over("-- -s read-only", "M-f") else {
+        return;
+    };
+    assert_eq!(done.status, "7");
+    assert_eq!(done.calls.len(), 1, "{:?}", done.calls);
+    assert_eq!(done.calls[0].2, format!("fork {} -s read-only", done.id));
+    assert_eq!(Path::new(&done.calls[0].0), done.work);
 }

@@ -7,7 +7,7 @@ use std::io::Write;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use crate::tmux::{shell_quote, start, Tmux};
+use crate::tmux::{demo_store, picker_cmd, start, Tmux};
 
 /// The pane's first lines on screen (right of the list): where the reader is.
 fn pane_top(screen: &str) -> String {
@@ -66,14 +66,8 @@ fn append(path: &Path, lines: &[String]) {
 fn created_grown_deleted_and_garbled_sessions_show_while_the_picker_is_open() {
     let Some(tmux) = Tmux::start() else { return };
     let dir = tempfile::tempdir().unwrap();
-    let home = codex_picker::demo::materialize(&dir.path().join("store")).unwrap();
-    let cache = dir.path().join("cache");
-    let cmd = format!(
-        "env NO_COLOR=1 XDG_CACHE_HOME={cache} XDG_CONFIG_HOME={cache} {bin} --all --codex-home {home}; sleep 30",
-        cache = shell_quote(&cache),
-        bin = shell_quote(Path::new(env!("CARGO_BIN_EXE_codex-picker"))),
-        home = shell_quote(&home),
-    );
+    let home = demo_store(dir.path());
+    let cmd = format!("{}; sleep 30", picker_cmd(dir.path(), &home));
     start(&tmux, &cmd);
     tmux.wait_for("Draft the 2.4 release notes");
     // Read the long webshop session, a few messages in.

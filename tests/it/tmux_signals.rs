@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use crate::tmux::{shell_quote, start, Tmux};
+use crate::tmux::{demo_store, picker_cmd, shell_quote, start, Tmux};
 
 /// The pid of the picker started on the store at `home` (the one process of that name whose
 /// command line names it).
@@ -54,13 +54,10 @@ fn each_signal_restores_the_terminal_and_exits_with_its_status() {
     for (signal, status) in [("TERM", 143), ("HUP", 129), ("QUIT", 131), ("INT", 130)] {
         let Some(tmux) = Tmux::start() else { return };
         let dir = tempfile::tempdir().unwrap();
-        let home = codex_picker::demo::materialize(&dir.path().join("store")).unwrap();
-        let cache = dir.path().join("cache");
+        let home = demo_store(dir.path());
         let cmd = format!(
-            "env NO_COLOR=1 XDG_CACHE_HOME={cache} XDG_CONFIG_HOME={cache} {bin} --all --codex-home {home}; echo $? > {status}; stty -a > {stty}; sleep 30",
-            cache = shell_quote(&cache),
-            bin = shell_quote(Path::new(env!("CARGO_BIN_EXE_codex-picker"))),
-            home = shell_quote(&home),
+            "{picker}; echo $? > {status}; stty -a > {stty}; sleep 30",
+            picker = picker_cmd(dir.path(), &home),
             status = shell_quote(&dir.path().join("status")),
             stty = shell_quote(&dir.path().join("stty")),
         );
@@ -99,14 +96,8 @@ fn each_signal_restores_the_terminal_and_exits_with_its_status() {
 fn ctrl_l_repaints_over_what_another_program_wrote() {
     let Some(tmux) = Tmux::start() else { return };
     let dir = tempfile::tempdir().unwrap();
-    let home = codex_picker::demo::materialize(&dir.path().join("store")).unwrap();
-    let cache = dir.path().join("cache");
-    let cmd = format!(
-        "env NO_COLOR=1 XDG_CACHE_HOME={cache} XDG_CONFIG_HOME={cache} {bin} --all --codex-home {home}; sleep 30",
-        cache = shell_quote(&cache),
-        bin = shell_quote(Path::new(env!("CARGO_BIN_EXE_codex-picker"))),
-        home = shell_quote(&home),
-    );
+    let home = demo_store(dir.path());
+    let cmd = format!("{}; sleep 30", picker_cmd(dir.path(), &home));
     start(&tmux, &cmd);
     tmux.wait_for("Draft the 2.4 release notes");
     let out = tmux.run(&["display", "-p", "-t", "t", "#{pane_tty}"]);
@@ -132,14 +123,11 @@ fn ctrl_l_repaints_over_what_another_program_wrote() {
 fn a_long_paste_without_brackets_is_taken_whole_and_the_next_key_at_once() {
     let Some(tmux) = Tmux::start() else { return };
     let dir = tempfile::tempdir().unwrap();
-    let home = codex_picker::demo::materialize(&dir.path().join("store")).unwrap();
-    let cache = dir.path().join("cache");
+    let home = demo_store(dir.path());
     let out = dir.path().join("out");
     let cmd = format!(
-        "env NO_COLOR=1 XDG_CACHE_HOME={cache} XDG_CONFIG_HOME={cache} {bin} --all --codex-home {home} > {out}; sleep 30",
-        cache = shell_quote(&cache),
-        bin = shell_quote(Path::new(env!("CARGO_BIN_EXE_codex-picker"))),
-        home = shell_quote(&home),
+        "{picker} > {out}; sleep 30",
+        picker = picker_cmd(dir.path(), &home),
         out = shell_quote(&out),
     );
     start(&tmux, &cmd);
