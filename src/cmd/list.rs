@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+use super::list_memo::{self, Fingerprint, Memo};
 use super::EXIT_ERROR;
 use super::{finish, normalise_dir, output, report, report_rows, say, terminal_columns};
 use crate::cli::{ListArgs, StoreArgs};
@@ -31,6 +32,19 @@ pub fn run_list(
         archived: store_args.archived,
         until: Until::End,
     };
+    let whole_json = args.json && args.cwd.is_none() && args.content.is_none();
+    if let (true, false, Some(rows_file), Some(memo_file)) = (
+        whole_json,
+        store_args.verbose,
+        cache_file(&store, store_args, "rows"),
+        cache_file(&store, store_args, "list"),
+    ) {
+        let files = CacheFiles {
+            rows: &rows_file,
+            memo: &memo_file,
+        };
+        return list_remembered(&store, opts, files, args.limit, out, err);
+    }
     let (mut rows, issues) = list_rows(&store, store_args, opts, err);
     report(err, &issues);
     report_rows(err, &rows, store_args.verbose);
@@ -82,6 +96,89 @@ pub fn run_list(
     };
     store::drop_later(rows);
     finish(result.and_then(|()| out.flush()), err)
+}
+
+/// The two cache files of a remembered listing.
+struct CacheFiles<'a> {
+    rows: &'a Path,
+    memo: &'a Path,
+}
+
+/// `list --json` of every session, through the output remembered by an earlier run when the
+/// walk finds the store as it was then (see `list_memo`), else through the rows cache. The
+/// output is remembered when the rows cache had nothing to change: the store held still.
+fn list_remembered(
+    store: &Store,
+    opts: ListOptions,
+    files: CacheFiles,
+    limit: Option<usize>,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> i32 {
+    // The memo is read while the store is walked; the rows cache too when there is no memo.
+    let (walked, memo, loaded) = std::thread::scope(|scope| {
+        let side = scope.spawn(|| {
+            let memo = Memo::load(files.memo);
+            let loaded = memo
+                .is_none()
+                .then(|| store::load_cached(store, files.rows));
+            (memo, loaded)
+        });
+        let walked = store.files(opts.archived);
+        match side.join() {
+            Ok((memo, loaded)) => (walked, memo, loaded),
+            Err(payload) => std::panic::resume_unwind(payload),
+        }
+    });
+    let fingerprint = Fingerprint::of(store, opts.archived, &walked.0, &walked.1);
+    if let Some(memo) = memo.filter(|m| m.made_from(&fingerprint)) {
+        let _ = err.write_all(memo.stderr());
+        let text = match limit {
+            Some(n) => list_memo::first_lines(memo.stdout(), n),
+            None => memo.stdout(),
+        };
+        let result = out.write_all(text).and_then(|()| out.flush());
+        store::drop_later(memo);
+        return finish(result, err);
+    }
+    let loaded = loaded.unwrap_or_else(|| store::load_cached(store, files.rows));
+    let (mut rows, issues, cached) = store::list_walked(store, opts, files.rows, walked, loaded);
+    let mut stderr = Vec::new();
+    report(&mut stderr, &issues);
+    let _ = err.write_all(&stderr);
+    let remember = !cached.changed && limit.is_none();
+    rows.truncate(limit.unwrap_or(usize::MAX));
+    let mut tee = Tee {
+        out,
+        kept: remember.then(Vec::new),
+    };
+    let result = output::write_json_rows(&mut tee, &rows).and_then(|()| tee.flush());
+    store::drop_later(rows);
+    if let (Ok(()), Some(text)) = (&result, &tee.kept) {
+        // Best effort: the listing is right either way.
+        let _ = list_memo::save(files.memo, &fingerprint, &stderr, text);
+    }
+    finish(result, err)
+}
+
+/// Output written on, and kept when asked.
+struct Tee<'a> {
+    out: &'a mut dyn Write,
+    kept: Option<Vec<u8>>,
+}
+
+impl Write for Tee<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.out.write(buf)?;
+        if let Some(kept) = &mut self.kept {
+            kept.extend_from_slice(&buf[..n]);
+        }
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
 }
 
 /// Sessions `list --content` prints unless `--limit` says otherwise (at most

@@ -4,6 +4,7 @@
 
 mod cache;
 mod list;
+mod list_memo;
 pub mod output;
 mod show;
 

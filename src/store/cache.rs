@@ -37,7 +37,7 @@ use crate::timefmt::Millis;
 
 #[path = "cache_envelope.rs"]
 mod envelope;
-pub use envelope::{read_envelope, write_envelope, write_envelope_with};
+pub use envelope::{read_envelope, write_envelope, write_envelope_unsynced, write_envelope_with};
 
 #[path = "cache_refresh.rs"]
 mod refresh;

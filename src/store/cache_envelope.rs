@@ -116,6 +116,29 @@ pub fn write_envelope_with(
     version: &str,
     body: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> io::Result<()> {
+    write_atomically(path, kind, version, true, body)
+}
+
+/// An envelope of `parts` written in turn, atomically but not synced to disk: for a cache
+/// that is cheap to lose (a file torn by a crash fails its checksum and is written anew).
+pub fn write_envelope_unsynced(
+    path: &Path,
+    kind: &str,
+    version: &str,
+    parts: &[&[u8]],
+) -> io::Result<()> {
+    write_atomically(path, kind, version, false, |w| {
+        parts.iter().try_for_each(|p| w.write_all(p))
+    })
+}
+
+fn write_atomically(
+    path: &Path,
+    kind: &str,
+    version: &str,
+    sync: bool,
+    body: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<()> {
     let dir = path
         .parent()
         .ok_or_else(|| io::Error::other("cache path has no folder"))?;
@@ -146,7 +169,9 @@ pub fn write_envelope_with(
             .map_err(std::io::IntoInnerError::into_error)?;
         file.seek(SeekFrom::Start(0))?;
         file.write_all(header(kind, version, len, sum).as_bytes())?;
-        file.sync_data()?;
+        if sync {
+            file.sync_data()?;
+        }
         std::fs::rename(&tmp, path)
     })();
     if result.is_err() {

@@ -28,6 +28,18 @@ pub struct RefreshStats {
     pub cached: usize,
     /// Bytes of (decompressed) text read by all passes.
     pub bytes_read: u64,
+    /// States written into the cache (files read, new or changed).
+    pub stored: usize,
+    /// Entries dropped for files that are not sessions (yet).
+    pub forgotten: usize,
+}
+
+impl RefreshStats {
+    /// Whether the refresh changed the cache in memory (so it is worth saving). A file that is
+    /// not a session and was not cached either is read each time but changes nothing.
+    pub fn changed_cache(&self) -> bool {
+        self.stored + self.forgotten + self.removed > 0
+    }
 }
 
 /// Files a thread takes at a time.
@@ -92,18 +104,20 @@ pub fn refresh<T: Send>(
     }
     let mut made = Vec::with_capacity(slots.len());
     let mut issues = Vec::new();
+    let (mut stored, mut forgotten) = (0, 0);
     for (file, slot) in files.iter().zip(slots) {
         match slot {
             None => {}
             Some(Ok((value, changed))) => {
                 if let Some(state) = changed {
                     cache.put(file, *state);
+                    stored += 1;
                 }
                 made.push(value);
             }
             Some(Err(issue)) => {
                 // Not a session (yet): forget it so a later run looks again.
-                cache.entries.remove(&file.path);
+                forgotten += usize::from(cache.entries.remove(&file.path).is_some());
                 issues.push(issue);
             }
         }
@@ -115,6 +129,8 @@ pub fn refresh<T: Send>(
         removed: 0,
         cached: counts.cached.into_inner(),
         bytes_read: counts.bytes.into_inner(),
+        stored,
+        forgotten,
     };
     (made, issues, stats)
 }

@@ -328,8 +328,32 @@ pub struct CacheReport {
     /// Why an existing cache was not used (missing, corrupt, old format...).
     pub ignored: Option<String>,
     pub stats: cache::RefreshStats,
+    /// The cache had anything to change (and was saved, unless saving is not allowed).
+    pub changed: bool,
     /// Saving the cache failed (the listing is still right).
     pub save_error: Option<String>,
+}
+
+/// What a store walk found: the rollouts and the problems met.
+pub type Walked = (Vec<RolloutFile>, Vec<FileIssue>);
+
+/// What [`list_walked`] starts from besides the walk: the session names and the rows cache as
+/// loaded (read while the store is walked: neither needs the other).
+pub struct Loaded {
+    pub names: HashMap<String, String>,
+    pub cache: cache::RowCache,
+    pub outcome: cache::LoadOutcome,
+}
+
+/// The names and the rows cache at `cache_file`.
+pub fn load_cached(store: &Store, cache_file: &Path) -> Loaded {
+    let names = store.names();
+    let (cache, outcome) = cache::RowCache::load(cache_file, &store.home);
+    Loaded {
+        names,
+        cache,
+        outcome,
+    }
 }
 
 /// [`list`] through the rows cache at `cache_file`: unchanged files are not read, grown ones are
@@ -339,18 +363,30 @@ pub fn list_cached(
     opts: ListOptions,
     cache_file: &Path,
 ) -> (Vec<SessionRow>, Vec<FileIssue>, CacheReport) {
-    // The cache is read while the store is walked: neither needs the other.
-    let ((files, mut issues), (names, (mut rc, outcome))) = std::thread::scope(|scope| {
-        let load = scope.spawn(|| {
-            let names = store.names();
-            (names, cache::RowCache::load(cache_file, &store.home))
-        });
+    let (walked, loaded) = std::thread::scope(|scope| {
+        let load = scope.spawn(|| load_cached(store, cache_file));
         let walked = store.files(opts.archived);
         match load.join() {
             Ok(loaded) => (walked, loaded),
             Err(payload) => std::panic::resume_unwind(payload),
         }
     });
+    list_walked(store, opts, cache_file, walked, loaded)
+}
+
+/// [`list_cached`] once the store is walked and the cache loaded.
+pub fn list_walked(
+    store: &Store,
+    opts: ListOptions,
+    cache_file: &Path,
+    (files, mut issues): Walked,
+    loaded: Loaded,
+) -> (Vec<SessionRow>, Vec<FileIssue>, CacheReport) {
+    let Loaded {
+        names,
+        cache: mut rc,
+        outcome,
+    } = loaded;
     let mut report = CacheReport::default();
     if let cache::LoadOutcome::Ignored(why) = outcome {
         report.ignored = Some(why);
@@ -369,9 +405,8 @@ pub fn list_cached(
     if stats.cached != entries {
         stats.removed = rc.retain_walked(&files, opts.archived).len();
     }
-    let changed = stats.resumed + stats.rescanned > 0;
-    let dirty = stats.removed > 0 || changed || report.ignored.is_some();
-    if dirty && cache::allowed(cache_file, &store.home) {
+    report.changed = stats.changed_cache() || report.ignored.is_some();
+    if report.changed && cache::allowed(cache_file, &store.home) {
         if let Err(e) = rc.save(cache_file) {
             report.save_error = Some(e.to_string());
         }

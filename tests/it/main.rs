@@ -27,6 +27,7 @@ mod fuzz_gen;
 mod generator;
 mod hostile;
 mod limits;
+mod list_memo;
 mod markdown;
 mod read_only;
 mod terminal_safety;
