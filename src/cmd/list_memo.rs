@@ -13,7 +13,7 @@
 //! cache had nothing to change, so the store held still between two runs; while a session is
 //! being written every run would otherwise write megabytes for nothing.
 
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasher, Hash, Hasher};
 use std::io;
 use std::path::Path;
 use std::time::UNIX_EPOCH;
@@ -39,6 +39,9 @@ pub struct Fingerprint {
     names: (u64, u64),
 }
 
+/// The seeds of the two sums' hashes (any two different numbers).
+const SEEDS: [u64; 2] = [0x6a09_e667_f3bc_c908, 0xbb67_ae85_84ca_a73b];
+
 /// Bytes of a fingerprint in the memo file.
 const FINGERPRINT_LEN: usize = 1 + 8 * 5;
 
@@ -46,10 +49,10 @@ impl Fingerprint {
     /// The fingerprint of a walk of `store` (`archived`: whether archived sessions were walked).
     pub fn of(store: &Store, archived: bool, files: &[RolloutFile], issues: &[FileIssue]) -> Self {
         let mut sums = [0u64; 2];
-        let mut add = |item: &dyn Fn(&mut std::hash::DefaultHasher)| {
-            for (seed, sum) in sums.iter_mut().enumerate() {
-                let mut h = std::hash::DefaultHasher::new();
-                seed.hash(&mut h);
+        let seeds = SEEDS.map(foldhash::fast::FixedState::with_seed);
+        let mut add = |item: &dyn Fn(&mut foldhash::fast::FoldHasher)| {
+            for (seed, sum) in seeds.iter().zip(&mut sums) {
+                let mut h = seed.build_hasher();
                 item(&mut h);
                 *sum = sum.wrapping_add(h.finish());
             }
@@ -130,7 +133,7 @@ fn version() -> Option<String> {
 /// A remembered listing: its fingerprint, then what it wrote to standard error and output.
 pub struct Memo {
     fingerprint: Fingerprint,
-    body: Vec<u8>,
+    body: cache::MappedBody,
     /// Where the standard-output part of `body` starts.
     out_at: usize,
 }
@@ -138,7 +141,7 @@ pub struct Memo {
 impl Memo {
     /// The memo at `file`, when there is a whole one written by this program.
     pub fn load(file: &Path) -> Option<Memo> {
-        let body = cache::read_envelope(file, KIND, &version()?).ok()?;
+        let body = cache::map_envelope(file, KIND, &version()?).ok()?;
         let fingerprint = Fingerprint::decode(&body)?;
         let len = body.get(FINGERPRINT_LEN..FINGERPRINT_LEN + 8)?;
         let err_len = usize::try_from(u64::from_le_bytes(len.try_into().ok()?)).ok()?;

@@ -37,7 +37,10 @@ use crate::timefmt::Millis;
 
 #[path = "cache_envelope.rs"]
 mod envelope;
-pub use envelope::{read_envelope, write_envelope, write_envelope_unsynced, write_envelope_with};
+pub use envelope::{
+    map_envelope, read_envelope, write_envelope, write_envelope_unsynced, write_envelope_with,
+    MappedBody,
+};
 
 #[path = "cache_refresh.rs"]
 mod refresh;

@@ -272,6 +272,39 @@ pub fn read_envelope(path: &Path, kind: &str, version: &str) -> Result<Vec<u8>, 
     Ok(body)
 }
 
+/// A checked envelope's body, mapped from its file instead of read: for a large body that is
+/// only written out again, with no copy into the heap.
+pub struct MappedBody {
+    map: memmap2::Mmap,
+    /// Where the body starts in the file (after the header line).
+    at: usize,
+}
+
+impl std::ops::Deref for MappedBody {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.map[self.at..]
+    }
+}
+
+/// [`read_envelope`] through a memory map: the body, checked whole, or why it cannot be
+/// trusted.
+pub fn map_envelope(path: &Path, kind: &str, version: &str) -> Result<MappedBody, String> {
+    let opened = open(path, kind, version, 0)?;
+    // SAFETY: a cache file is never written in place: every writer (this program) writes a
+    // temporary file and renames it over the old one, so the mapped file keeps its bytes for
+    // as long as the map lives. Only a process truncating the cache file itself could change
+    // them under the map.
+    let map = unsafe { memmap2::Mmap::map(&opened.file) }.map_err(|e| e.to_string())?;
+    let len = usize::try_from(opened.len).map_err(|_| "too large")?;
+    let at = map.len().checked_sub(len).ok_or("length mismatch")?;
+    let body = MappedBody { map, at };
+    if opened.sum != Checksum::of(&body) {
+        return Err("checksum mismatch".into());
+    }
+    Ok(body)
+}
+
 /// Bytes before a prefix: its length and its checksum (little-endian).
 pub const PREFIX_FRAME: usize = 16;
 
