@@ -171,6 +171,9 @@ impl App {
                 return;
             }
         };
+        if self.index.run_going() {
+            self.rows.left_behind(&req.path);
+        }
         let said = match after {
             After::Moved(to) => {
                 if let Some(i) = self

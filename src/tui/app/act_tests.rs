@@ -281,3 +281,38 @@ fn reading_the_store_again_does_not_bring_back_what_was_deleted_or_moved() {
     assert_eq!(shown(&app), ["c", "d", "e"]);
     assert_eq!(app.live_rows(), 5, "a (archived) c d e f");
 }
+
+#[test]
+fn a_run_that_walked_before_a_change_does_not_bring_back_the_old_paths() {
+    let mut app = app_with(all());
+    // The store is being read again, its walk done, when codex archives a and deletes b.
+    app.index_restarted();
+    app.apply_index(Event::Found { total: 6 });
+    app.update(Action::Archive);
+    let asked = changes(&mut app);
+    let moved = PathBuf::from("/h/archived_sessions/a.jsonl");
+    app.apply_change(done(asked[0].clone(), Ok(After::Moved(moved))));
+    app.update(Action::Delete);
+    app.update(Action::Confirm(true));
+    let asked = changes(&mut app);
+    app.apply_change(done(asked[0].clone(), Ok(After::Gone)));
+    assert_eq!(shown(&app), ["c", "d", "e"]);
+    // That run's rows, read before the changes, name the old paths.
+    app.apply_index(Event::Updated(vec![
+        row("a", "/w/p", 50, true, false),
+        row("b", "/w/p/sub", 40, true, false),
+    ]));
+    answer(&mut app);
+    assert_eq!(shown(&app), ["c", "d", "e"], "the old paths stay empty");
+    app.apply_index(Event::Finished {
+        rows: 6,
+        issues: 0,
+        elapsed: std::time::Duration::ZERO,
+    });
+    // A later run walks after the changes: a file put back at an old path is a session again.
+    app.index_restarted();
+    app.apply_index(Event::Found { total: 6 });
+    app.apply_index(Event::Rows(vec![row("b", "/w/p/sub", 40, true, false)]));
+    answer(&mut app);
+    assert_eq!(shown(&app), ["b", "c", "d", "e"]);
+}

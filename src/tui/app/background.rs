@@ -39,6 +39,7 @@ impl App {
             | Event::Progress { .. }
             | Event::ContentProgress { .. } => {}
             Event::Finished { .. } => {
+                self.rows.run_ended();
                 if self.filters.settle_scope() {
                     let root = self.filters.root().unwrap_or("");
                     self.screen.notify(format!(

@@ -18,6 +18,8 @@ pub struct IndexStatus {
     rerun: bool,
     /// The current run has walked the store (said how many files it found).
     walked: bool,
+    /// A later run has started and not finished.
+    rerun_going: bool,
 }
 
 impl IndexStatus {
@@ -34,6 +36,7 @@ impl IndexStatus {
             Event::Finished { .. } => {
                 self.progress = None;
                 self.finished = true;
+                self.rerun_going = false;
             }
             Event::ContentProgress { .. } if self.rerun => {}
             Event::ContentProgress { done, total } => self.content_progress = Some((done, total)),
@@ -50,6 +53,13 @@ impl IndexStatus {
         self.content_progress = None;
         self.rerun = true;
         self.walked = false;
+        self.rerun_going = true;
+    }
+
+    /// An index run is going (the first one, or a later one): it may have walked the store
+    /// before a change made now.
+    pub fn run_going(&self) -> bool {
+        !self.finished || self.rerun_going
     }
 
     /// A later run has not walked the store yet: the rows it sends now are its cache's, which

@@ -15,6 +15,10 @@ pub struct Rows {
     by_path: HashMap<OsString, usize>,
     /// Rows whose files vanished.
     gone: HashSet<usize>,
+    /// Paths the picker's own changes (archive, delete) took a session away from while an
+    /// index run that may have walked before the change was going: that run's rows for them
+    /// are stale and not taken (they would bring the session back where it was).
+    left: HashSet<OsString>,
 }
 
 impl Rows {
@@ -44,6 +48,9 @@ impl Rows {
         let mut new = Vec::new();
         let mut replaced = Vec::new();
         for row in rows {
+            if self.left.contains(row.path.as_os_str()) {
+                continue;
+            }
             match self.by_path.get(row.path.as_os_str()) {
                 Some(&i) => {
                     let was = &self.rows[i];
@@ -72,11 +79,24 @@ impl Rows {
     /// index, when known.
     pub fn relocate(&mut self, from: &Path, to: PathBuf, archived: bool) -> Option<usize> {
         let i = self.by_path.remove(from.as_os_str())?;
+        // Back where it once was (unarchived during the same run): that path is its own again.
+        self.left.remove(to.as_os_str());
         self.by_path.insert(to.clone().into_os_string(), i);
         let row = &mut self.rows[i];
         row.path = to;
         row.archived = archived;
         Some(i)
+    }
+
+    /// A change of the picker's took the session away from `path` while an index run is going:
+    /// until [`Rows::run_ended`], rows for that path are stale.
+    pub fn left_behind(&mut self, path: &Path) {
+        self.left.insert(path.as_os_str().to_owned());
+    }
+
+    /// The index run going at the last changes has ended: later runs walk after them.
+    pub fn run_ended(&mut self) {
+        self.left.clear();
     }
 
     /// The row of the file at `path`.
