@@ -116,19 +116,12 @@ fn list_remembered(
     err: &mut dyn Write,
 ) -> i32 {
     // The memo is read while the store is walked; the rows cache too when there is no memo.
-    let (walked, memo, loaded) = std::thread::scope(|scope| {
-        let side = scope.spawn(|| {
-            let memo = Memo::load(files.memo);
-            let loaded = memo
-                .is_none()
-                .then(|| store::load_cached(store, files.rows));
-            (memo, loaded)
-        });
-        let walked = store.files(opts.archived);
-        match side.join() {
-            Ok((memo, loaded)) => (walked, memo, loaded),
-            Err(payload) => std::panic::resume_unwind(payload),
-        }
+    let (walked, (memo, loaded)) = store::walk_beside(store, opts.archived, || {
+        let memo = Memo::load(files.memo);
+        let loaded = memo
+            .is_none()
+            .then(|| store::load_cached(store, files.rows));
+        (memo, loaded)
     });
     let fingerprint = Fingerprint::of(store, opts.archived, &walked.0, &walked.1);
     if let Some(memo) = memo.filter(|m| m.made_from(&fingerprint)) {

@@ -363,15 +363,25 @@ pub fn list_cached(
     opts: ListOptions,
     cache_file: &Path,
 ) -> (Vec<SessionRow>, Vec<FileIssue>, CacheReport) {
-    let (walked, loaded) = std::thread::scope(|scope| {
-        let load = scope.spawn(|| load_cached(store, cache_file));
-        let walked = store.files(opts.archived);
-        match load.join() {
-            Ok(loaded) => (walked, loaded),
+    let (walked, loaded) = walk_beside(store, opts.archived, || load_cached(store, cache_file));
+    list_walked(store, opts, cache_file, walked, loaded)
+}
+
+/// Walk the store (archived sessions too when `archived`) while `side` runs on a thread of its
+/// own (loading what the walk's result is then checked against); both results.
+pub fn walk_beside<T: Send>(
+    store: &Store,
+    archived: bool,
+    side: impl FnOnce() -> T + Send,
+) -> (Walked, T) {
+    std::thread::scope(|scope| {
+        let side = scope.spawn(side);
+        let walked = store.files(archived);
+        match side.join() {
+            Ok(done) => (walked, done),
             Err(payload) => std::panic::resume_unwind(payload),
         }
-    });
-    list_walked(store, opts, cache_file, walked, loaded)
+    })
 }
 
 /// [`list_cached`] once the store is walked and the cache loaded.
