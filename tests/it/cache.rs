@@ -468,3 +468,43 @@ fn indexer_whose_first_section_is_older_than_the_rest_shows_no_stale_row() {
     let row = rows.iter().find(|r| r.path == path).unwrap();
     assert_eq!(row.size, std::fs::metadata(&path).unwrap().len());
 }
+
+#[test]
+fn a_file_that_is_not_a_session_does_not_make_the_cache_be_saved_again() {
+    let f = fixture(6);
+    let day = cold(&f)[0].path.parent().unwrap().to_path_buf();
+    std::fs::write(
+        day.join("rollout-2026-01-01T00-00-00-00000000-0000-0000-0000-00000000000e.jsonl"),
+        b"",
+    )
+    .unwrap();
+    let store = Store {
+        home: f.home.clone(),
+    };
+    // `list`: the first run saves the cache, the second has nothing to change.
+    let (_, issues, first) = store::list_cached(&store, OPTS, &f.cache);
+    assert_eq!(issues.len(), 1, "{issues:?}");
+    assert!(first.changed);
+    let (_, issues, second) = store::list_cached(&store, OPTS, &f.cache);
+    assert_eq!(issues.len(), 1);
+    assert!(!second.changed, "{:?}", second.stats);
+    // The indexer: its rows cache is not written again either.
+    let dir = f.cache.parent().unwrap().join("indexer");
+    indexer_rows(&f, Some(dir.clone()));
+    let file = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.to_string_lossy().contains("rows-"))
+        .expect("the indexer's rows cache");
+    let long_ago = SystemTime::now() - Duration::from_secs(3600);
+    std::fs::File::options()
+        .write(true)
+        .open(&file)
+        .unwrap()
+        .set_modified(long_ago)
+        .unwrap();
+    indexer_rows(&f, Some(dir));
+    let mtime = std::fs::metadata(&file).unwrap().modified().unwrap();
+    assert_eq!(mtime, long_ago, "the indexer saved an unchanged cache");
+}

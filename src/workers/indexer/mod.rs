@@ -260,7 +260,7 @@ fn run(store: &Store, opts: IndexOptions, setup: &CacheSetup, tx: &Sender<Event>
         .into_iter()
         .filter(|p| all.remove(p.as_os_str()).is_some())
         .collect();
-    let dirty = !todo.is_empty() || !gone.is_empty();
+    let removed = !gone.is_empty();
     if !gone.is_empty() && tx.send(Event::Removed(gone)).is_err() {
         return;
     }
@@ -275,6 +275,7 @@ fn run(store: &Store, opts: IndexOptions, setup: &CacheSetup, tx: &Sender<Event>
         total,
         issues: issue_count,
         alive: true,
+        changed_cache: false,
     };
     let workers = Workers::start(todo, &names, cache_file.is_some(), opts.threads);
     collect.receive(&workers.results, opts);
@@ -282,6 +283,7 @@ fn run(store: &Store, opts: IndexOptions, setup: &CacheSetup, tx: &Sender<Event>
     if !collect.finish_walk() {
         return;
     }
+    let dirty = removed || collect.changed_cache;
     let saved = dirty.then_some(cache_file.as_deref()).flatten();
     if let Some(finished) = finish_rows(collect, saved, started, tx) {
         if setup.content {

@@ -102,6 +102,8 @@ pub(super) struct Collect<'a> {
     pub(super) issues: usize,
     /// The picker still listens.
     pub(super) alive: bool,
+    /// The rows cache was changed (a state stored, an entry dropped): it is worth saving.
+    pub(super) changed_cache: bool,
 }
 
 impl Collect<'_> {
@@ -135,6 +137,7 @@ impl Collect<'_> {
             Found::Row(row, state, file) => {
                 if let Some(state) = state {
                     self.rc.put(&file, *state);
+                    self.changed_cache = true;
                 }
                 if self.cold {
                     self.files.push(file);
@@ -148,7 +151,8 @@ impl Collect<'_> {
             }
             Found::Issue(issue, file) => {
                 self.issues += 1;
-                self.rc.entries.remove(&issue.path);
+                // A file that is not a session and was not cached changes nothing.
+                self.changed_cache |= self.rc.entries.remove(&issue.path).is_some();
                 if let (true, Some(file)) = (self.cold, file) {
                     self.files.push(file);
                 }
