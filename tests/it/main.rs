@@ -30,4 +30,5 @@ mod limits;
 mod list_memo;
 mod markdown;
 mod read_only;
+mod readme_keys;
 mod terminal_safety;
