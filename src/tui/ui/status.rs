@@ -48,7 +48,7 @@ pub fn status_text(app: &App) -> String {
         ));
     }
     if let Some(e) = app.list().filter_error() {
-        parts.insert(0, crate::sanitize::one_line(e));
+        parts.insert(0, crate::sanitize::one_line(&e.to_string()));
     }
     if let Some(r) = app.actions().running() {
         parts.insert(0, format!("codex is {} “{}”…", r.change.doing(), r.title));
