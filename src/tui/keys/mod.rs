@@ -13,6 +13,7 @@
 mod key;
 mod table;
 
+use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
@@ -107,14 +108,25 @@ fn command(press: Key, ctx: Context) -> Option<Command> {
 
 /// The command `press` is bound to in `section`'s rows.
 fn bound(press: Key, section: Section, query_empty: bool) -> Option<Command> {
-    binds(section)
-        .find(|b| {
-            b.keys
-                .iter()
-                .chain(b.also)
-                .any(|k| k.is(press, query_empty))
-        })
-        .map(|b| b.command)
+    // Every key of the table by section, code and modifiers: a burst of typing (a paste the
+    // terminal does not bracket) looks each of its characters up here.
+    type Lookup = HashMap<(Section, KeyCode, KeyModifiers), (Key, Command)>;
+    static LOOKUP: LazyLock<Lookup> = LazyLock::new(|| {
+        let mut map = HashMap::new();
+        for section in [Section::List, Section::Conversation] {
+            for bind in binds(section) {
+                for key in bind.keys.iter().chain(bind.also) {
+                    map.entry((section, key.code, key.mods))
+                        .or_insert((*key, bind.command));
+                }
+            }
+        }
+        map
+    });
+    LOOKUP
+        .get(&(section, press.code, press.mods))
+        .filter(|(key, _)| key.is(press, query_empty))
+        .map(|&(_, command)| command)
 }
 
 /// Every bind of `section`'s rows, in the table's order.

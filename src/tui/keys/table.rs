@@ -129,7 +129,7 @@ fn jump(step: HitStep, prompts: bool) -> Action {
 }
 
 /// Where a row's keys work.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Section {
     /// Everywhere (in the conversation too, unless a key of its own there comes first).
     List,
