@@ -42,7 +42,7 @@ pub use index_status::IndexStatus;
 pub use list::List;
 pub use pane::{Pane, PaneContext};
 use resume::Handoff;
-pub use resume::{resume_command, shell_quote};
+pub use resume::resume_command;
 pub use rows::Rows;
 pub use screen::Screen;
 pub use searches::{Freshness, Searches};
