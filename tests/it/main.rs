@@ -8,6 +8,8 @@ mod pane_screens;
 mod picker_hostile;
 mod picker_loop;
 mod screens;
+mod shell_integration;
+mod shell_setup;
 mod split_roles;
 mod stand_in;
 mod tmux;
