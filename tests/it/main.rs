@@ -33,3 +33,4 @@ mod list_memo;
 mod markdown;
 mod read_only;
 mod terminal_safety;
+mod theme_screens;

@@ -56,9 +56,21 @@ fn each_init_snippet_passes_its_shells_syntax_check() {
 #[test]
 fn each_init_snippet_loads_quietly_and_defines_cxp() {
     for (shell, args, probe) in [
-        ("bash", &["--norc", "--noprofile", "-s"][..], "type cxp >/dev/null && echo ok\n"),
-        ("zsh", &["-f", "-s"][..], "whence -w cxp >/dev/null && echo ok\n"),
-        ("fish", &["--no-config"][..], "functions -q cxp; and echo ok\n"),
+        (
+            "bash",
+            &["--norc", "--noprofile", "-s"][..],
+            "type cxp >/dev/null && echo ok\n",
+        ),
+        (
+            "zsh",
+            &["-f", "-s"][..],
+            "whence -w cxp >/dev/null && echo ok\n",
+        ),
+        (
+            "fish",
+            &["--no-config"][..],
+            "functions -q cxp; and echo ok\n",
+        ),
     ] {
         if !have_shell(shell) {
             continue;
@@ -91,10 +103,19 @@ fn bash_completions_register_for_codex_picker() {
         .expect("complete -F <function>");
     let script = printed(&["completions", "bash"])
         + "COMP_WORDS=(codex-picker ''); COMP_CWORD=1; COMP_LINE='codex-picker '; COMP_POINT=13\n"
-        + &format!("{function} codex-picker '' codex-picker; printf '%s\\n' \"${{COMPREPLY[@]}}\"\n");
+        + &format!(
+            "{function} codex-picker '' codex-picker; printf '%s\\n' \"${{COMPREPLY[@]}}\"\n"
+        );
     let out = feed("bash", &["--norc", "--noprofile", "-s"], script.as_bytes());
     let words: Vec<String> = stdout(&out).lines().map(str::to_owned).collect();
-    for want in ["init", "completions", "man", "list", "--print-command", "--theme"] {
+    for want in [
+        "init",
+        "completions",
+        "man",
+        "list",
+        "--print-command",
+        "--theme",
+    ] {
         assert!(words.iter().any(|w| w == want), "{want} in {words:?}");
     }
 }
@@ -147,7 +168,10 @@ fn the_man_page_renders_with_every_command() {
         "codex-picker-init",
         "codex-picker-completions",
     ] {
-        assert!(text.contains(want), "{want:?} in the rendered page:\n{text}");
+        assert!(
+            text.contains(want),
+            "{want:?} in the rendered page:\n{text}"
+        );
     }
 }
 
@@ -160,7 +184,11 @@ fn read_back(shell: &str, syntax: Syntax, words: &[Vec<u8>]) -> Vec<Vec<u8>> {
         "zsh" => &["-f", "-c"],
         _ => &["--norc", "--noprofile", "-c"],
     };
-    let out = Command::new(shell).args(args).arg(&script).output().unwrap();
+    let out = Command::new(shell)
+        .args(args)
+        .arg(&script)
+        .output()
+        .unwrap();
     assert!(out.status.success(), "{shell}: {}", stderr(&out));
     let mut got: Vec<Vec<u8>> = out.stdout.split(|&b| b == 0).map(<[u8]>::to_vec).collect();
     got.pop();
