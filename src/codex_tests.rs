@@ -73,9 +73,15 @@ fn a_command_given_to_the_user_names_a_store_that_is_not_the_default() {
     let default = Codex::new(None, Path::new("/home/u/.codex"), Some(user));
     assert_eq!(default.env_prefix(Syntax::Posix), "");
     let other = Codex::new(None, Path::new("/srv/codex home"), Some(user));
-    assert_eq!(other.env_prefix(Syntax::Posix), "CODEX_HOME='/srv/codex home' ");
+    assert_eq!(
+        other.env_prefix(Syntax::Posix),
+        "CODEX_HOME='/srv/codex home' "
+    );
     let no_home = Codex::new(None, Path::new("/home/u/.codex"), None);
-    assert_eq!(no_home.env_prefix(Syntax::Posix), "CODEX_HOME=/home/u/.codex ");
+    assert_eq!(
+        no_home.env_prefix(Syntax::Posix),
+        "CODEX_HOME=/home/u/.codex "
+    );
     // A home whose name is not UTF-8 keeps its bytes (as escapes), in each syntax.
     use std::os::unix::ffi::OsStrExt;
     let bytes = Path::new(std::ffi::OsStr::from_bytes(b"/srv/home-\xff"));

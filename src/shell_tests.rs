@@ -14,8 +14,20 @@ fn safe_words_stay_bare_and_the_rest_is_quoted() {
 
 #[test]
 fn exact_quotes_posix_words_as_quote_does_when_they_are_printable() {
-    for word in ["019ac001-7e2d", "/home/me/my dir", "it's", "", "$(rm -rf ~)", "=ls", "é ü"] {
-        assert_eq!(exact(Syntax::Posix, word.as_bytes()), quote(word), "{word:?}");
+    for word in [
+        "019ac001-7e2d",
+        "/home/me/my dir",
+        "it's",
+        "",
+        "$(rm -rf ~)",
+        "=ls",
+        "é ü",
+    ] {
+        assert_eq!(
+            exact(Syntax::Posix, word.as_bytes()),
+            quote(word),
+            "{word:?}"
+        );
     }
 }
 
@@ -52,10 +64,7 @@ fn bidirectional_controls_are_escaped_as_their_bytes() {
         exact(Syntax::Posix, "a\u{202e}b".as_bytes()),
         r"'a'$'\xe2\x80\xae''b'"
     );
-    assert_eq!(
-        exact(Syntax::Fish, "\u{2066}".as_bytes()),
-        r"\xe2\x81\xa6"
-    );
+    assert_eq!(exact(Syntax::Fish, "\u{2066}".as_bytes()), r"\xe2\x81\xa6");
 }
 
 #[test]
