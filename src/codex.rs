@@ -138,13 +138,11 @@ impl Codex {
     }
 
     /// `CODEX_HOME=<home> ` for a command given to the user, when the store is not the
-    /// default one (empty otherwise).
-    pub fn env_prefix(&self) -> String {
+    /// default one (empty otherwise), in `syntax`, the home's bytes exactly.
+    pub fn env_prefix(&self, syntax: crate::shell::Syntax) -> String {
+        use std::os::unix::ffi::OsStrExt;
         if self.home_named {
-            format!(
-                "CODEX_HOME={} ",
-                crate::shell::quote(&self.home.to_string_lossy())
-            )
+            crate::shell::assignment(syntax, "CODEX_HOME", self.home.as_os_str().as_bytes())
         } else {
             String::new()
         }

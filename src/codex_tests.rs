@@ -1,4 +1,5 @@
 use super::*;
+use crate::shell::Syntax;
 
 #[test]
 fn versions_are_read_as_codex_prints_them() {
@@ -70,11 +71,29 @@ fn the_program_is_the_chosen_one_else_codex_on_path() {
 fn a_command_given_to_the_user_names_a_store_that_is_not_the_default() {
     let user = Path::new("/home/u");
     let default = Codex::new(None, Path::new("/home/u/.codex"), Some(user));
-    assert_eq!(default.env_prefix(), "");
+    assert_eq!(default.env_prefix(Syntax::Posix), "");
     let other = Codex::new(None, Path::new("/srv/codex home"), Some(user));
-    assert_eq!(other.env_prefix(), "CODEX_HOME='/srv/codex home' ");
+    assert_eq!(
+        other.env_prefix(Syntax::Posix),
+        "CODEX_HOME='/srv/codex home' "
+    );
     let no_home = Codex::new(None, Path::new("/home/u/.codex"), None);
-    assert_eq!(no_home.env_prefix(), "CODEX_HOME=/home/u/.codex ");
+    assert_eq!(
+        no_home.env_prefix(Syntax::Posix),
+        "CODEX_HOME=/home/u/.codex "
+    );
+    // A home whose name is not UTF-8 keeps its bytes (as escapes), in each syntax.
+    use std::os::unix::ffi::OsStrExt;
+    let bytes = Path::new(std::ffi::OsStr::from_bytes(b"/srv/home-\xff"));
+    let other = Codex::new(None, bytes, Some(user));
+    assert_eq!(
+        other.env_prefix(Syntax::Posix),
+        r"CODEX_HOME='/srv/home-'$'\xff' "
+    );
+    assert_eq!(
+        other.env_prefix(Syntax::Fish),
+        r"CODEX_HOME='/srv/home-'\xff "
+    );
 }
 
 #[test]

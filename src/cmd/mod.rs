@@ -1,12 +1,13 @@
-//! The non-interactive commands: [`list`], [`show`] and [`cache`], each in its own file, and what
-//! they share: messages on stderr (`codex-picker: <path>: <reason>`), exit codes, a broken pipe
-//! that is no error. [`output`] formats what they print; `list_memo` keeps the last whole
+//! The non-interactive commands: [`list`], [`show`], [`cache`] and [`setup`] (`init`,
+//! `completions`, `man`), each in its own file, and what they share: messages on stderr
+//! (`codex-picker: <path>: <reason>`), exit codes, a broken pipe that is no error. [`output`] formats what they print; `list_memo` keeps the last whole
 //! `list --json` output of a store for the next run that finds the store unchanged.
 
 mod cache;
 mod list;
 mod list_memo;
 pub mod output;
+mod setup;
 mod show;
 
 use std::io::{self, IsTerminal, Write};
@@ -18,6 +19,7 @@ use crate::store::{self, FileIssue};
 pub use crate::cli::{EXIT_CANCELLED, EXIT_ERROR, EXIT_OK};
 pub use cache::run_cache;
 pub use list::run_list;
+pub use setup::{run_completions, run_init, run_man};
 pub use show::{find_target, run_show, SHOW_TEXT_CAP};
 
 /// One `codex-picker: <message>` line on stderr, neutralised: messages echo paths and arguments.

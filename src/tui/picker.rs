@@ -60,7 +60,7 @@ pub fn run(cli: &Cli) -> i32 {
     }
     let store = match store::resolve(&cli.store) {
         Ok(store) => store,
-        Err(msg) => return no_store(&msg),
+        Err(msg) => return no_store(&msg, &ui::Theme::from_env(settings.theme)),
     };
     let p = &cli.picker;
     let codex = Codex::locate(&store.home);
@@ -71,11 +71,12 @@ pub fn run(cli: &Cli) -> i32 {
         show_archived: settings.show_archived,
         order: settings.sort.into(),
         print_command: p.print_command,
+        shell: p.shell,
         exec: p.exec,
         query: p.query.clone().unwrap_or_default(),
         content: p.content,
         resume_args: settings.resume_args,
-        codex_env: codex.env_prefix(),
+        codex_env: codex.env_prefix(p.shell),
     };
     let (mut tui, mut input, wakeup) = match open_terminal() {
         Ok(opened) => opened,
@@ -93,7 +94,7 @@ pub fn run(cli: &Cli) -> i32 {
         &mut tui.modes,
         &mut workers,
         &mut app,
-        &ui::Theme::from_env(),
+        &ui::Theme::from_env(settings.theme),
     );
     tui.restore();
     drop(tui);
@@ -132,20 +133,19 @@ pub fn unfit_terminal(term: Option<&std::ffi::OsStr>) -> Option<String> {
 }
 
 /// No store: say so in the picker until a key is pressed, and on stderr; exit 2.
-fn no_store(msg: &str) -> i32 {
+fn no_store(msg: &str, theme: &ui::Theme) -> i32 {
     let line = format!("codex-picker: {msg}");
     if let Ok(mut tui) = Tui::enter() {
-        let theme = ui::Theme::from_env();
         let _ = tui
             .terminal
-            .draw(|f| ui::draw_message(f, &line, "press any key to quit", &theme));
+            .draw(|f| ui::draw_message(f, &line, "press any key to quit", theme));
         loop {
             match event::read() {
                 Ok(TermEvent::Key(_) | TermEvent::Mouse(_)) | Err(_) => break,
                 Ok(TermEvent::Resize(..)) => {
                     let _ = tui
                         .terminal
-                        .draw(|f| ui::draw_message(f, &line, "press any key to quit", &theme));
+                        .draw(|f| ui::draw_message(f, &line, "press any key to quit", theme));
                 }
                 Ok(_) => {}
             }
