@@ -8,9 +8,10 @@
 //! batch committed so that searches see it while the build goes on.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::path::Path;
 use std::sync::{Arc, RwLock};
+
+use rayon::prelude::*;
 
 use tantivy::{Index, IndexWriter, ReloadPolicy, TantivyDocument, Term};
 
@@ -51,14 +52,15 @@ pub struct BuildStats {
     pub not_updated: Option<String>,
 }
 
-/// Targets for every row: a map from path to id.
-pub fn targets_for(files: &[RolloutFile], ids: &HashMap<PathBuf, String>) -> Vec<Target> {
-    files
+/// Targets for every session among the walked files (each with its session id, `None` for a
+/// file that is not a session).
+pub fn targets_for(walked: &[(RolloutFile, Option<String>)]) -> Vec<Target> {
+    walked
         .iter()
-        .filter_map(|f| {
+        .filter_map(|(file, id)| {
             Some(Target {
-                file: f.clone(),
-                id: ids.get(&f.path)?.clone(),
+                file: file.clone(),
+                id: id.clone()?,
             })
         })
         .collect()
@@ -200,8 +202,8 @@ fn plan(table: &Table, targets: &[Target]) -> (Vec<u64>, Vec<usize>, usize) {
     (gone, read, reused)
 }
 
-/// Build or update the index in `dir` (in memory when `None`) for `targets` on `threads`
-/// threads. `files` is every rollout of the store (fork parents). `progress(done, total,
+/// Build or update the index in `dir` (in memory when `None`) for `targets`, reading on the
+/// current rayon pool and writing on up to `threads` writer threads. `files` is every rollout of the store (fork parents). `progress(done, total,
 /// index)` is called at the start and after each committed batch, with the index searchable
 /// as far as it goes; when it returns false the build stops after that batch and `None` is
 /// returned (what was committed stays).
@@ -257,7 +259,7 @@ pub fn build(
     }
     let mut done = reused;
     for (b, batch) in read.chunks(BATCH).enumerate() {
-        let added = read_batch(&e, &writer, targets, files, batch, threads);
+        let added = read_batch(&e, &writer, targets, files, batch);
         if let Err(err) = commit(&e, &mut writer, b == 0, &gone, added) {
             stats.not_updated = Some(err);
             return Some((index, stats));
@@ -280,7 +282,6 @@ fn read_batch(
     targets: &[Target],
     files: &[RolloutFile],
     batch: &[usize],
-    threads: usize,
 ) -> Vec<(u64, Session)> {
     let numbered: Vec<(usize, u64, Option<u64>)> = {
         let mut table = e
@@ -298,10 +299,10 @@ fn read_batch(
             })
             .collect()
     };
-    let next = AtomicUsize::new(0);
-    let work = || {
-        let mut out = Vec::new();
-        while let Some(&(i, number, old)) = numbered.get(next.fetch_add(1, Ordering::Relaxed)) {
+    // On the caller's rayon pool: each session's messages go to the writer as they are read.
+    numbered
+        .par_iter()
+        .map(|&(i, number, old)| {
             let t = &targets[i];
             if let Some(old) = old {
                 writer.delete_term(Term::from_field_u64(e.fields.session, old));
@@ -312,27 +313,16 @@ fn read_batch(
                 // Fails only when the writer is gone; the commit then says so.
                 let _ = writer.add_document(doc);
             }
-            out.push((
-                number,
-                Session {
-                    path: t.file.path.clone(),
-                    id: t.id.clone(),
-                    size: t.file.size,
-                    mtime_ms: t.file.mtime_ms,
-                    messages: messages.len() as u64,
-                },
-            ));
-        }
-        out
-    };
-    std::thread::scope(|scope| {
-        let helpers: Vec<_> = (1..threads.max(1)).map(|_| scope.spawn(work)).collect();
-        let mut all = work();
-        for h in helpers {
-            all.extend(h.join().unwrap_or_default());
-        }
-        all
-    })
+            let session = Session {
+                path: t.file.path.clone(),
+                id: t.id.clone(),
+                size: t.file.size,
+                mtime_ms: t.file.mtime_ms,
+                messages: messages.len() as u64,
+            };
+            (number, session)
+        })
+        .collect()
 }
 
 /// The document of one message.
@@ -402,7 +392,7 @@ pub(crate) fn from_texts(sessions: &[TextSession<'_>]) -> ContentIndex {
             writer.add_document(doc).unwrap();
         }
         let session = Session {
-            path: PathBuf::from(format!("/s/{id}.jsonl")),
+            path: std::path::PathBuf::from(format!("/s/{id}.jsonl")),
             id: (*id).to_owned(),
             size: 0,
             mtime_ms: *mtime_ms,

@@ -10,92 +10,23 @@
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::Path;
 
-/// A fast streaming checksum of the cache body: four 64-bit lanes over little-endian words
-/// (the tail zero-padded), mixed at the end. Not cryptographic; it catches torn and corrupt
-/// files.
-#[derive(Debug, Clone)]
-pub struct Checksum {
-    lanes: [u64; 4],
-    pending: Vec<u8>,
-    len: u64,
-}
-
-impl Default for Checksum {
-    fn default() -> Self {
-        Checksum {
-            lanes: [
-                0x243F_6A88_85A3_08D3,
-                0x1319_8A2E_0370_7344,
-                0xA409_3822_299F_31D0,
-                0x082E_FA98_EC4E_6C89,
-            ],
-            pending: Vec::with_capacity(32),
-            len: 0,
-        }
-    }
-}
-
-impl Checksum {
-    const K: u64 = 0x9E37_79B9_7F4A_7C15;
-
-    fn block(lanes: &mut [u64; 4], block: &[u8]) {
-        for (lane, word) in lanes.iter_mut().zip(block.chunks_exact(8)) {
-            let w = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
-            *lane = (*lane ^ w).wrapping_mul(Self::K).rotate_left(29);
-        }
-    }
-
-    pub fn update(&mut self, mut data: &[u8]) {
-        self.len += data.len() as u64;
-        if !self.pending.is_empty() {
-            let take = (32 - self.pending.len()).min(data.len());
-            self.pending.extend_from_slice(&data[..take]);
-            data = &data[take..];
-            if self.pending.len() < 32 {
-                return;
-            }
-            let block = std::mem::take(&mut self.pending);
-            Self::block(&mut self.lanes, &block);
-            self.pending = block;
-            self.pending.clear();
-        }
-        let mut chunks = data.chunks_exact(32);
-        for c in &mut chunks {
-            Self::block(&mut self.lanes, c);
-        }
-        self.pending.extend_from_slice(chunks.remainder());
-    }
-
-    pub fn finish(&self) -> u64 {
-        let mut lanes = self.lanes;
-        if !self.pending.is_empty() {
-            let mut last = [0u8; 32];
-            last[..self.pending.len()].copy_from_slice(&self.pending);
-            Self::block(&mut lanes, &last);
-        }
-        let mut h = self.len.wrapping_mul(Self::K);
-        for l in lanes {
-            h = (h ^ l).wrapping_mul(Self::K).rotate_left(31);
-        }
-        h
-    }
-
-    pub fn of(data: &[u8]) -> u64 {
-        let mut c = Checksum::default();
-        c.update(data);
-        c.finish()
-    }
+/// The checksum of a cache body: CRC-32 (`crc32fast`, the one tantivy and zstd already
+/// bring). Not proof against tampering; it catches torn and corrupt files.
+fn checksum(data: &[u8]) -> u64 {
+    u64::from(crc32fast::hash(data))
 }
 
 struct Summing<W> {
     inner: W,
-    sum: Checksum,
+    sum: crc32fast::Hasher,
+    len: u64,
 }
 
 impl<W: Write> Write for Summing<W> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         let n = self.inner.write(buf)?;
         self.sum.update(&buf[..n]);
+        self.len += n as u64;
         Ok(n)
     }
     fn flush(&mut self) -> io::Result<()> {
@@ -158,11 +89,12 @@ fn write_atomically(
         file.write_all(placeholder.as_bytes())?;
         let mut w = Summing {
             inner: io::BufWriter::with_capacity(1 << 20, file),
-            sum: Checksum::default(),
+            sum: crc32fast::Hasher::new(),
+            len: 0,
         };
         body(&mut w)?;
-        let sum = w.sum.finish();
-        let len = w.sum.len;
+        let sum = u64::from(w.sum.clone().finalize());
+        let len = w.len;
         let mut file = w
             .inner
             .into_inner()
@@ -266,40 +198,7 @@ pub fn read_envelope(path: &Path, kind: &str, version: &str) -> Result<Vec<u8>, 
     if body.len() != len {
         return Err("length mismatch (cut short or being written)".into());
     }
-    if opened.sum != Checksum::of(&body) {
-        return Err("checksum mismatch".into());
-    }
-    Ok(body)
-}
-
-/// A checked envelope's body, mapped from its file instead of read: for a large body that is
-/// only written out again, with no copy into the heap.
-pub struct MappedBody {
-    map: memmap2::Mmap,
-    /// Where the body starts in the file (after the header line).
-    at: usize,
-}
-
-impl std::ops::Deref for MappedBody {
-    type Target = [u8];
-    fn deref(&self) -> &[u8] {
-        &self.map[self.at..]
-    }
-}
-
-/// [`read_envelope`] through a memory map: the body, checked whole, or why it cannot be
-/// trusted.
-pub fn map_envelope(path: &Path, kind: &str, version: &str) -> Result<MappedBody, String> {
-    let opened = open(path, kind, version, 0)?;
-    // SAFETY: a cache file is never written in place: every writer (this program) writes a
-    // temporary file and renames it over the old one, so the mapped file keeps its bytes for
-    // as long as the map lives. Only a process truncating the cache file itself could change
-    // them under the map.
-    let map = unsafe { memmap2::Mmap::map(&opened.file) }.map_err(|e| e.to_string())?;
-    let len = usize::try_from(opened.len).map_err(|_| "too large")?;
-    let at = map.len().checked_sub(len).ok_or("length mismatch")?;
-    let body = MappedBody { map, at };
-    if opened.sum != Checksum::of(&body) {
+    if opened.sum != checksum(&body) {
         return Err("checksum mismatch".into());
     }
     Ok(body)
@@ -312,7 +211,7 @@ pub const PREFIX_FRAME: usize = 16;
 pub fn frame_prefix(prefix: &[u8]) -> [u8; PREFIX_FRAME] {
     let mut frame = [0; PREFIX_FRAME];
     frame[..8].copy_from_slice(&(prefix.len() as u64).to_le_bytes());
-    frame[8..].copy_from_slice(&Checksum::of(prefix).to_le_bytes());
+    frame[8..].copy_from_slice(&checksum(prefix).to_le_bytes());
     frame
 }
 
@@ -349,7 +248,7 @@ pub fn read_prefix(path: &Path, kind: &str, version: &str) -> Result<Vec<u8>, St
     }
     data.truncate(end);
     data.drain(..PREFIX_FRAME);
-    if data.len() as u64 != plen || Checksum::of(data) != psum {
+    if data.len() as u64 != plen || checksum(data) != psum {
         return Err("prefix checksum mismatch".into());
     }
     Ok(std::mem::take(data))
