@@ -160,7 +160,8 @@ impl Row {
 }
 
 /// What a run tells its sink, in this order: cached `Rows` (with [`Options::cached_first`]),
-/// `Found`, then `Rows` / `Updated` / `Removed` / `Issue` / `Progress` in any mix, `Finished`.
+/// `Found`, then `Rows` / `Updated` / `Removed` / `Issue` / `Progress` in any mix, `Note`s,
+/// `Finished`.
 #[derive(Debug)]
 pub enum Event {
     /// The walk finished: this many rollout files are in the store.
@@ -174,6 +175,8 @@ pub enum Event {
     Removed(Vec<PathBuf>),
     /// A file or folder passed over.
     Issue(FileIssue),
+    /// A file listed, with a warning about it (its session id is in another file too).
+    Note(FileIssue),
     /// Files settled so far (unchanged cached files count as done at once).
     Progress { done: usize, total: usize },
     /// The run ended.
@@ -186,6 +189,7 @@ pub struct Finished {
     /// Every rollout walked, newest first, with its session id (`None`: not a session).
     pub files: Vec<(RolloutFile, Option<String>)>,
     pub rows: usize,
+    /// Files and folders passed over.
     pub issues: usize,
     pub elapsed: Duration,
     pub stats: Stats,
@@ -254,7 +258,7 @@ pub fn collect(store: &Store, opts: &Options) -> (Vec<Row>, Vec<FileIssue>, Fini
             Event::Rows(r) => rows.extend(r),
             Event::Updated(r) => updated.extend(r),
             Event::Removed(p) => removed.extend(p),
-            Event::Issue(i) => issues.push(i),
+            Event::Issue(i) | Event::Note(i) => issues.push(i),
             Event::Finished(f) => finished = *f,
             Event::Found { .. } | Event::Progress { .. } => {}
         }

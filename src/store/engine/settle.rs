@@ -303,6 +303,8 @@ impl<'a> Run<'a> {
 
     /// Forks titled from their parents, duplicate ids, the cache saved, `Finished`.
     fn finish(self, rc: Arc<RowCache>, files: Vec<RolloutFile>, work: &Work, mut out: Out) -> bool {
+        // Every row goes before the updates that title forks.
+        out.flush();
         let forks = std::mem::take(&mut out.forks);
         let titled = self.pool.install(|| {
             forks
@@ -333,9 +335,8 @@ impl<'a> Run<'a> {
                 .zip(&files)
                 .filter_map(|(id, f)| Some((id.as_deref()?, f.path.as_path()))),
         );
-        out.issues += dups.len();
-        for issue in dups {
-            out.send(Event::Issue(issue));
+        for note in dups {
+            out.send(Event::Note(note));
         }
         out.flush();
         let mut stats = std::mem::take(&mut out.stats);

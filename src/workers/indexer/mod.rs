@@ -137,6 +137,8 @@ fn run(store: &Store, opts: IndexOptions, setup: &CacheSetup, tx: &Sender<Event>
     let mut walked = None;
     let finished = engine::run(store, &run_opts, &mut |event| {
         let event = match event {
+            // Both copies are listed: nothing is passed over.
+            engine::Event::Note(_) => return true,
             engine::Event::Found { total } => Event::Found { total },
             engine::Event::Rows(rows) => Event::Rows(made(rows)),
             engine::Event::Updated(rows) => Event::Updated(rows),
