@@ -98,8 +98,27 @@ fn extract(file: &RolloutFile, files: &[RolloutFile]) -> Vec<(Place, String)> {
         .collect()
 }
 
+/// Why an index on disk is not used as it is (it is then started over), or cannot be made.
+#[derive(Debug, thiserror::Error)]
+pub enum IndexError {
+    #[error("no index")]
+    Missing,
+    #[error("index version {found} (want {want})")]
+    Version { found: String, want: u32 },
+    #[error(transparent)]
+    Table(#[from] super::table::TableError),
+    #[error("damaged index: {0}")]
+    Damaged(#[from] tantivy::TantivyError),
+    #[error("another schema")]
+    OtherSchema,
+    #[error("index holds {held} messages, its table {want}")]
+    Disagrees { held: u64, want: u64 },
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
 /// The index in `dir` (in memory when `None`), and why it was started over when it was.
-pub fn open(dir: Option<&Path>) -> Result<(ContentIndex, Option<String>), String> {
+pub fn open(dir: Option<&Path>) -> Result<(ContentIndex, Option<String>), IndexError> {
     let Some(dir) = dir else {
         let (schema, fields) = schema::schema();
         return Ok((
@@ -111,39 +130,38 @@ pub fn open(dir: Option<&Path>) -> Result<(ContentIndex, Option<String>), String
         Ok(index) => Ok((index, None)),
         Err(why) => {
             let _ = std::fs::remove_dir_all(dir);
-            std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+            std::fs::create_dir_all(dir)?;
             let (schema, fields) = schema::schema();
-            let index = Index::create_in_dir(dir, schema).map_err(|e| e.to_string())?;
-            std::fs::write(dir.join(VERSION_FILE), schema::SCHEMA_VERSION.to_string())
-                .map_err(|e| e.to_string())?;
+            let index = Index::create_in_dir(dir, schema)?;
+            std::fs::write(dir.join(VERSION_FILE), schema::SCHEMA_VERSION.to_string())?;
             Ok((
                 engine(index, fields, Table::default(), Some(dir))?,
-                Some(why),
+                Some(why.to_string()),
             ))
         }
     }
 }
 
-fn open_existing(dir: &Path) -> Result<ContentIndex, String> {
-    let version = std::fs::read_to_string(dir.join(VERSION_FILE)).map_err(|_| "no index")?;
+fn open_existing(dir: &Path) -> Result<ContentIndex, IndexError> {
+    let version =
+        std::fs::read_to_string(dir.join(VERSION_FILE)).map_err(|_| IndexError::Missing)?;
     if version.trim() != schema::SCHEMA_VERSION.to_string() {
-        return Err(format!(
-            "index version {} (want {})",
-            version.trim(),
-            schema::SCHEMA_VERSION
-        ));
+        return Err(IndexError::Version {
+            found: version.trim().to_owned(),
+            want: schema::SCHEMA_VERSION,
+        });
     }
     let table = Table::load(dir)?;
-    let index = Index::open_in_dir(dir).map_err(|e| format!("damaged index: {e}"))?;
+    let index = Index::open_in_dir(dir)?;
     let (schema, fields) = schema::schema();
     if index.schema() != schema {
-        return Err("another schema".into());
+        return Err(IndexError::OtherSchema);
     }
     let opened = engine(index, fields, table, Some(dir))?;
-    let e = opened.engine.as_ref().ok_or("no engine")?;
+    let e = opened.engine.as_ref().ok_or(IndexError::Missing)?;
     let (held, want) = (e.reader.searcher().num_docs(), e.table().messages());
     if held != want {
-        return Err(format!("index holds {held} messages, its table {want}"));
+        return Err(IndexError::Disagrees { held, want });
     }
     Ok(opened)
 }
@@ -153,13 +171,12 @@ fn engine(
     fields: Fields,
     table: Table,
     dir: Option<&Path>,
-) -> Result<ContentIndex, String> {
+) -> Result<ContentIndex, IndexError> {
     schema::register(&index);
     let reader = index
         .reader_builder()
         .reload_policy(ReloadPolicy::Manual)
-        .try_into()
-        .map_err(|e: tantivy::TantivyError| format!("damaged index: {e}"))?;
+        .try_into()?;
     Ok(ContentIndex {
         engine: Some(Arc::new(Engine {
             index,
@@ -219,7 +236,7 @@ pub fn build(
         Err(why) => {
             // No folder for it: an index in memory still answers.
             let (index, _) = open(None).ok()?;
-            (index, Some(why))
+            (index, Some(why.to_string()))
         }
     };
     let e = index.engine.clone()?;

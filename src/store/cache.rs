@@ -35,7 +35,27 @@ use crate::rollout::summary::ScanState;
 
 #[path = "cache_envelope.rs"]
 mod envelope;
-pub use envelope::{read_envelope, write_envelope, write_envelope_unsynced, write_envelope_with};
+pub use envelope::{
+    map_envelope, read_envelope, write_envelope, write_envelope_unsynced, write_envelope_with,
+    MappedBody, Unusable,
+};
+
+/// The bytes a cache's entries are read from: its file mapped, or a part read into memory.
+#[derive(Debug)]
+enum Body {
+    Mapped(MappedBody),
+    Read(Vec<u8>),
+}
+
+impl std::ops::Deref for Body {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Body::Mapped(m) => m,
+            Body::Read(v) => v,
+        }
+    }
+}
 
 /// Raised whenever the body's layout (`cache_codec`), the layout of [`ScanState`] or the meaning
 /// of one of its fields changes (a test on the encoded bytes of a known state fails until it
@@ -142,11 +162,11 @@ pub enum LoadOutcome {
 
 /// The rows cache of one store home as loaded: its entries in path order (as bytes), read-only.
 /// A run settles the walked files against it and saves what it ends with ([`save`]).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Default)]
 pub struct RowCache {
     pub home: PathBuf,
     stamp: Stamp,
-    bodies: Vec<Vec<u8>>,
+    bodies: Vec<Body>,
     entries: Vec<Entry>,
 }
 
@@ -172,14 +192,16 @@ impl RowCache {
     /// Load the cache at `path` for `home`; an unusable one gives an empty cache and the reason.
     pub fn load(path: &Path, home: &Path) -> (RowCache, LoadOutcome) {
         let mut cache = RowCache::empty(home);
-        let loaded = read_envelope(path, "rows", rows_version()).and_then(|body| {
-            let (_, full) = envelope::split_prefix(&body).ok_or("unreadable")?;
+        // Mapped: most of a warm `list` is walking the store, and a copy of the cache would
+        // add to it.
+        let loaded = map_envelope(path, "rows", rows_version()).and_then(|body| {
+            let (_, full) = envelope::split_prefix(&body).ok_or(Unusable::Body("unreadable"))?;
             let at = body.len() - full.len();
-            cache.adopt_section(body, at, false).map_err(str::to_owned)
+            cache.adopt_section(Body::Mapped(body), at, false)
         });
         match loaded {
             Ok(()) => (cache, LoadOutcome::Loaded),
-            Err(why) => (RowCache::empty(home), LoadOutcome::Ignored(why)),
+            Err(why) => (RowCache::empty(home), LoadOutcome::Ignored(why.to_string())),
         }
     }
 
@@ -190,7 +212,7 @@ impl RowCache {
         let Ok(prefix) = envelope::read_prefix(path, "rows", rows_version()) else {
             return cache;
         };
-        if cache.adopt_section(prefix, 0, true).is_err() {
+        if cache.adopt_section(Body::Read(prefix), 0, true).is_err() {
             return RowCache::empty(home);
         }
         cache
@@ -198,10 +220,11 @@ impl RowCache {
 
     /// Take the section at `at` of `body` as this cache's entries (in its order when `as_is`,
     /// else checked to be in path order).
-    fn adopt_section(&mut self, body: Vec<u8>, at: usize, as_is: bool) -> Result<(), &str> {
-        let section = codec::decode_section(&body[at..]).ok_or("unreadable")?;
+    fn adopt_section(&mut self, body: Body, at: usize, as_is: bool) -> Result<(), Unusable> {
+        let section =
+            codec::decode_section(&body[at..]).ok_or(Unusable::Body("unreadable"))?;
         if path_from(section.home) != self.home {
-            return Err("another store home");
+            return Err(Unusable::Body("another store home"));
         }
         let shift = |r: std::ops::Range<usize>| r.start + at..r.end + at;
         let entries: Vec<Entry> = section
@@ -222,7 +245,7 @@ impl RowCache {
             .windows(2)
             .all(|w| body[w[0].record.path.clone()] < body[w[1].record.path.clone()]);
         if !as_is && !sorted {
-            return Err("unreadable");
+            return Err(Unusable::Body("unreadable"));
         }
         self.stamp = section.stamp;
         self.entries = entries;

@@ -34,6 +34,41 @@ impl<W: Write> Write for Summing<W> {
     }
 }
 
+/// Why a cache file cannot be used. Never fatal: the cache is built anew.
+#[derive(Debug, thiserror::Error)]
+pub enum Unusable {
+    #[error("no cache yet")]
+    Missing,
+    #[error("{0}")]
+    Io(#[from] io::Error),
+    #[error("header not text")]
+    HeaderNotText,
+    #[error("bad header")]
+    BadHeader,
+    #[error("no header")]
+    NoHeader,
+    #[error("not a cache of this kind")]
+    OtherKind,
+    #[error("old format {0}")]
+    OldFormat(String),
+    #[error("length mismatch (cut short or being written)")]
+    Length,
+    #[error("too large")]
+    TooLarge,
+    #[error("checksum mismatch")]
+    Checksum,
+    #[error("no prefix")]
+    NoPrefix,
+    #[error("bad prefix")]
+    BadPrefix,
+    #[error("prefix checksum mismatch")]
+    PrefixChecksum,
+    /// The body is whole but says something this build cannot take (another home, records
+    /// out of order, bytes that do not decode).
+    #[error("{0}")]
+    Body(&'static str),
+}
+
 fn header(kind: &str, version: &str, len: u64, sum: u64) -> String {
     format!("codex-picker-cache {kind} {version} {len:020} {sum:016x}\n")
 }
@@ -119,27 +154,27 @@ pub fn write_envelope(path: &Path, kind: &str, version: &str, body: &[u8]) -> io
 
 /// The header line `line` (without its newline) of a cache of `kind` at `version`: the body's
 /// length and checksum, or why the file cannot be used.
-fn parse_header(line: &[u8], kind: &str, version: &str) -> Result<(u64, u64), String> {
-    let header = std::str::from_utf8(line).map_err(|_| "header not text")?;
+fn parse_header(line: &[u8], kind: &str, version: &str) -> Result<(u64, u64), Unusable> {
+    let header = std::str::from_utf8(line).map_err(|_| Unusable::HeaderNotText)?;
     let parts: Vec<&str> = header.split(' ').collect();
     let [magic, k, v, len, sum] = parts.as_slice() else {
-        return Err("bad header".into());
+        return Err(Unusable::BadHeader);
     };
     if *magic != "codex-picker-cache" || *k != kind {
-        return Err("not a cache of this kind".into());
+        return Err(Unusable::OtherKind);
     }
     if *v != version {
-        return Err(format!("old format {v}"));
+        return Err(Unusable::OldFormat((*v).to_owned()));
     }
-    let len = len.parse::<u64>().map_err(|_| "bad header")?;
-    let sum = u64::from_str_radix(sum, 16).map_err(|_| "bad header")?;
+    let len = len.parse::<u64>().map_err(|_| Unusable::BadHeader)?;
+    let sum = u64::from_str_radix(sum, 16).map_err(|_| Unusable::BadHeader)?;
     Ok((len, sum))
 }
 
-fn open_error(e: &io::Error) -> String {
+fn open_error(e: io::Error) -> Unusable {
     match e.kind() {
-        io::ErrorKind::NotFound => "no cache yet".into(),
-        _ => e.to_string(),
+        io::ErrorKind::NotFound => Unusable::Missing,
+        _ => Unusable::Io(e),
     }
 }
 
@@ -158,20 +193,19 @@ struct Opened {
 
 /// Open the envelope at `path` and check its header; `first` bytes are read with it (at least
 /// the header, as much of the body as fits).
-fn open(path: &Path, kind: &str, version: &str, first: usize) -> Result<Opened, String> {
-    let mut file = std::fs::File::open(path).map_err(|e| open_error(&e))?;
-    let size = file.metadata().map_err(|e| e.to_string())?.len();
+fn open(path: &Path, kind: &str, version: &str, first: usize) -> Result<Opened, Unusable> {
+    let mut file = std::fs::File::open(path).map_err(open_error)?;
+    let size = file.metadata()?.len();
     let mut start = Vec::with_capacity(first.max(HEADER_MAX));
     (&mut file)
         .take(first.max(HEADER_MAX) as u64)
-        .read_to_end(&mut start)
-        .map_err(|e| e.to_string())?;
+        .read_to_end(&mut start)?;
     let head = &start[..start.len().min(HEADER_MAX)];
-    let nl = memchr::memchr(b'\n', head).ok_or("no header")?;
+    let nl = memchr::memchr(b'\n', head).ok_or(Unusable::NoHeader)?;
     let (len, sum) = parse_header(&start[..nl], kind, version)?;
     let at = nl as u64 + 1;
     if Some(size) != len.checked_add(at) {
-        return Err("length mismatch (cut short or being written)".into());
+        return Err(Unusable::Length);
     }
     start.drain(..=nl);
     Ok(Opened {
@@ -184,22 +218,60 @@ fn open(path: &Path, kind: &str, version: &str, first: usize) -> Result<Opened, 
 
 /// Read and check an envelope: the body, or why it cannot be trusted. The body is read into a
 /// buffer of its own size (a large body is never moved or copied again).
-pub fn read_envelope(path: &Path, kind: &str, version: &str) -> Result<Vec<u8>, String> {
+pub fn read_envelope(path: &Path, kind: &str, version: &str) -> Result<Vec<u8>, Unusable> {
     let opened = open(path, kind, version, 0)?;
-    let len = usize::try_from(opened.len).map_err(|_| "too large")?;
+    let len = usize::try_from(opened.len).map_err(|_| Unusable::TooLarge)?;
     let mut body = Vec::with_capacity(len);
     body.extend_from_slice(&opened.start);
     let rest = opened.len.saturating_sub(body.len() as u64);
     opened
         .file
         .take(rest)
-        .read_to_end(&mut body)
-        .map_err(|e| e.to_string())?;
+        .read_to_end(&mut body)?;
     if body.len() != len {
-        return Err("length mismatch (cut short or being written)".into());
+        return Err(Unusable::Length);
     }
     if opened.sum != checksum(&body) {
-        return Err("checksum mismatch".into());
+        return Err(Unusable::Checksum);
+    }
+    Ok(body)
+}
+
+/// A checked envelope's body, mapped from its file instead of read: nothing is copied into
+/// the heap, and the pages are the page cache's own.
+pub struct MappedBody {
+    map: memmap2::Mmap,
+    /// Where the body starts in the file (after the header line).
+    at: usize,
+}
+
+impl std::ops::Deref for MappedBody {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.map[self.at..]
+    }
+}
+
+impl std::fmt::Debug for MappedBody {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "MappedBody({} bytes)", self.len())
+    }
+}
+
+/// [`read_envelope`] through a memory map: the body, checked whole, or why it cannot be
+/// trusted.
+pub fn map_envelope(path: &Path, kind: &str, version: &str) -> Result<MappedBody, Unusable> {
+    let opened = open(path, kind, version, 0)?;
+    // SAFETY: a cache file is never written in place: every writer (this program) writes a
+    // temporary file and renames it over the old one, so the mapped file keeps its bytes for
+    // as long as the map lives. Only a process truncating the cache file itself could change
+    // them under the map.
+    let map = unsafe { memmap2::Mmap::map(&opened.file) }?;
+    let len = usize::try_from(opened.len).map_err(|_| Unusable::TooLarge)?;
+    let at = map.len().checked_sub(len).ok_or(Unusable::Length)?;
+    let body = MappedBody { map, at };
+    if opened.sum != checksum(&body) {
+        return Err(Unusable::Checksum);
     }
     Ok(body)
 }
@@ -225,31 +297,30 @@ pub fn split_prefix(body: &[u8]) -> Option<(&[u8], &[u8])> {
 /// Read only the checked prefix of an envelope's body (see [`frame_prefix`]), checked against
 /// its own checksum, without reading the rest of the file: the header and the file's length
 /// are checked as [`read_envelope`] checks them, the rest of the body is not.
-pub fn read_prefix(path: &Path, kind: &str, version: &str) -> Result<Vec<u8>, String> {
+pub fn read_prefix(path: &Path, kind: &str, version: &str) -> Result<Vec<u8>, Unusable> {
     // The header and a first screenful of rows, most often all that is needed.
     let mut opened = open(path, kind, version, 64 << 10)?;
     let data = &mut opened.start;
-    let frame = data.get(..PREFIX_FRAME).ok_or("no prefix")?;
+    let frame = data.get(..PREFIX_FRAME).ok_or(Unusable::NoPrefix)?;
     let plen = u64::from_le_bytes(frame[..8].try_into().unwrap_or_default());
     let psum = u64::from_le_bytes(frame[8..].try_into().unwrap_or_default());
     let end = (PREFIX_FRAME as u64)
         .checked_add(plen)
         .filter(|&e| e <= opened.len)
-        .ok_or("bad prefix")?;
-    let end = usize::try_from(end).map_err(|_| "bad prefix")?;
+        .ok_or(Unusable::BadPrefix)?;
+    let end = usize::try_from(end).map_err(|_| Unusable::BadPrefix)?;
     if data.len() < end {
         let more = end - data.len();
         data.reserve_exact(more);
         // The file is read up to here: read on.
         (&mut opened.file)
             .take(more as u64)
-            .read_to_end(data)
-            .map_err(|e| e.to_string())?;
+            .read_to_end(data)?;
     }
     data.truncate(end);
     data.drain(..PREFIX_FRAME);
     if data.len() as u64 != plen || checksum(data) != psum {
-        return Err("prefix checksum mismatch".into());
+        return Err(Unusable::PrefixChecksum);
     }
     Ok(std::mem::take(data))
 }

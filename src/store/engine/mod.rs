@@ -93,8 +93,9 @@ impl Options {
 /// A session's row as a run hands it out.
 #[derive(Debug, Clone)]
 pub enum Row {
-    /// Made in this run (read, or decoded from the cache).
-    Made(SessionRow),
+    /// Made in this run (read, or decoded from the cache). Boxed: most rows of a warm `list`
+    /// are [`Row::Kept`], a few words each.
+    Made(Box<SessionRow>),
     /// Unchanged since the cache kept its output line (only with [`Options::lines`]).
     Kept(Kept),
 }
@@ -256,11 +257,12 @@ pub fn collect(store: &Store, opts: &Options) -> (Vec<Row>, Vec<FileIssue>, Fini
     run(store, opts, &mut |event| {
         match event {
             Event::Rows(r) => rows.extend(r),
+            Event::Found { total } => rows.reserve(total),
             Event::Updated(r) => updated.extend(r),
             Event::Removed(p) => removed.extend(p),
             Event::Issue(i) | Event::Note(i) => issues.push(i),
             Event::Finished(f) => finished = *f,
-            Event::Found { .. } | Event::Progress { .. } => {}
+            Event::Progress { .. } => {}
         }
         true
     });
@@ -284,7 +286,7 @@ pub fn rows(store: &Store, opts: &Options) -> (Vec<SessionRow>, Vec<FileIssue>, 
     let mut rows: Vec<SessionRow> = rows
         .into_iter()
         .filter_map(|row| match row {
-            Row::Made(row) => Some(row),
+            Row::Made(row) => Some(*row),
             Row::Kept(_) => None,
         })
         .collect();
@@ -305,7 +307,7 @@ fn apply(rows: &mut Vec<Row>, updated: Vec<SessionRow>, removed: &[PathBuf]) {
     rows.retain(|r| !gone.contains(r.path()));
     for row in rows.iter_mut() {
         if let Some(new) = by_path.remove(row.path()) {
-            *row = Row::Made(new);
+            *row = Row::Made(Box::new(new));
         }
     }
 }

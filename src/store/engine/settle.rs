@@ -196,7 +196,7 @@ impl<'a> Run<'a> {
                 })
                 .filter_map(|e| {
                     let row = reader::row_from_state(&rc.file(e), rc.state(e)?, names);
-                    Some(Row::Made(row))
+                    Some(Row::Made(Box::new(row)))
                 })
                 .collect()
         })
@@ -601,7 +601,7 @@ impl<'s> Out<'s> {
         match (was_sent, s.pass) {
             (true, Pass::Reused) => {}
             (true, _) => self.updated.push(row),
-            (false, _) => self.rows.push(Row::Made(row)),
+            (false, _) => self.rows.push(Row::Made(Box::new(row))),
         }
     }
 

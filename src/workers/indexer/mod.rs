@@ -166,7 +166,7 @@ fn run(store: &Store, opts: IndexOptions, setup: &CacheSetup, tx: &Sender<Event>
 fn made(rows: Vec<Row>) -> Vec<SessionRow> {
     rows.into_iter()
         .filter_map(|row| match row {
-            Row::Made(row) => Some(row),
+            Row::Made(row) => Some(*row),
             Row::Kept(_) => None,
         })
         .collect()
