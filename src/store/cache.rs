@@ -221,8 +221,7 @@ impl RowCache {
     /// Take the section at `at` of `body` as this cache's entries (in its order when `as_is`,
     /// else checked to be in path order).
     fn adopt_section(&mut self, body: Body, at: usize, as_is: bool) -> Result<(), Unusable> {
-        let section =
-            codec::decode_section(&body[at..]).ok_or(Unusable::Body("unreadable"))?;
+        let section = codec::decode_section(&body[at..]).ok_or(Unusable::Body("unreadable"))?;
         if path_from(section.home) != self.home {
             return Err(Unusable::Body("another store home"));
         }

@@ -224,10 +224,7 @@ pub fn read_envelope(path: &Path, kind: &str, version: &str) -> Result<Vec<u8>, 
     let mut body = Vec::with_capacity(len);
     body.extend_from_slice(&opened.start);
     let rest = opened.len.saturating_sub(body.len() as u64);
-    opened
-        .file
-        .take(rest)
-        .read_to_end(&mut body)?;
+    opened.file.take(rest).read_to_end(&mut body)?;
     if body.len() != len {
         return Err(Unusable::Length);
     }
@@ -313,9 +310,7 @@ pub fn read_prefix(path: &Path, kind: &str, version: &str) -> Result<Vec<u8>, Un
         let more = end - data.len();
         data.reserve_exact(more);
         // The file is read up to here: read on.
-        (&mut opened.file)
-            .take(more as u64)
-            .read_to_end(data)?;
+        (&mut opened.file).take(more as u64).read_to_end(data)?;
     }
     data.truncate(end);
     data.drain(..PREFIX_FRAME);
