@@ -26,6 +26,7 @@
 //! changed. Parallel work runs on one rayon pool per run; events go to the caller's sink on
 //! the calling thread, in batches; a sink that returns false stops the run.
 
+mod out;
 mod plan;
 mod settle;
 
