@@ -40,6 +40,18 @@ impl RolloutFile {
     }
 }
 
+impl RolloutFile {
+    /// Read the size and modification time of a file the walk listed (links not followed).
+    pub fn look(self) -> Result<RolloutFile, FileIssue> {
+        Listed {
+            path: self.path,
+            archived: self.archived,
+            compressed: self.compressed,
+        }
+        .stat()
+    }
+}
+
 /// A rollout file name: `rollout-` prefix, `.jsonl` or `.jsonl.zst` suffix.
 pub fn is_rollout_name(name: &str) -> bool {
     name.starts_with("rollout-") && (name.ends_with(".jsonl") || name.ends_with(".jsonl.zst"))
@@ -61,6 +73,18 @@ pub struct Listed {
 }
 
 impl Listed {
+    /// The file before it is looked at: its size and modification time unknown (0) until
+    /// [`RolloutFile::look`].
+    pub fn unlooked(self) -> RolloutFile {
+        RolloutFile {
+            path: self.path,
+            archived: self.archived,
+            compressed: self.compressed,
+            size: 0,
+            mtime_ms: 0,
+        }
+    }
+
     /// Read the file's size and modification time (links not followed).
     pub fn stat(self) -> Result<RolloutFile, FileIssue> {
         let meta = std::fs::symlink_metadata(&self.path);

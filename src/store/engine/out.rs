@@ -37,6 +37,10 @@ pub(super) struct Out<'s> {
     pub(super) total: usize,
     pub(super) issues: usize,
     pub(super) ids: Vec<Id>,
+    /// Each file as its reader looked at it (a start with nothing cached).
+    pub(super) looked: Vec<Option<RolloutFile>>,
+    /// Files that could not be looked at.
+    pub(super) unread: Vec<bool>,
     pub(super) fresh: Vec<Option<Fresh>>,
     pub(super) forks: Vec<SessionRow>,
     pub(super) stats: Stats,
@@ -58,6 +62,8 @@ impl<'s> Out<'s> {
             total: 0,
             issues: 0,
             ids: Vec::new(),
+            looked: Vec::new(),
+            unread: Vec::new(),
             fresh: Vec::new(),
             forks: Vec::new(),
             stats: Stats::default(),
@@ -79,6 +85,8 @@ impl<'s> Out<'s> {
         sent: &[bool],
     ) {
         self.ids = vec![Id::None; files.len()];
+        self.looked = vec![None; files.len()];
+        self.unread = vec![false; files.len()];
         self.fresh = (0..files.len()).map(|_| None).collect();
         self.removed.extend(
             work.gone
@@ -131,7 +139,10 @@ impl<'s> Out<'s> {
 
     fn take(&mut self, s: Settled, files: &[RolloutFile], sent: &[bool]) {
         self.done += 1;
+        let i = s.todo.file;
+        self.looked[i] = s.looked;
         match s.pass {
+            Pass::Unread => self.unread[i] = true,
             Pass::Reused => self.stats.reused += 1,
             Pass::Resumed(b) => {
                 self.stats.resumed += 1;
@@ -142,7 +153,6 @@ impl<'s> Out<'s> {
                 self.stats.bytes_read += b;
             }
         }
-        let i = s.todo.file;
         let was_sent = s.todo.entry.is_some_and(|(e, _)| sent[e]);
         let made = match s.made {
             Ok(made) => made,

@@ -92,13 +92,11 @@ pub fn plan(files: &[RolloutFile], rc: &RowCache, ask: &Ask) -> Work {
     for e in next..entries.len() {
         left_behind(rc, e, ask, &mut work);
     }
-    // Newest first: the first rows a picker draws are the ones it shows first.
-    work.todo.sort_by(|a, b| {
-        files[b.file]
-            .mtime_ms
-            .cmp(&files[a.file].mtime_ms)
-            .then_with(|| files[a.file].path.cmp(&files[b.file].path))
-    });
+    // Newest first: the first rows a picker draws are the ones it shows first. Files not looked
+    // at yet (nothing cached) keep the walk's order, newest name first.
+    work.todo.reverse();
+    work.todo
+        .sort_by(|a, b| files[b.file].mtime_ms.cmp(&files[a.file].mtime_ms));
     work
 }
 

@@ -17,7 +17,7 @@ use super::{Event, Finished, Options, Row};
 use crate::rollout::summary::{ScanOptions, ScanState, Until};
 use crate::session::SessionRow;
 use crate::store::cache::{self, LoadOutcome, Plan, RowCache, Stamp};
-use crate::store::walk::RolloutFile;
+use crate::store::walk::{self, Listed, RolloutFile};
 use crate::store::{fork, issues, reader, FileIssue, Store};
 
 /// What a run did: the test-visible account of the work.
@@ -57,6 +57,8 @@ const CHUNK: usize = 8;
 /// How a file's pass went.
 #[derive(Debug, Clone, Copy)]
 pub(super) enum Pass {
+    /// The file could not be looked at.
+    Unread,
     Reused,
     Resumed(u64),
     Rescanned(u64),
@@ -75,6 +77,8 @@ pub(super) struct Made {
 /// One settled file.
 pub(super) struct Settled {
     pub(super) todo: Todo,
+    /// The file as looked at by its reader (a start with nothing cached), when it could be.
+    pub(super) looked: Option<RolloutFile>,
     pub(super) pass: Pass,
     pub(super) made: Result<Made, FileIssue>,
 }
@@ -95,6 +99,9 @@ pub(super) struct Run<'a> {
     names: OnceLock<HashMap<String, String>>,
     stamp: Stamp,
     stop: AtomicBool,
+    /// Nothing is cached: the files are listed by name only and each reader looks at its file
+    /// first, so reading starts as soon as the names are listed.
+    cold: bool,
 }
 
 impl<'a> Run<'a> {
@@ -107,6 +114,7 @@ impl<'a> Run<'a> {
             names: OnceLock::new(),
             stamp: stamp(store, opts),
             stop: AtomicBool::new(false),
+            cold: false,
         }
     }
 
@@ -119,7 +127,7 @@ impl<'a> Run<'a> {
         key.session && (self.opts.archived || !key.archived)
     }
 
-    pub(super) fn go(self, sink: &mut dyn FnMut(Event) -> bool) -> bool {
+    pub(super) fn go(mut self, sink: &mut dyn FnMut(Event) -> bool) -> bool {
         let file = self.opts.cache.as_deref();
         let head = match (file, self.opts.cached_first) {
             (Some(file), true) => RowCache::head(file, &self.store.home),
@@ -129,9 +137,9 @@ impl<'a> Run<'a> {
             return false;
         }
         let archived = self.opts.archived;
-        let ((files, walk_issues), (mut rc, outcome)) = self.pool.install(|| {
+        let ((listed, mut walk_issues), (mut rc, outcome)) = self.pool.install(|| {
             rayon::join(
-                || self.store.files(archived),
+                || self.store.listing(archived),
                 || match file {
                     Some(file) => RowCache::load(file, &self.store.home),
                     None => (RowCache::empty(&self.store.home), LoadOutcome::Loaded),
@@ -146,6 +154,14 @@ impl<'a> Run<'a> {
             .collect();
         in_head.sort_unstable();
         rc.adopt(head);
+        self.cold = rc.is_empty();
+        let files = if self.cold {
+            listed.into_iter().map(Listed::unlooked).collect()
+        } else {
+            let (files, more) = self.pool.install(|| walk::stat_all(listed));
+            walk_issues.extend(more);
+            files
+        };
         let mut sent = vec![false; rc.len()];
         if self.opts.cached_first {
             for (s, e) in sent.iter_mut().zip(rc.entries()) {
@@ -180,6 +196,16 @@ impl<'a> Run<'a> {
         if !out.alive {
             return false;
         }
+        let files = if self.cold {
+            // Each file as its reader looked at it; one that could not be is dropped below.
+            files
+                .into_iter()
+                .zip(std::mem::take(&mut out.looked))
+                .map(|(f, looked)| looked.unwrap_or(f))
+                .collect()
+        } else {
+            files
+        };
         self.finish(rc, files, &work, out)
     }
 
@@ -240,7 +266,25 @@ impl<'a> Run<'a> {
     /// Settle one file: from the cache when that is enough, else read (on from a cached offset
     /// when it only grew); its row, or why it is not a session.
     fn settle(&self, rc: &RowCache, files: &[RolloutFile], todo: Todo) -> Settled {
-        let file = &files[todo.file];
+        if !self.cold {
+            return self.settle_file(rc, &files[todo.file], todo);
+        }
+        match files[todo.file].clone().look() {
+            Ok(file) => Settled {
+                looked: Some(file.clone()),
+                ..self.settle_file(rc, &file, todo)
+            },
+            Err(issue) => Settled {
+                todo,
+                looked: None,
+                pass: Pass::Unread,
+                made: Err(issue),
+            },
+        }
+    }
+
+    /// [`Run::settle`] of a file looked at.
+    fn settle_file(&self, rc: &RowCache, file: &RolloutFile, todo: Todo) -> Settled {
         let entry = todo.entry.map(|(e, how)| (&rc.entries()[e], how));
         let (mut state, fresh) = match entry {
             Some((e, how)) if how != Plan::Rescan => match rc.state(e) {
@@ -264,6 +308,7 @@ impl<'a> Run<'a> {
             if let Err(issue) = scanned {
                 return Settled {
                     todo,
+                    looked: None,
                     pass,
                     made: Err(issue),
                 };
@@ -272,6 +317,7 @@ impl<'a> Run<'a> {
         if let Some(issue) = reader::not_a_session(file, &state) {
             return Settled {
                 todo,
+                looked: None,
                 pass,
                 made: Err(issue),
             };
@@ -291,6 +337,7 @@ impl<'a> Run<'a> {
         };
         Settled {
             todo,
+            looked: None,
             pass,
             made: Ok(Made {
                 row,
@@ -350,7 +397,14 @@ impl<'a> Run<'a> {
             }
         }
         let rows = ids.iter().flatten().count();
-        let mut walked: Vec<(RolloutFile, Option<String>)> = files.into_iter().zip(ids).collect();
+        let unread = std::mem::take(&mut out.unread);
+        let mut walked: Vec<(RolloutFile, Option<String>)> = files
+            .into_iter()
+            .zip(ids)
+            .enumerate()
+            .filter(|(i, _)| !unread.get(*i).copied().unwrap_or(false))
+            .map(|(_, walked)| walked)
+            .collect();
         walked.sort_unstable_by(|a, b| newest_first(&a.0, &b.0));
         let finished = Finished {
             files: walked,
