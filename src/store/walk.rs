@@ -205,10 +205,13 @@ pub fn list_rollouts(sessions: &Path, archived: Option<&Path>) -> (Vec<Listed>, 
 /// warm start's system time went on those walks).
 pub fn stat_all(listed: Vec<Listed>) -> (Vec<RolloutFile>, Vec<FileIssue>) {
     let folders: Vec<&[Listed]> = listed
-        .chunk_by(|a, b| a.path.parent() == b.path.parent())
+        .chunk_by(|a, b| folder_of(a) == folder_of(b))
         .collect();
-    let looked: Vec<Result<RolloutFile, FileIssue>> =
-        folders.into_par_iter().flat_map_iter(stat_folder).collect();
+    let looked: Vec<Result<RolloutFile, FileIssue>> = folders
+        .into_par_iter()
+        .with_min_len(4)
+        .flat_map_iter(stat_folder)
+        .collect();
     drop(listed);
     let mut files = Vec::with_capacity(looked.len());
     let mut issues = Vec::new();
@@ -219,6 +222,13 @@ pub fn stat_all(listed: Vec<Listed>) -> (Vec<RolloutFile>, Vec<FileIssue>) {
         }
     }
     (files, issues)
+}
+
+/// The folder part of a listed file's path, as bytes (`Path::parent` parses the path into
+/// components).
+fn folder_of(l: &Listed) -> &[u8] {
+    let p = path_bytes(&l.path);
+    &p[..memchr::memrchr(b'/', p).unwrap_or(0)]
 }
 
 /// Look at files of one folder through the open folder (each by path when it cannot be
