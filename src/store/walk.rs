@@ -119,26 +119,38 @@ fn path_bytes(path: &Path) -> &[u8] {
     path.as_os_str().as_encoded_bytes()
 }
 
-/// List one root: every rollout below it (`flat`: directly in it), by name only.
-fn list_root(
-    root: &Path,
-    archived: bool,
-    flat: bool,
-    found: &mut Vec<Listed>,
-    issues: &mut Vec<FileIssue>,
-) {
+/// What a walk found: rollouts by name, and the problems met.
+type Found = (Vec<Listed>, Vec<FileIssue>);
+
+/// List one root: every rollout below it (`flat`: directly in it), by name only. The root's
+/// subfolders (codex files sessions by year) are walked in parallel, each by walkdir.
+fn list_root(root: &Path, archived: bool, flat: bool) -> Found {
     // The root itself may be a link; below it, links are never followed.
     if !root.is_dir() {
-        return;
+        return Found::default();
     }
-    let walk = WalkDir::new(root)
-        .min_depth(1)
-        .max_depth(if flat { 1 } else { usize::MAX });
+    let mut subfolders = Vec::new();
+    let top = WalkDir::new(root).min_depth(1).max_depth(1);
+    let (mut found, mut issues) = walk_tree(top, archived, (!flat).then_some(&mut subfolders));
+    let below: Vec<Found> = subfolders
+        .par_iter()
+        .map(|dir| walk_tree(WalkDir::new(dir).min_depth(1), archived, None))
+        .collect();
+    for (f, i) in below {
+        found.extend(f);
+        issues.extend(i);
+    }
+    (found, issues)
+}
+
+/// The rollouts `walk` yields, and the folders it yields into `subfolders` when given.
+fn walk_tree(walk: WalkDir, archived: bool, mut subfolders: Option<&mut Vec<PathBuf>>) -> Found {
+    let (mut found, mut issues) = Found::default();
     for entry in walk {
         let entry = match entry {
             Ok(entry) => entry,
             Err(err) => {
-                let path = err.path().unwrap_or(root).to_path_buf();
+                let path = err.path().map(Path::to_path_buf).unwrap_or_default();
                 let reason = err
                     .io_error()
                     .map_or_else(|| err.to_string(), ToString::to_string);
@@ -146,10 +158,14 @@ fn list_root(
                 continue;
             }
         };
-        if !is_rollout_bytes(entry.file_name().as_encoded_bytes()) {
+        let kind = entry.file_type();
+        let rollout = is_rollout_bytes(entry.file_name().as_encoded_bytes());
+        if let (true, Some(dirs)) = (kind.is_dir(), subfolders.as_deref_mut()) {
+            dirs.push(entry.path().to_path_buf());
+        }
+        if !rollout {
             continue;
         }
-        let kind = entry.file_type();
         let issue = |reason: &str| FileIssue {
             path: entry.path().to_path_buf(),
             reason: reason.to_owned(),
@@ -168,16 +184,18 @@ fn list_root(
             });
         }
     }
+    (found, issues)
 }
 
 /// Every rollout of a store by name (active ones, and archived ones when asked), in descending
 /// path order: rollouts are filed by creation date and named by creation time, so this is
 /// close to newest first before any file is looked at (active ones before archived ones).
 pub fn list_rollouts(sessions: &Path, archived: Option<&Path>) -> (Vec<Listed>, Vec<FileIssue>) {
-    let (mut files, mut issues) = (Vec::new(), Vec::new());
-    list_root(sessions, false, false, &mut files, &mut issues);
+    let (mut files, mut issues) = list_root(sessions, false, false);
     if let Some(dir) = archived {
-        list_root(dir, true, true, &mut files, &mut issues);
+        let (more, problems) = list_root(dir, true, true);
+        files.extend(more);
+        issues.extend(problems);
     }
     // The plain file wins over its `.zst` twin.
     let mut plain: Vec<&[u8]> = files
