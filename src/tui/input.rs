@@ -43,6 +43,9 @@ impl TerminalInput {
         winch.set_nonblocking(true)?;
         notify.set_nonblocking(true)?;
         let winch_id = signal_hook::low_level::pipe::register(SIGWINCH, notify)?;
+        // crossterm sets its reader up on the first look: now, not on the first key. A zero
+        // wait reads nothing.
+        event::poll(Duration::ZERO)?;
         Ok(TerminalInput {
             tty,
             winch,
