@@ -5,6 +5,7 @@
 //! `expected.jsonl`.
 //!
 //! `cargo run --release --example bench -- [--sessions 10000] [--store DIR] [--keep] [--scale F]`
+//! `[--relevance]` (only the content index and the relevance figures)
 
 mod check;
 #[path = "../common/mod.rs"]
@@ -12,8 +13,10 @@ mod common;
 mod content;
 mod floor;
 mod keystrokes;
+mod one_box;
 mod pane;
 mod relevance;
+mod remembered;
 mod rss;
 mod screen;
 mod warm;
@@ -44,6 +47,8 @@ struct Args {
     keep: bool,
     scale: f64,
     seed: u64,
+    /// Only the relevance figures.
+    relevance: bool,
 }
 
 fn parse_args() -> Args {
@@ -53,6 +58,7 @@ fn parse_args() -> Args {
         keep: false,
         scale: 1.0,
         seed: 1,
+        relevance: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
@@ -63,6 +69,7 @@ fn parse_args() -> Args {
             "--keep" => a.keep = true,
             "--scale" => a.scale = v().parse().expect("--scale F"),
             "--seed" => a.seed = v().parse().expect("--seed N"),
+            "--relevance" => a.relevance = true,
             other => panic!("unknown argument {other}"),
         }
     }
@@ -258,6 +265,10 @@ fn main() {
         ),
     };
     let ctx = setup(&args, &store_dir);
+    if args.relevance {
+        relevance_only(&ctx);
+        return;
+    }
     let mut t = Table(Vec::new());
     let (rows, ids) = index_figures(&mut t, &ctx);
     let row_count = rows.len();
@@ -266,7 +277,7 @@ fn main() {
     screen_figures(&mut t, &ctx, &list_cache, row_count);
     pane::figures(&mut t, &ctx);
     let content = content::figures(&mut t, &ctx, &ids);
-    relevance::figures(&content, &ctx.files, &rows);
+    relevance::figures(&content, &ctx.files, &rows, THREADS);
     drop(rows);
     let hwm = rss_figure(&ctx);
     t.print();
@@ -346,7 +357,11 @@ fn setup(args: &Args, store_dir: &Path) -> Ctx {
                 .collect(),
         )
     };
-    let (head_floor, all_floor) = (floor(128 << 10), floor(u64::MAX));
+    let (head_floor, all_floor) = if args.relevance {
+        (Duration::ZERO, Duration::ZERO)
+    } else {
+        (floor(128 << 10), floor(u64::MAX))
+    };
     Ctx {
         store,
         files,
@@ -503,6 +518,23 @@ fn screen_figures(t: &mut Table, ctx: &Ctx, list_cache: &Path, row_count: usize)
             ),
         }
     }
+}
+
+/// `--relevance`: the rows and the content index (built in a scratch folder, timed), then the
+/// relevance figures alone.
+fn relevance_only(ctx: &Ctx) {
+    let (_, took, rows) = run_indexer(&ctx.store, None);
+    println!("{} rows in {:.1} s", rows.len(), took.as_secs_f64());
+    let ids: HashMap<PathBuf, String> = rows
+        .iter()
+        .map(|r| (r.path.clone(), r.id.clone()))
+        .collect();
+    let mut t = Table(Vec::new());
+    let content = content::figures(&mut t, ctx, &ids);
+    t.print();
+    content::print_stats(&content);
+    relevance::figures(&content, &ctx.files, &rows, THREADS);
+    let _ = std::fs::remove_dir_all(&ctx.scratch);
 }
 
 /// The peak resident set (KB) of a picker-like process, run apart (see `rss`).
