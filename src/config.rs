@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::search::Recency;
+use crate::search::title::Recency;
 
 /// A config file larger than this is refused (a real one is a few hundred bytes).
 const MAX_BYTES: u64 = 1 << 20;

@@ -5,8 +5,8 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use codex_picker::fulltext::build as content_build;
-use codex_picker::fulltext::ContentIndex;
+use codex_picker::search::fulltext::build as content_build;
+use codex_picker::search::fulltext::ContentIndex;
 use codex_picker::workers::search::PICKER_CONTENT_RESULTS;
 
 use super::{common::gen, time, Ctx, Table, THREADS};

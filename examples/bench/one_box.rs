@@ -9,7 +9,7 @@ use std::sync::mpsc::Sender;
 use std::sync::Arc;
 use std::time::Duration;
 
-use codex_picker::fulltext::ContentIndex;
+use codex_picker::search::fulltext::ContentIndex;
 use codex_picker::session::SessionRow;
 use codex_picker::tui::app::{Action, App, Options};
 use codex_picker::workers::indexer::Event;

@@ -11,10 +11,10 @@
 use std::collections::HashSet;
 use std::time::Instant;
 
-use codex_picker::fulltext::ContentIndex;
-use codex_picker::query_filter;
 use codex_picker::rollout::record::Role;
 use codex_picker::rollout::transcript::{Entry, Parse, TranscriptOptions};
+use codex_picker::search::filter;
+use codex_picker::search::fulltext::ContentIndex;
 use codex_picker::session::SessionRow;
 use codex_picker::store::walk::RolloutFile;
 
@@ -122,7 +122,7 @@ fn rank_of(ids: &[String], relevant: &HashSet<String>) -> Option<usize> {
 /// The first ten sessions `list --content QUERY` prints (its filters taken out of the query
 /// as the command takes them).
 fn listed(content: &ContentIndex, query: &str) -> Vec<String> {
-    let split = query_filter::split(query, codex_picker::timefmt::now_ms());
+    let split = filter::split(query, codex_picker::timefmt::now_ms());
     content
         .search(&split.words, 10)
         .into_iter()

@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 use super::EXIT_ERROR;
 use super::{finish, normalise_dir, output, report, report_rows, say, terminal_columns};
 use crate::cli::{ListArgs, StoreArgs};
-use crate::fulltext::{cached, ContentHit, ContentIndex};
 use crate::rollout::summary::Until;
+use crate::search::fulltext::{cached, ContentHit, ContentIndex};
 use crate::session::{self, SessionRow};
 use crate::store::engine::{self, Finished, Lines, Row};
 use crate::store::walk::RolloutFile;
@@ -91,7 +91,7 @@ fn list_content(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> i32 {
-    let split = crate::query_filter::split(query, crate::timefmt::now_ms());
+    let split = crate::search::filter::split(query, crate::timefmt::now_ms());
     if let Some(e) = &split.error {
         say(err, e);
         return EXIT_ERROR;
@@ -187,7 +187,7 @@ fn cache_notes(err: &mut dyn Write, file: Option<&Path>, finished: &Finished) {
 }
 
 /// Sessions `list --content` prints unless `--limit` says otherwise (at most
-/// `fulltext::MAX_RESULTS`).
+/// `search::fulltext::MAX_RESULTS`).
 const CONTENT_RESULTS: usize = 100;
 
 /// The cache file of `kind` for a store, unless caching is off (`--no-cache`, or the cache

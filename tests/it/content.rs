@@ -1,8 +1,8 @@
 //! Content search: real messages only, case-insensitive, ranked, with hit positions; its cache
 //! round-trips and is refreshed file by file.
 
-use codex_picker::fulltext::build::{self, Target};
-use codex_picker::fulltext::ContentIndex;
+use codex_picker::search::fulltext::build::{self, Target};
+use codex_picker::search::fulltext::ContentIndex;
 use codex_picker::store::walk::RolloutFile;
 use codex_picker::store::Store;
 use std::path::{Path, PathBuf};

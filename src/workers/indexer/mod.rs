@@ -15,8 +15,8 @@ use std::sync::Arc;
 use std::thread;
 use std::time::Duration;
 
-use crate::fulltext::{self, ContentIndex};
 use crate::rollout::summary::Until;
+use crate::search::fulltext::{self, ContentIndex};
 use crate::session::SessionRow;
 use crate::store::engine::{self, Row};
 use crate::store::walk::RolloutFile;
