@@ -210,8 +210,15 @@ fn content_index(
     let Ok(pool) = engine::pool(threads, false) else {
         return ContentIndex::default();
     };
-    let built =
-        pool.install(|| cached::refresh(cache.as_deref(), walked, threads, &mut |_, _, _| true));
+    let built = pool.install(|| {
+        cached::refresh(
+            cache.as_deref(),
+            walked,
+            &store.names(),
+            threads,
+            &mut |_, _, _| true,
+        )
+    });
     let Some((index, stats)) = built else {
         return ContentIndex::default();
     };

@@ -86,7 +86,7 @@ fn content_index(demo: &Demo) -> std::sync::Arc<codex_picker::search::fulltext::
             (f.clone(), row.map(|r| r.id.clone()))
         })
         .collect();
-    let targets = codex_picker::search::fulltext::build::targets_for(&walked);
+    let targets = codex_picker::search::fulltext::build::targets_for(&walked, &Default::default());
     let (index, _) =
         codex_picker::search::fulltext::build::build(None, &targets, &files, 1, &mut |_, _, _| {
             true

@@ -198,5 +198,8 @@ fn content_phase(
     let Ok(pool) = engine::pool(opts.threads, true) else {
         return;
     };
-    pool.install(|| fulltext::cached::refresh(file.as_deref(), &files, opts.threads, &mut report));
+    let names = store.names();
+    pool.install(|| {
+        fulltext::cached::refresh(file.as_deref(), &files, &names, opts.threads, &mut report)
+    });
 }
