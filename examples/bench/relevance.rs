@@ -145,7 +145,11 @@ impl Both {
         q: &str,
         relevant: &HashSet<String>,
     ) {
-        self.list.add(rank_of(&listed(content, q), relevant));
+        let listed = rank_of(&listed(content, q), relevant);
+        if listed.is_none() && std::env::var_os("BENCH_MISSES").is_some() {
+            println!("missed by list --content: {q:?}");
+        }
+        self.list.add(listed);
         self.one_box.add(rank_of(&picker.top(q, 10), relevant));
     }
 

@@ -165,25 +165,27 @@ impl ContentIndex {
                 .then_with(|| updated(*sb).cmp(&updated(*sa)))
                 .then_with(|| sa.cmp(sb))
         };
-        together.sort_by(order);
-        if together.len() < limit {
+        // Sessions holding the words between their messages count for less than one message
+        // holding them, but more than a message that holds them only with a typo.
+        let rare = spread::rarest(&searcher, &e.fields, &parsed) <= spread::ALWAYS_BELOW;
+        if together.len() < limit || rare {
             let skip: HashSet<u64> = together.iter().map(|(s, _)| *s).collect();
-            let mut spread: Vec<(u64, Best)> =
+            let spread: Vec<(u64, Best)> =
                 spread::sessions(&searcher, &e.fields, &parsed, &forms, &skip)
                     .into_iter()
                     .filter(|s| table.get(s.session).is_some())
                     .map(|s| {
                         let best = Best {
-                            score: s.score,
+                            score: s.score * spread::WEIGHT,
                             at: s.best,
                             hits: s.docs,
                         };
                         (s.session, best)
                     })
                     .collect();
-            spread.sort_by(order);
             together.extend(spread);
         }
+        together.sort_by(order);
         together.truncate(limit);
         together
             .into_iter()

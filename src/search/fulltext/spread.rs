@@ -4,8 +4,8 @@
 //!
 //! The groups are looked for from the rarest: the sessions the first one is in are the only
 //! ones the next ones are looked for in, so a rare word next to common ones costs what the
-//! rare word does. A session's score is the sum of each group's best message score (weighted by
-//! the message's place).
+//! rare word does. A session's score is [`WEIGHT`] times the sum of each group's best message
+//! score (weighted by the message's place).
 
 use std::collections::{HashMap, HashSet};
 
@@ -21,6 +21,22 @@ use super::schema::{Fields, Place};
 /// words are then in most sessions, and the sessions holding them in one message already fill
 /// any list.
 pub const RAREST_MAX: u64 = 100_000;
+
+/// Messages holding the rarest group under which sessions are looked for this way even when
+/// enough sessions hold every word in one message: the look is cheap then, and those messages
+/// may hold the words only with a typo.
+pub const ALWAYS_BELOW: u64 = 5_000;
+/// A session found this way scores this much of the sum of its groups' best messages.
+pub const WEIGHT: f32 = 0.5;
+
+/// The messages holding the rarest group as written (groups no message holds left out).
+pub fn rarest(searcher: &Searcher, fields: &Fields, parsed: &Parsed) -> u64 {
+    (0..parsed.groups.len())
+        .map(|i| group_freq(searcher, fields, parsed, i))
+        .filter(|&f| f > 0)
+        .min()
+        .unwrap_or(u64::MAX)
+}
 
 /// One session found.
 #[derive(Debug, Clone, Copy)]
