@@ -116,9 +116,13 @@ fn case_and_accents_fold_and_empty_queries_find_nothing() {
 }
 
 #[test]
-fn every_word_must_be_in_one_message() {
-    let index = from_texts(&[("a", 1, vec![(First, "kiwi"), (Reply, "zanzibar")])]);
-    assert!(index.search("kiwi zanzibar ", 10).is_empty());
+fn every_word_must_be_in_the_session_each_in_any_message() {
+    let index = from_texts(&[
+        ("a", 1, vec![(First, "kiwi"), (Reply, "zanzibar")]),
+        ("b", 2, vec![(First, "kiwi"), (Reply, "mango")]),
+    ]);
+    assert_eq!(ids(&index.search("kiwi zanzibar ", 10)), ["a"]);
+    assert!(index.search("kiwi zanzibar papaya ", 10).is_empty());
 }
 
 #[test]
