@@ -5,6 +5,7 @@ use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
 use crate::config::{Flags, Scope, Sort, ThemeName};
+use crate::height::Height;
 use crate::shell::{init::InitShell, Syntax};
 
 #[derive(Debug, Parser)]
@@ -12,7 +13,7 @@ use crate::shell::{init::InitShell, Syntax};
     name = "codex-picker",
     version,
     about = "Find a past OpenAI Codex CLI session and resume it",
-    long_about = "Find a past OpenAI Codex CLI session and resume it.\n\nWith no command, opens the picker; Enter prints the session id, so\n  codex resume \"$(codex-picker)\"\nresumes the session you pick.\n\nThe picker reads its defaults from $XDG_CONFIG_HOME/codex-picker/config.toml\n(else ~/.config/codex-picker/config.toml): resume_args, scope, sort, show_exec,\nshow_archived, theme. Its flags override the file; list, show and cache do not read it.\n\nShell integration (a key that opens the picker and resumes in the session's folder):\n  eval \"$(codex-picker init bash)\"   (zsh likewise; fish: codex-picker init fish | source)"
+    long_about = "Find a past OpenAI Codex CLI session and resume it.\n\nWith no command, opens the picker; Enter prints the session id, so\n  codex resume \"$(codex-picker)\"\nresumes the session you pick.\n\nThe picker reads its defaults from $XDG_CONFIG_HOME/codex-picker/config.toml\n(else ~/.config/codex-picker/config.toml): resume_args, scope, sort, show_exec,\nshow_archived, theme, height, [keys]. Its flags override the file; list, show and cache do not read it.\n\nShell integration (a key that opens the picker and resumes in the session's folder):\n  eval \"$(codex-picker init bash)\"   (zsh likewise; fish: codex-picker init fish | source)"
 )]
 pub struct Cli {
     #[command(flatten)]
@@ -99,6 +100,12 @@ pub struct PickerArgs {
     #[arg(long, value_enum, value_name = "THEME")]
     pub theme: Option<ThemeName>,
 
+    /// Draw the picker in this many rows below the prompt instead of the whole screen: a number
+    /// of rows (at least 12) or a percentage of the terminal's height (40%); `full` for the
+    /// whole screen (the default, unless the config file's `height` says otherwise)
+    #[arg(long, value_name = "HEIGHT")]
+    pub height: Option<Height>,
+
     /// Start with this query
     #[arg(long, short = 'q', value_name = "QUERY")]
     pub query: Option<String>,
@@ -131,6 +138,7 @@ impl Cli {
             show_archived: given(self.store.archived, p.no_archived),
             resume_args: p.codex_args.clone(),
             theme: p.theme,
+            height: p.height,
         }
     }
 }

@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use crate::height::Height;
 use crate::search::Recency;
 
 /// A config file larger than this is refused (a real one is a few hundred bytes).
@@ -78,6 +79,8 @@ pub struct FileConfig {
     /// Whether archived sessions are shown.
     pub show_archived: Option<bool>,
     pub theme: Option<ThemeName>,
+    /// `full`, rows below the prompt (`20`) or a share of the terminal (`"40%"`).
+    pub height: Option<Height>,
 }
 
 /// What the command line says about the settings the file also holds: `None` (or no resume
@@ -91,6 +94,7 @@ pub struct Flags {
     /// The arguments after `--`.
     pub resume_args: Vec<String>,
     pub theme: Option<ThemeName>,
+    pub height: Option<Height>,
 }
 
 /// How the picker starts, once the file and the command line are merged.
@@ -102,11 +106,13 @@ pub struct Settings {
     pub show_archived: bool,
     pub resume_args: Vec<String>,
     pub theme: ThemeName,
+    pub height: Height,
 }
 
 impl Default for Settings {
     /// The picker without a config file or flags: this folder, by update, exec sessions shown,
-    /// archived ones hidden, no resume arguments, colours for a dark background.
+    /// archived ones hidden, no resume arguments, colours for a dark background, the whole
+    /// screen.
     fn default() -> Settings {
         Settings {
             scope: Scope::Folder,
@@ -115,6 +121,7 @@ impl Default for Settings {
             show_archived: false,
             resume_args: Vec::new(),
             theme: ThemeName::Dark,
+            height: Height::Full,
         }
     }
 }
@@ -186,6 +193,7 @@ pub fn merge(file: FileConfig, flags: Flags) -> Settings {
             flags.resume_args
         },
         theme: flags.theme.or(file.theme).unwrap_or(default.theme),
+        height: flags.height.or(file.height).unwrap_or(default.height),
     }
 }
 

@@ -47,6 +47,7 @@ sort = "created"
 show_exec = false
 show_archived = true
 theme = "light"
+height = "40%"
 "#;
     let (_, loaded) = load_text(text.as_bytes());
     assert_eq!(
@@ -58,8 +59,12 @@ theme = "light"
             show_exec: Some(false),
             show_archived: Some(true),
             theme: Some(ThemeName::Light),
+            height: Some(Height::Percent(40)),
         })
     );
+    assert_eq!(file("height = 20").height, Some(Height::Rows(20)));
+    assert_eq!(file("height = \"20\"").height, Some(Height::Rows(20)));
+    assert_eq!(file("height = \"full\"").height, Some(Height::Full));
     assert_eq!(file("scope = \"folder\"").scope, Some(Scope::Folder));
     assert_eq!(file("theme = \"dark\"").theme, Some(ThemeName::Dark));
     assert_eq!(file("theme = \"none\"").theme, Some(ThemeName::None));
@@ -100,6 +105,16 @@ fn a_value_of_the_wrong_type_names_its_line() {
     assert!(err.contains("oldest"), "{err}");
     load_error("\n\nresume_args = \"--model o3\"\n", 3);
     load_error("resume_args = [\"--model\", 3]\n", 1);
+}
+
+#[test]
+fn a_height_too_small_or_not_a_height_names_its_line() {
+    let err = load_error("theme = \"light\"\nheight = 3\n", 2);
+    assert!(err.contains("at least 12 rows"), "{err}");
+    let err = load_error("\nheight = \"150%\"\n", 2);
+    assert!(err.contains("1% to 100%"), "{err}");
+    let err = load_error("height = true\n", 1);
+    assert!(err.contains("expected \"full\", a number of rows"), "{err}");
 }
 
 #[test]
@@ -164,6 +179,7 @@ fn without_file_or_flags_the_defaults_hold() {
             show_archived: false,
             resume_args: Vec::new(),
             theme: ThemeName::Dark,
+            height: Height::Full,
         }
     );
 }
@@ -172,7 +188,7 @@ fn without_file_or_flags_the_defaults_hold() {
 fn the_file_overrides_the_defaults() {
     let f = file(
         "resume_args = [\"--model\", \"o3\"]\nscope = \"all\"\nsort = \"created\"\n\
-         show_exec = false\nshow_archived = true\ntheme = \"light\"\n",
+         show_exec = false\nshow_archived = true\ntheme = \"light\"\nheight = 15\n",
     );
     assert_eq!(
         merge(f, Flags::default()),
@@ -183,6 +199,7 @@ fn the_file_overrides_the_defaults() {
             show_archived: true,
             resume_args: strings(&["--model", "o3"]),
             theme: ThemeName::Light,
+            height: Height::Rows(15),
         }
     );
 }
@@ -235,6 +252,17 @@ fn flags_override_the_file_both_ways() {
         merge(FileConfig::default(), flags_of(&["--theme", "none"])).theme,
         ThemeName::None
     );
+
+    let inline = file("height = \"40%\"\n");
+    assert_eq!(
+        merge(inline.clone(), flags_of(&["--height", "full"])).height,
+        Height::Full
+    );
+    assert_eq!(
+        merge(inline.clone(), flags_of(&["--height", "20"])).height,
+        Height::Rows(20)
+    );
+    assert_eq!(merge(inline, flags_of(&[])).height, Height::Percent(40));
 }
 
 #[test]
@@ -284,6 +312,9 @@ fn a_bad_flag_value_is_a_usage_error() {
         ["--sort", "oldest"],
         ["--theme", "solarized"],
         ["--shell", "csh"],
+        ["--height", "3"],
+        ["--height", "0%"],
+        ["--height", "tall"],
     ] {
         let mut argv = vec!["codex-picker"];
         argv.extend_from_slice(&args);
@@ -308,5 +339,5 @@ fn the_readmes_example_sets_every_key() {
     let f = file(example);
     assert!(f.resume_args.is_some() && f.scope.is_some() && f.sort.is_some());
     assert!(f.show_exec.is_some() && f.show_archived.is_some());
-    assert!(f.theme.is_some());
+    assert!(f.theme.is_some() && f.height.is_some());
 }

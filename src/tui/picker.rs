@@ -12,6 +12,7 @@ use crate::cli::Cli;
 use crate::cli::{EXIT_CANCELLED, EXIT_ERROR, EXIT_OK};
 use crate::codex::Codex;
 use crate::config::{self, FileConfig, Scope, Settings};
+use crate::height::Height;
 use crate::store::{self, Store};
 use crate::tui::app::{App, Options, Outcome};
 use crate::tui::dispatch::Workers;
@@ -60,7 +61,10 @@ pub fn run(cli: &Cli) -> i32 {
     }
     let store = match store::resolve(&cli.store) {
         Ok(store) => store,
-        Err(msg) => return no_store(&msg, &ui::Theme::from_env(settings.theme)),
+        Err(msg) => {
+            let theme = ui::Theme::from_env(settings.theme);
+            return no_store(&msg, settings.height, &theme);
+        }
     };
     let p = &cli.picker;
     let codex = Codex::locate(&store.home);
@@ -78,7 +82,7 @@ pub fn run(cli: &Cli) -> i32 {
         resume_args: settings.resume_args,
         codex_env: codex.env_prefix(p.shell),
     };
-    let (mut tui, mut input, wakeup) = match open_terminal() {
+    let (mut tui, mut input, wakeup) = match open_terminal(settings.height) {
         Ok(opened) => opened,
         Err(e) => {
             eprintln!("codex-picker: cannot open the terminal (/dev/tty): {e}");
@@ -119,8 +123,8 @@ pub fn run(cli: &Cli) -> i32 {
 }
 
 /// The terminal taken over, its events, and what the workers ring to wake the loop.
-fn open_terminal() -> std::io::Result<(Tui, TerminalInput, Wakeup)> {
-    let tui = Tui::enter()?;
+fn open_terminal(height: Height) -> std::io::Result<(Tui, TerminalInput, Wakeup)> {
+    let tui = Tui::enter(height)?;
     Ok((tui, TerminalInput::new()?, Wakeup::new()?))
 }
 
@@ -133,9 +137,9 @@ pub fn unfit_terminal(term: Option<&std::ffi::OsStr>) -> Option<String> {
 }
 
 /// No store: say so in the picker until a key is pressed, and on stderr; exit 2.
-fn no_store(msg: &str, theme: &ui::Theme) -> i32 {
+fn no_store(msg: &str, height: Height, theme: &ui::Theme) -> i32 {
     let line = format!("codex-picker: {msg}");
-    if let Ok(mut tui) = Tui::enter() {
+    if let Ok(mut tui) = Tui::enter(height) {
         let _ = tui
             .terminal
             .draw(|f| ui::draw_message(f, &line, "press any key to quit", theme));
@@ -143,6 +147,7 @@ fn no_store(msg: &str, theme: &ui::Theme) -> i32 {
             match event::read() {
                 Ok(TermEvent::Key(_) | TermEvent::Mouse(_)) | Err(_) => break,
                 Ok(TermEvent::Resize(..)) => {
+                    let _ = tui.terminal.autoresize();
                     let _ = tui
                         .terminal
                         .draw(|f| ui::draw_message(f, &line, "press any key to quit", theme));
@@ -191,5 +196,9 @@ impl Host<terminal::Backend> for Modes {
 
     fn suspend(&mut self, terminal: &mut Terminal<terminal::Backend>) -> io::Result<()> {
         Modes::suspend(self, terminal)
+    }
+
+    fn placed(&mut self, area: ratatui::layout::Rect) {
+        Modes::placed(self, area);
     }
 }

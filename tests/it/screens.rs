@@ -62,7 +62,7 @@ pub(crate) fn demo() -> Demo {
 
 pub(crate) fn app(demo: &mut Demo, opts: Options, w: u16, h: u16) -> App {
     let mut app = App::new(opts, now());
-    app.update(Action::Resize(w, h));
+    app.update(Action::Resize(ratatui::layout::Rect::new(0, 0, w, h)));
     app.apply_index(Event::Found {
         total: demo.rows.len(),
     });
@@ -137,7 +137,7 @@ pub(crate) fn text_of(term: &Terminal<TestBackend>) -> String {
 #[test]
 fn empty_store() {
     let mut app = App::new(all(), now());
-    app.update(Action::Resize(120, 20));
+    app.update(Action::Resize(ratatui::layout::Rect::new(0, 0, 120, 20)));
     app.apply_index(Event::Found { total: 0 });
     app.apply_index(Event::Finished {
         rows: 0,
@@ -153,7 +153,7 @@ fn empty_store() {
 fn indexing_in_progress() {
     let mut demo = demo();
     let mut app = App::new(all(), now());
-    app.update(Action::Resize(120, 24));
+    app.update(Action::Resize(ratatui::layout::Rect::new(0, 0, 120, 24)));
     app.apply_index(Event::Found { total: 5678 });
     app.apply_index(Event::Rows(demo.rows[..4].to_vec()));
     app.apply_index(Event::Progress {

@@ -116,7 +116,8 @@ pub enum Action {
     Repaint,
     /// Ctrl+R: read the whole store again now.
     Reread,
-    Resize(u16, u16),
+    /// The picker's area on the terminal (the whole screen, or its rows below the prompt).
+    Resize(ratatui::layout::Rect),
     Click(u16, u16),
     Wheel {
         col: u16,
