@@ -103,7 +103,7 @@ pub struct PickerArgs {
     /// Draw the picker in this many rows below the prompt instead of the whole screen: a number
     /// of rows (at least 12) or a percentage of the terminal's height (40%); `full` for the
     /// whole screen (the default, unless the config file's `height` says otherwise)
-    #[arg(long, value_name = "HEIGHT")]
+    #[arg(long, value_name = "HEIGHT", overrides_with = "height")]
     pub height: Option<Height>,
 
     /// Start with this query
@@ -154,7 +154,7 @@ pub enum Command {
     /// Print the shell integration to load at start-up: a key (Alt+R) and a `cxp` function that
     /// open the picker and resume the session in its folder
     #[command(
-        long_about = "Print the shell integration to load at start-up: a key (Alt+R) and a `cxp` function that open the picker and resume the session in its folder.\n\nbash (~/.bashrc):              eval \"$(codex-picker init bash)\"\nzsh (~/.zshrc):                eval \"$(codex-picker init zsh)\"\nfish (~/.config/fish/config.fish): codex-picker init fish | source\n\nThe snippet's first lines say how to choose another key (CODEX_PICKER_KEY), put the command on the line instead of running it (CODEX_PICKER_ACCEPT=0) and pass more picker flags (CODEX_PICKER_OPTS)."
+        long_about = "Print the shell integration to load at start-up: a key (Alt+R) and a `cxp` function that open the picker and resume the session in its folder.\n\nbash (~/.bashrc):              eval \"$(codex-picker init bash)\"\nzsh (~/.zshrc):                eval \"$(codex-picker init zsh)\"\nfish (~/.config/fish/config.fish): codex-picker init fish | source\n\nThe snippet's first lines say how to choose another key (CODEX_PICKER_KEY), put the command on the line instead of running it (CODEX_PICKER_ACCEPT=0), draw the picker in another height below the prompt than 40% (CODEX_PICKER_HEIGHT; empty: the config file's height, else the whole screen) and pass more picker flags (CODEX_PICKER_OPTS)."
     )]
     Init {
         #[arg(value_enum)]
