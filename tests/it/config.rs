@@ -60,3 +60,26 @@ fn list_does_not_read_the_config_file() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(!stdout(&out).is_empty());
 }
+
+#[test]
+fn too_small_a_height_is_an_error_that_says_the_minimum() {
+    let (dir, path) = config_home("theme = \"light\"\nheight = 3\n");
+    let out = run_with(&dir, &["--demo"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "codex-picker: {}:2: height 3: too small, the picker needs at least 12 rows\n",
+            path.display()
+        )
+    );
+    let (dir, _) = config_home("");
+    let out = run_with(&dir, &["--demo", "--height", "3"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains("'--height <HEIGHT>': height 3: too small, the picker needs at least 12 rows"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
+}

@@ -14,6 +14,7 @@ mod split_roles;
 mod stand_in;
 mod tmux;
 mod tmux_actions;
+mod tmux_inline;
 mod tmux_live;
 mod tmux_pane;
 mod tmux_signals;
