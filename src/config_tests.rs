@@ -38,6 +38,17 @@ fn strings(words: &[&str]) -> Vec<String> {
     words.iter().map(|w| (*w).to_string()).collect()
 }
 
+/// The binding `text` holds at `at`, where the action's name starts.
+fn binding(conversation: bool, action: &str, keys: &[&str], text: &str, at: &str) -> KeyBinding {
+    let start = text.find(at).unwrap();
+    KeyBinding {
+        conversation,
+        action: action.to_owned(),
+        keys: strings(keys),
+        span: start..start + action.len(),
+    }
+}
+
 #[test]
 fn every_key_is_read() {
     let text = r#"
@@ -48,6 +59,13 @@ show_exec = false
 show_archived = true
 theme = "light"
 height = "40%"
+
+[keys]
+copy-id = "alt-c"
+resume-in-folder = ["ctrl-o", "f2"]
+
+[keys.conversation]
+export = "X"
 "#;
     let (_, loaded) = load_text(text.as_bytes());
     assert_eq!(
@@ -60,6 +78,17 @@ height = "40%"
             show_archived: Some(true),
             theme: Some(ThemeName::Light),
             height: Some(Height::Percent(40)),
+            keys: Some(KeyBindings(vec![
+                binding(false, "copy-id", &["alt-c"], text, "copy-id ="),
+                binding(
+                    false,
+                    "resume-in-folder",
+                    &["ctrl-o", "f2"],
+                    text,
+                    "resume-in-folder ="
+                ),
+                binding(true, "export", &["X"], text, "export ="),
+            ])),
         })
     );
     assert_eq!(file("height = 20").height, Some(Height::Rows(20)));
@@ -115,6 +144,53 @@ fn a_height_too_small_or_not_a_height_names_its_line() {
     assert!(err.contains("1% to 100%"), "{err}");
     let err = load_error("height = true\n", 1);
     assert!(err.contains("expected \"full\", a number of rows"), "{err}");
+}
+
+#[test]
+fn a_keys_line_that_cannot_be_taken_names_its_line() {
+    let err = load_error(
+        "theme = \"light\"\n\n[keys]\ncopy-id = \"alt-c\"\nfly = \"f2\"\n",
+        5,
+    );
+    assert!(
+        err.contains("unknown action `fly` in [keys], expected one of pick,"),
+        "{err}"
+    );
+    let err = load_error("[keys]\ncopy-id = \"ctrl-shift-banana\"\n", 2);
+    assert!(
+        err.contains("key `ctrl-shift-banana`: unknown key name"),
+        "{err}"
+    );
+    let err = load_error("[keys]\n\ncopy-id = \"ctrl-o\"\n", 3);
+    assert!(
+        err.ends_with(
+            "Ctrl+O would give both copy-id and resume-in-folder (its default) in [keys]: \
+             give resume-in-folder other keys too"
+        ),
+        "{err}"
+    );
+    let err = load_error("[keys]\ncopy-id = \"f2\"\nquit = [\"ctrl-q\", \"f2\"]\n", 3);
+    assert!(
+        err.contains("F2 would give both quit and copy-id in [keys]"),
+        "{err}"
+    );
+    let err = load_error("[keys]\nscroll-up = \"k\"\n", 2);
+    assert!(
+        err.contains("`scroll-up` is an action of [keys.conversation], not of [keys]"),
+        "{err}"
+    );
+    let err = load_error("[keys.conversation]\nexport = \"]\"\n", 2);
+    assert!(
+        err.contains("] would give both export and next-message (its default)"),
+        "{err}"
+    );
+    let err = load_error("[keys]\nquit = []\n", 2);
+    assert!(err.contains("quit needs a key"), "{err}");
+    let err = load_error("[keys]\ncopy-id = 3\n", 2);
+    assert!(
+        err.contains("a key (\"ctrl-o\") or a list of keys"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -180,6 +256,7 @@ fn without_file_or_flags_the_defaults_hold() {
             resume_args: Vec::new(),
             theme: ThemeName::Dark,
             height: Height::Full,
+            keys: KeyBindings::default(),
         }
     );
 }
@@ -200,6 +277,7 @@ fn the_file_overrides_the_defaults() {
             resume_args: strings(&["--model", "o3"]),
             theme: ThemeName::Light,
             height: Height::Rows(15),
+            keys: KeyBindings::default(),
         }
     );
 }
@@ -340,4 +418,6 @@ fn the_readmes_example_sets_every_key() {
     assert!(f.resume_args.is_some() && f.scope.is_some() && f.sort.is_some());
     assert!(f.show_exec.is_some() && f.show_archived.is_some());
     assert!(f.theme.is_some() && f.height.is_some());
+    let keys = f.keys.expect("a [keys] table");
+    assert!(keys.0.iter().any(|b| b.conversation) && keys.0.iter().any(|b| !b.conversation));
 }

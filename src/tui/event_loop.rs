@@ -336,6 +336,7 @@ fn to_action(ev: TermEvent, app: &App) -> Option<Action> {
                     Dialog::ConfirmDelete { .. } => keys::Modal::Confirm,
                 }),
             },
+            app.keys(),
         ),
         TermEvent::Paste(text) => Some(Action::Paste(text)),
         TermEvent::Mouse(m) => match m.kind {

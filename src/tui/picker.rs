@@ -18,6 +18,7 @@ use crate::tui::app::{App, Options, Outcome};
 use crate::tui::dispatch::Workers;
 use crate::tui::event_loop::{self, Host};
 use crate::tui::input::TerminalInput;
+use crate::tui::keys::Keymap;
 use crate::tui::terminal::{self, Modes, Tui};
 use crate::tui::{clipboard, launch, ui};
 use crate::workers::indexer::{self, CacheSetup, IndexOptions};
@@ -34,21 +35,30 @@ pub fn scope_root(dir: &Path) -> String {
     root.to_string_lossy().into_owned()
 }
 
-/// The picker's settings: the config file (unless `--no-config`) merged with the command line;
-/// a config file that cannot be read or parsed is the error, in one line.
-fn settings(cli: &Cli) -> Result<Settings, String> {
-    let file = match config::path() {
-        Some(path) if !cli.picker.no_config => config::load(&path)?.unwrap_or_default(),
-        _ => FileConfig::default(),
+/// The picker's settings and keys: the config file (unless `--no-config`) merged with the
+/// command line; a config file that cannot be read or parsed is the error, in one line.
+fn settings(cli: &Cli) -> Result<(Settings, Keymap), String> {
+    let (file, path) = match config::path() {
+        Some(path) if !cli.picker.no_config => (config::load(&path)?.unwrap_or_default(), path),
+        path => (FileConfig::default(), path.unwrap_or_default()),
     };
-    Ok(config::merge(file, cli.config_flags()))
+    let settings = config::merge(file, cli.config_flags());
+    // `load` has checked the keys, with the line of a bad one.
+    let keys = Keymap::new(&settings.keys).map_err(|e| {
+        format!(
+            "{}: {}",
+            crate::sanitize::path_line(&path),
+            crate::sanitize::one_line(&e.reason)
+        )
+    })?;
+    Ok((settings, keys))
 }
 
 /// Run the picker; returns the exit code.
 pub fn run(cli: &Cli) -> i32 {
     crate::memory::return_freed_memory_promptly();
     // Before the terminal is taken: a broken config file is a line on stderr, no screen.
-    let settings = match settings(cli) {
+    let (settings, keys) = match settings(cli) {
         Ok(settings) => settings,
         Err(line) => {
             eprintln!("codex-picker: {line}");
@@ -81,6 +91,7 @@ pub fn run(cli: &Cli) -> i32 {
         content: p.content,
         resume_args: settings.resume_args,
         codex_env: codex.env_prefix(p.shell),
+        keys,
     };
     let (mut tui, mut input, wakeup) = match open_terminal(settings.height) {
         Ok(opened) => opened,

@@ -67,6 +67,8 @@ pub struct App {
     screen: Screen,
     actions: Actions,
     outbox: Outbox,
+    /// The keys in effect (the key table with the config file's `[keys]`).
+    keys: crate::tui::keys::Keymap,
 }
 
 impl App {
@@ -87,6 +89,7 @@ impl App {
             actions: Actions::default(),
             outbox: Outbox::default(),
             handoff: Handoff::new(&opts),
+            keys: opts.keys.clone(),
         };
         if !app.list.query().is_empty() {
             app.request_search();
@@ -142,6 +145,11 @@ impl App {
     /// The terminal-wide state: size, layout, focus, help, the status message, the clock.
     pub fn screen(&self) -> &Screen {
         &self.screen
+    }
+
+    /// The keys in effect: dispatch, the help, the footer and the menu read them.
+    pub fn keys(&self) -> &crate::tui::keys::Keymap {
+        &self.keys
     }
 
     /// The time the list's ages and `date:` filters are counted to (the event loop sets it

@@ -229,6 +229,8 @@ pub struct Options {
     /// Put before `codex` in a command given to the user (`CODEX_HOME=... ` when the store
     /// is not the default one).
     pub codex_env: String,
+    /// The keys (the key table's, with the config file's `[keys]` applied).
+    pub keys: crate::tui::keys::Keymap,
 }
 
 /// Why rows are not shown, counted for the status line.

@@ -123,9 +123,9 @@ pub fn draw(frame: &mut Frame, status: Rect, footer: Rect, app: &App, theme: &Th
         let keys = if app.pane().find().editing() {
             keys::FOOTER_FINDING
         } else if app.screen().focus() == crate::tui::app::Focus::Conversation {
-            keys::footer(keys::Section::Conversation)
+            app.keys().footer(keys::Section::Conversation)
         } else {
-            keys::footer(keys::Section::List)
+            app.keys().footer(keys::Section::List)
         };
         frame.render_widget(
             Line::from(Span::styled(
