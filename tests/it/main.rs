@@ -15,6 +15,7 @@ mod stand_in;
 mod tmux;
 mod tmux_actions;
 mod tmux_inline;
+mod tmux_keys;
 mod tmux_live;
 mod tmux_pane;
 mod tmux_signals;

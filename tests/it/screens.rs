@@ -251,7 +251,7 @@ fn help_in_the_conversation_lists_its_keys_first_and_says_what_does_not_fit() {
         text.contains("more: a taller terminal shows them"),
         "what is cut is said:\n{text}"
     );
-    assert!(text.contains("Esc, F1 or any key closes this help"));
+    assert!(text.contains("Esc or any key closes this help"));
     insta::assert_snapshot!("help_conversation", term.backend());
 }
 

@@ -167,6 +167,17 @@ impl Keymap {
         binds(&self.rows, section)
     }
 
+    /// The name of `command`'s first key, for a hint in a sentence (`Ctrl+F`); the keys that
+    /// work everywhere first; `no key` when the file left it none.
+    pub fn key_of(&self, command: Command) -> String {
+        [Section::List, Section::Conversation]
+            .into_iter()
+            .flat_map(|section| self.binds(section))
+            .find(|b| b.command == command && !b.keys.is_empty())
+            .and_then(|b| b.keys.first())
+            .map_or_else(|| "no key".to_owned(), Key::label)
+    }
+
     /// The command `press` is bound to in `section`.
     pub fn bound(&self, press: Key, section: Section, query_empty: bool) -> Option<Command> {
         self.lookup

@@ -22,7 +22,11 @@ fn entries(focus: Focus, keys: &keys::Keymap) -> Vec<(String, String)> {
         Focus::List => rows(keys::Section::List)
             .map(line)
             .chain([(
-                "→ then F1".to_owned(),
+                format!(
+                    "{} then {}",
+                    keys.key_of(keys::Command::ReadConversation),
+                    keys.key_of(keys::Command::Help)
+                ),
                 "the conversation's own keys".to_owned(),
             )])
             .collect(),
@@ -110,7 +114,7 @@ pub fn draw(frame: &mut Frame, screen: Rect, focus: Focus, keys: &keys::Keymap, 
         .collect();
     lines.push(Line::default());
     lines.push(Line::from(Span::styled(
-        "Esc, F1 or any key closes this help",
+        "Esc or any key closes this help",
         theme.placeholder,
     )));
     let block = Block::default()
