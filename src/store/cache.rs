@@ -160,6 +160,13 @@ pub enum LoadOutcome {
     Ignored(String),
 }
 
+impl LoadOutcome {
+    /// There is no cache file yet.
+    pub fn missing() -> LoadOutcome {
+        LoadOutcome::Ignored(Unusable::Missing.to_string())
+    }
+}
+
 /// The rows cache of one store home as loaded: its entries in path order (as bytes), read-only.
 /// A run settles the walked files against it and saves what it ends with ([`save`]).
 #[derive(Debug, Default)]

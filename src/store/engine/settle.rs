@@ -17,7 +17,7 @@ use super::{Event, Finished, Options, Row};
 use crate::rollout::summary::{ScanOptions, ScanState, Until};
 use crate::session::SessionRow;
 use crate::store::cache::{self, LoadOutcome, Plan, RowCache, Stamp};
-use crate::store::walk::{self, Listed, RolloutFile};
+use crate::store::walk::RolloutFile;
 use crate::store::{fork, issues, reader, FileIssue, Store};
 
 /// What a run did: the test-visible account of the work.
@@ -137,11 +137,16 @@ impl<'a> Run<'a> {
             return false;
         }
         let archived = self.opts.archived;
-        let ((listed, mut walk_issues), (mut rc, outcome)) = self.pool.install(|| {
+        // With no cache file the files are listed by name only: each reader looks at its file
+        // first, so reading starts as soon as the names are listed.
+        self.cold = head.is_empty() && file.is_none_or(|f| !f.is_file());
+        let look = !self.cold;
+        let ((files, walk_issues), (mut rc, outcome)) = self.pool.install(|| {
             rayon::join(
-                || self.store.listing(archived),
+                || self.store.walk(archived, look),
                 || match file {
-                    Some(file) => RowCache::load(file, &self.store.home),
+                    Some(file) if look => RowCache::load(file, &self.store.home),
+                    Some(_) => (RowCache::empty(&self.store.home), LoadOutcome::missing()),
                     None => (RowCache::empty(&self.store.home), LoadOutcome::Loaded),
                 },
             )
@@ -154,14 +159,6 @@ impl<'a> Run<'a> {
             .collect();
         in_head.sort_unstable();
         rc.adopt(head);
-        self.cold = rc.is_empty();
-        let files = if self.cold {
-            listed.into_iter().map(Listed::unlooked).collect()
-        } else {
-            let (files, more) = self.pool.install(|| walk::stat_all(listed));
-            walk_issues.extend(more);
-            files
-        };
         let mut sent = vec![false; rc.len()];
         if self.opts.cached_first {
             for (s, e) in sent.iter_mut().zip(rc.entries()) {
