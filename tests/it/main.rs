@@ -23,6 +23,7 @@ mod gen_common;
 use gen_common::gen;
 
 mod cache;
+mod cache_delta;
 mod content;
 mod engine;
 mod fuzz;

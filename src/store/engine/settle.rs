@@ -434,43 +434,41 @@ impl<'a> Run<'a> {
         };
         let keep_lines = stamp == rc.stamp();
         let entries = rc.entries();
+        let kept = |e: &cache::Entry| (rc.record(e, keep_lines), keep_lines && rc.in_base(e));
         let mut records = Vec::with_capacity(files.len() + work.unwalked.len());
         for (i, f) in files.iter().enumerate().rev() {
             let old = work.entry_of[i].map(|e| &entries[e]);
             match (&out.fresh[i], old) {
-                (Some(new), _) => records.push(cache::RecordRef {
-                    path: f.path.as_os_str().as_encoded_bytes(),
-                    key: cache::Key {
-                        size: f.size,
-                        mtime_ms: f.mtime_ms,
-                        compressed: f.compressed,
-                        archived: f.archived,
-                        session: true,
-                        fork: new.fork,
+                (Some(new), _) => records.push((
+                    cache::RecordRef {
+                        path: f.path.as_os_str().as_encoded_bytes(),
+                        key: cache::Key {
+                            size: f.size,
+                            mtime_ms: f.mtime_ms,
+                            compressed: f.compressed,
+                            archived: f.archived,
+                            session: true,
+                            fork: new.fork,
+                        },
+                        state: match (&new.state, old) {
+                            (Some(state), _) => state,
+                            (None, Some(e)) => rc.record(e, false).state,
+                            (None, None) => continue,
+                        },
+                        id: new.id.as_bytes(),
+                        line: new.line.as_deref().unwrap_or_default().as_bytes(),
                     },
-                    state: match (&new.state, old) {
-                        (Some(state), _) => state,
-                        (None, Some(e)) => rc.record(e, false).state,
-                        (None, None) => continue,
-                    },
-                    id: new.id.as_bytes(),
-                    line: new.line.as_deref().unwrap_or_default().as_bytes(),
-                }),
-                (None, Some(e)) if !matches!(out.ids[i], Id::None) => {
-                    records.push(rc.record(e, keep_lines));
-                }
+                    false,
+                )),
+                (None, Some(e)) if !matches!(out.ids[i], Id::None) => records.push(kept(e)),
                 _ => {}
             }
         }
         if !work.unwalked.is_empty() {
-            records.extend(
-                work.unwalked
-                    .iter()
-                    .map(|&e| rc.record(&entries[e], keep_lines)),
-            );
-            records.sort_unstable_by(|a, b| a.path.cmp(b.path));
+            records.extend(work.unwalked.iter().map(|&e| kept(&entries[e])));
+            records.sort_unstable_by(|a, b| a.0.path.cmp(b.0.path));
         }
-        cache::save(file, &rc.home, stamp, &records)
+        cache::save(file, rc, stamp, &records)
     }
 }
 
