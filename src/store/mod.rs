@@ -7,6 +7,7 @@ pub mod cache;
 mod cache_codec;
 pub mod fork;
 pub mod issues;
+pub mod locks;
 pub mod names;
 pub mod open;
 pub mod walk;

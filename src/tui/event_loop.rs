@@ -297,7 +297,10 @@ fn to_action(ev: TermEvent, app: &App) -> Option<Action> {
                 finding: app.pane().find().editing(),
                 modal: app.actions().dialog().map(|d| match d {
                     Dialog::Menu { .. } => keys::Modal::Menu,
-                    Dialog::ConfirmDelete { .. } => keys::Modal::Confirm,
+                    Dialog::ConfirmDelete { .. } | Dialog::ConfirmOpen { .. } => {
+                        keys::Modal::Confirm
+                    }
+                    Dialog::Rename { .. } => keys::Modal::Input,
                 }),
             },
         ),

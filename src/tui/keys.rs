@@ -27,8 +27,11 @@ pub enum Modal {
     /// The action menu: its letters, ↑ ↓ and Enter; Esc or Ctrl+X closes it; the direct keys
     /// (Alt+A, Ctrl+Y, ...) still work.
     Menu,
-    /// The delete question: `y` deletes, any other key cancels.
+    /// A question (delete; act on a session open elsewhere): `y` goes ahead, any other key
+    /// cancels.
     Confirm,
+    /// A line being typed (a session's new name): keys edit it, Enter takes it, Esc drops it.
+    Input,
 }
 
 /// The action of a key press, if any.
@@ -50,6 +53,7 @@ pub fn action(key: KeyEvent, ctx: Context) -> Option<Action> {
                 return Some(a);
             }
         }
+        Some(Modal::Input) => return input_key(key.code, ctrl, alt),
         None => {}
     }
     if ctx.finding && !ctrl && !alt {
@@ -98,6 +102,7 @@ pub fn action(key: KeyEvent, ctx: Context) -> Option<Action> {
         KeyCode::Char('N') if reading => Action::JumpHit(HitStep::Previous),
         KeyCode::Char(c) => Action::Insert(c),
         KeyCode::F(1) => Action::ToggleHelp,
+        KeyCode::F(2) => Action::Rename,
         KeyCode::F(3) if shift => Action::JumpHit(HitStep::Previous),
         KeyCode::F(3) => Action::JumpHit(HitStep::Next),
         KeyCode::Backspace if ctrl || alt => Action::DeleteWord,
@@ -137,6 +142,27 @@ fn menu_key(code: KeyCode, ctrl: bool, alt: bool) -> Option<Action> {
         KeyCode::Esc => Action::CloseDialog,
         KeyCode::Char(c) => Action::MenuPick(Some(c)),
         _ => Action::CloseDialog,
+    };
+    Some(a)
+}
+
+/// The keys of a line being typed: the query's editing keys, Enter, Esc and Ctrl+C; no other
+/// key does anything until it is closed.
+fn input_key(code: KeyCode, ctrl: bool, alt: bool) -> Option<Action> {
+    let a = match code {
+        KeyCode::Char(c) if ctrl => match c.to_ascii_lowercase() {
+            'c' => Action::Quit,
+            'u' => Action::ClearQuery,
+            'w' | 'h' => Action::DeleteWord,
+            _ => return None,
+        },
+        KeyCode::Char(_) if alt => return None,
+        KeyCode::Char(c) => Action::Insert(c),
+        KeyCode::Backspace if ctrl || alt => Action::DeleteWord,
+        KeyCode::Backspace => Action::DeleteBack,
+        KeyCode::Enter => Action::Accept,
+        KeyCode::Esc => Action::Escape,
+        _ => return None,
     };
     Some(a)
 }
@@ -189,12 +215,13 @@ pub const HELP: &[(&str, &str)] = &[
     ),
     (
         "Ctrl+X",
-        "actions: resume here, fork, copy, export, archive, delete",
+        "actions: resume here, fork, copy, export, archive, rename, delete",
     ),
     (
         "Alt+A  Alt+D  Alt+F",
         "archive (unarchive), delete (asks first), fork: by codex",
     ),
+    ("F2", "rename the session (codex sets the name)"),
     (
         "Esc  Ctrl+C",
         "clear the query (with an empty query, quit); quit",

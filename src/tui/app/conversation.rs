@@ -1,5 +1,5 @@
 //! The conversation pane's content as screen lines: the header (the session's facts, its first
-//! and latest prompts, a warning when its folder is gone), then each message under a line that
+//! and latest prompts, a warning when its folder is gone or another codex has it open), then each message under a line that
 //! says who spoke, its Markdown rendered ([`crate::tui::render::markdown`]), and tool calls and
 //! reasoning when shown ([`super::tool_view`]). Pure: text in, lines out; where each entry
 //! starts is kept for jumps, copying and expanding, and where each code block is, for the pane
@@ -39,6 +39,8 @@ pub struct View {
     pub expanded: Expanded,
     /// The session's folder no longer exists.
     pub folder_missing: bool,
+    /// Another codex has the session open: which ("open in codex, pid 42").
+    pub open_in: Option<String>,
 }
 
 /// What kind of entry starts at a line.
@@ -115,6 +117,9 @@ fn header(b: &mut Built, row: &SessionRow, t: Option<&Transcript>, width: usize,
     if view.folder_missing {
         let warn = "this folder no longer exists: `cd <folder> && codex resume` would fail";
         fact(b, "", warn, width, Part::Warning, usize::MAX);
+    }
+    if let Some(open_in) = &view.open_in {
+        fact(b, "", &format!("● {open_in}"), width, Part::Warning, usize::MAX);
     }
     let Some(t) = t else { return };
     let (user, assistant) = t.counts();

@@ -28,6 +28,8 @@ pub struct PaneContext {
     pub height: usize,
     /// The content search whose hits are marked; `None` in fuzzy search.
     pub content_query: Option<String>,
+    /// Which other codex has the session open ("open in codex, pid 42"), if one does.
+    pub open_in: Option<String>,
 }
 
 type Read = Arc<Result<Transcript, String>>;
@@ -163,6 +165,7 @@ impl Pane {
         };
         let cached = self.cached(&row.id);
         self.view.folder_missing = folder_missing(row);
+        self.view.open_in.clone_from(&ctx.open_in);
         self.built = conversation::build(row, cached.as_deref(), ctx.width, &self.view);
         self.lit = vec![false; self.built.code.len()];
         let query = ctx.content_query.as_deref();
@@ -215,6 +218,12 @@ impl Pane {
         f(&mut self.view);
         self.rebuild(row, ctx);
         self.restore(anchor, ctx.height);
+    }
+
+    /// What the header says of the session changed (its name, another codex opening it):
+    /// build the lines again, the reader kept where they were.
+    pub fn header_changed(&mut self, row: Option<&SessionRow>, ctx: &PaneContext) {
+        self.reshow(row, ctx, |_| {});
     }
 
     /// Show or hide tool calls.
