@@ -19,6 +19,7 @@ const CTX: PaneContext = PaneContext {
     width: 80,
     height: 40,
     content_query: None,
+    open_in: None,
 };
 
 /// What opening one session in the pane cost.

@@ -45,7 +45,10 @@ impl InFlight {
     }
 
     fn set(&self, group: Option<i32>) {
-        *self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = group;
+        *self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = group;
     }
 
     fn take(&self) -> Option<i32> {

@@ -36,13 +36,7 @@ echo ended >> "$LOG"
 "#;
 
 fn run(script: &Path, name: &str, limit: Duration) -> Result<String, String> {
-    set_thread_name(
-        Command::new(script),
-        ID,
-        name,
-        limit,
-        &InFlight::default(),
-    )
+    set_thread_name(Command::new(script), ID, name, limit, &InFlight::default())
 }
 
 #[test]
@@ -84,11 +78,11 @@ while IFS= read -r line; do
 done"#;
     let (script, _) = stand_in(dir.path(), body);
     let why = run(&script, "x", Duration::from_secs(20)).unwrap_err();
+    assert!(why.starts_with("no rollout found for thread id"), "{why:?}");
     assert!(
-        why.starts_with("no rollout found for thread id"),
-        "{why:?}"
+        !why.contains('\x1b'),
+        "no escape reaches the screen: {why:?}"
     );
-    assert!(!why.contains('\x1b'), "no escape reaches the screen: {why:?}");
 }
 
 #[test]
@@ -110,8 +104,13 @@ fn a_server_that_ends_without_answering_says_why() {
 
 /// Whether process `pid` is still there (a zombie counts as gone).
 fn alive(pid: i32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .is_ok_and(|s| !s.rsplit(')').next().unwrap_or("").trim_start().starts_with('Z'))
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
+        !s.rsplit(')')
+            .next()
+            .unwrap_or("")
+            .trim_start()
+            .starts_with('Z')
+    })
 }
 
 #[cfg(target_os = "linux")]
@@ -184,16 +183,14 @@ fn a_server_in_flight_is_stopped_when_asked() {
     in_flight.stop();
     let why = asked.join().unwrap().unwrap_err();
     assert!(started.elapsed() < Duration::from_secs(30));
-    assert!(why.starts_with("codex app-server ended without answering"), "{why}");
+    assert!(
+        why.starts_with("codex app-server ended without answering"),
+        "{why}"
+    );
 }
 
 #[test]
 fn a_program_that_cannot_run_is_named() {
-    let why = run(
-        Path::new("/nonexistent/codex"),
-        "x",
-        Duration::from_secs(1),
-    )
-    .unwrap_err();
+    let why = run(Path::new("/nonexistent/codex"), "x", Duration::from_secs(1)).unwrap_err();
     assert!(why.starts_with("cannot run /nonexistent/codex:"), "{why}");
 }

@@ -168,7 +168,10 @@ fn lock_files(dir: &Path) -> Vec<(String, FileKey)> {
                 return None;
             }
             let dev = meta.dev();
-            Some((id.to_owned(), (libc::major(dev), libc::minor(dev), meta.ino())))
+            Some((
+                id.to_owned(),
+                (libc::major(dev), libc::minor(dev), meta.ino()),
+            ))
         })
         .collect()
 }

@@ -34,7 +34,7 @@ fn the_holder_kind_comes_from_its_command_line() {
         HolderKind::Exec
     );
     assert_eq!(
-        kind_of(b"/usr/bin/codex\0resume\0019a\0"),
+        kind_of(b"/usr/bin/codex\0resume\x00019a\0"),
         HolderKind::Codex
     );
     // An exec whose prompt is "exec" is still an exec; a program named exec is not.
@@ -76,7 +76,11 @@ mod linux {
         let home = tempfile::tempdir().unwrap();
         let dir = home.path().join(LOCK_DIR);
         std::fs::create_dir(&dir).unwrap();
-        for name in [format!("{HELD}.lock"), format!("{FREE}.lock"), "notes".into()] {
+        for name in [
+            format!("{HELD}.lock"),
+            format!("{FREE}.lock"),
+            "notes".into(),
+        ] {
             std::fs::write(dir.join(name), "").unwrap();
         }
         std::fs::create_dir(dir.join("folder.lock")).unwrap();

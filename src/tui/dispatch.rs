@@ -1,8 +1,11 @@
 //! The picker's side of the worker channels: the app's requests sent to the workers, and what
 //! the workers send back applied to the app through its own `apply_*` functions. Owns the two
 //! hand-over rules: indexer batches that arrive together are taken together (the first one
-//! alone), and a conversation is held while the top row is still changing. Never blocks.
+//! alone), and a conversation is held while the top row is still changing. Never blocks. Also
+//! reads the store's thread locks for the app (a folder and `/proc/locks`, well under a
+//! millisecond) once a second, and again when asked before an action.
 
+use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, Sender, TryRecvError};
 use std::time::{Duration, Instant};
 
@@ -24,6 +27,10 @@ const DRAIN_BUDGET: Duration = Duration::from_millis(8);
 /// conversation is read.
 const TOP_SETTLE: Duration = Duration::from_millis(120);
 
+/// How often the thread locks are read again, so a session opened or closed in another codex
+/// is marked or unmarked.
+const LOCKS_EVERY: Duration = Duration::from_secs(1);
+
 /// The channels to the three workers, and the conversation held back from the transcript one.
 pub struct Workers {
     index: Receiver<Event>,
@@ -43,6 +50,8 @@ pub struct Workers {
     changing: usize,
     /// The store read again when it changes (`None`: it is read once).
     live: Option<Live>,
+    /// The Codex home whose thread locks are read, and when they were last read.
+    locks: Option<(PathBuf, Option<Instant>)>,
 }
 
 /// Reading the store again: the watcher (started once the first rows phase has ended, so it
@@ -87,7 +96,27 @@ impl Workers {
             codex: None,
             changing: 0,
             live: None,
+            locks: None,
         }
+    }
+
+    /// Read the thread locks of the store at `home` for the app.
+    pub fn with_locks(mut self, home: PathBuf) -> Workers {
+        self.locks = Some((home, None));
+        self
+    }
+
+    /// Read the thread locks again when a second has passed since the last read, or now when
+    /// `now` (just before an action on a session); whether what the app shows changed.
+    pub fn refresh_locks(&mut self, app: &mut App, now: bool) -> bool {
+        let Some((home, read_at)) = &mut self.locks else {
+            return false;
+        };
+        if !now && read_at.is_some_and(|at| at.elapsed() < LOCKS_EVERY) {
+            return false;
+        }
+        *read_at = Some(Instant::now());
+        app.apply_locks(crate::store::locks::read(home))
     }
 
     /// Read the store again whenever the watcher `watch` starts says it changed, or the user
@@ -236,6 +265,15 @@ impl Workers {
         let drained = drain_index(app, &self.index);
         self.index_open &= drained.open;
         drained
+    }
+}
+
+impl Drop for Workers {
+    /// An app-server started for a request does not outlive the picker.
+    fn drop(&mut self) {
+        if let Some((codex, _, _)) = &self.codex {
+            codex.stop_app_server();
+        }
     }
 }
 

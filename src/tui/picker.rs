@@ -162,6 +162,7 @@ pub fn spawn_workers(store: Store, cache: CacheSetup, codex: Codex) -> Workers {
         }
     };
     let watched = store.clone();
+    let home = store.home.clone();
     Workers::new(
         index_run(),
         search::spawn(),
@@ -169,6 +170,7 @@ pub fn spawn_workers(store: Store, cache: CacheSetup, codex: Codex) -> Workers {
     )
     .with_codex(codex, store)
     .with_live(move || watch::spawn(&watched), index_run)
+    .with_locks(home)
 }
 
 /// The terminal's own events.

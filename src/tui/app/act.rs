@@ -124,7 +124,9 @@ impl App {
                 self.start_change(Change::Delete, id, path);
             }
             Some(Dialog::ConfirmDelete { .. }) => self.screen.notify("not deleted"),
-            Some(Dialog::ConfirmOpen { path, then, .. }) => return self.answer_open(yes, &path, then),
+            Some(Dialog::ConfirmOpen { path, then, .. }) => {
+                return self.answer_open(yes, &path, then)
+            }
             _ => {}
         }
         Effect::None

@@ -146,7 +146,10 @@ pub enum Dialog {
 impl Dialog {
     /// A question answered by `y` or any other key.
     pub fn is_question(&self) -> bool {
-        matches!(self, Dialog::ConfirmDelete { .. } | Dialog::ConfirmOpen { .. })
+        matches!(
+            self,
+            Dialog::ConfirmDelete { .. } | Dialog::ConfirmOpen { .. }
+        )
     }
 }
 

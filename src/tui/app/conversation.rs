@@ -119,7 +119,14 @@ fn header(b: &mut Built, row: &SessionRow, t: Option<&Transcript>, width: usize,
         fact(b, "", warn, width, Part::Warning, usize::MAX);
     }
     if let Some(open_in) = &view.open_in {
-        fact(b, "", &format!("● {open_in}"), width, Part::Warning, usize::MAX);
+        fact(
+            b,
+            "",
+            &format!("● {open_in}"),
+            width,
+            Part::Warning,
+            usize::MAX,
+        );
     }
     let Some(t) = t else { return };
     let (user, assistant) = t.counts();

@@ -31,8 +31,8 @@ mod index_status;
 mod list;
 mod open_elsewhere;
 mod pane;
-mod resume;
 mod rename;
+mod resume;
 mod rows;
 mod screen;
 mod searches;
@@ -258,7 +258,9 @@ impl App {
             width: self.screen.pane_width(),
             height: self.screen.pane_height(),
             content_query: self.content_mode().then(|| self.list.words().to_owned()),
-            open_in: self.selected_holder().map(|h| h.describe()),
+            open_in: self
+                .selected_holder()
+                .map(crate::store::locks::Holder::describe),
         }
     }
 

@@ -44,6 +44,21 @@ impl App {
         self.holder_of(self.selected_row()?)
     }
 
+    /// Whether `action` may resume, fork, archive or delete the selected session (the thread
+    /// locks are read again just before it).
+    pub fn acts_on_session(action: &Action) -> bool {
+        matches!(
+            action,
+            Action::Accept
+                | Action::ExecSelected
+                | Action::ResumeHere
+                | Action::Fork
+                | Action::Archive
+                | Action::Delete
+                | Action::MenuPick(_)
+        )
+    }
+
     /// Before an action that resumes, forks or archives the selected session: when another
     /// codex has it open, ask first (`Some`: the action ends there). Enter asks too, whatever
     /// it hands back: the id it prints is for `codex resume`.

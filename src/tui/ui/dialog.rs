@@ -11,9 +11,9 @@ use ratatui::widgets::{Block, Borders, Clear, Padding, Paragraph};
 use ratatui::Frame;
 
 use crate::session::SessionRow;
+use crate::store::locks::Holder;
 use crate::textwidth;
 use crate::timefmt::Millis;
-use crate::store::locks::Holder;
 use crate::tui::app::{App, Dialog, MENU};
 
 use super::Theme;
@@ -32,7 +32,11 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme) {
         }
         Dialog::ConfirmDelete { path, .. } => {
             let row = app.row_at(path);
-            let facts = row.map(|r| (r, app.message_counts(r), app.holder_of(r)));
+            let facts = row.map(|row| Facts {
+                row,
+                counts: app.message_counts(row),
+                holder: app.holder_of(row),
+            });
             (
                 " delete this session? ",
                 confirm_lines(facts, app.screen().now(), theme),
@@ -79,21 +83,34 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme) {
     frame.render_widget(Paragraph::new(lines).block(block), area);
     // The rename box's cursor: inside the border and the padding, at the end of the name.
     if let Some((line, col)) = cursor {
-        let x = (area.x + 2).saturating_add(col).min(area.right().saturating_sub(2));
+        let x = (area.x + 2)
+            .saturating_add(col)
+            .min(area.right().saturating_sub(2));
         frame.set_cursor_position((x, area.y + 1 + line));
     }
 }
 
 /// The question before acting on a session another codex has open: its title, then "open in
 /// another codex (pid N): resume anyway? y/n".
-fn open_lines(title: Option<&str>, holder: Holder, verb: &str, theme: &Theme) -> Vec<Line<'static>> {
+fn open_lines(
+    title: Option<&str>,
+    holder: Holder,
+    verb: &str,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
     if let Some(title) = title {
         let title = textwidth::truncate(&crate::sanitize::one_line(title), 70);
-        lines.push(Line::from(Span::styled(format!("“{title}”"), theme.help_text)));
+        lines.push(Line::from(Span::styled(
+            format!("“{title}”"),
+            theme.help_text,
+        )));
     }
     lines.push(Line::from(vec![
-        Span::styled(format!("{}: {verb} anyway? ", holder.who()), theme.help_text),
+        Span::styled(
+            format!("{}: {verb} anyway? ", holder.who()),
+            theme.help_text,
+        ),
         Span::styled("y/n", theme.help_key),
     ]));
     lines.push(Line::default());
@@ -106,12 +123,19 @@ fn open_lines(title: Option<&str>, holder: Holder, verb: &str, theme: &Theme) ->
 
 /// The rename box: the session's title, the name being typed (its end in view), the keys;
 /// and where the cursor goes (line, column within the text).
-fn rename_lines(title: Option<&str>, name: &str, theme: &Theme) -> (Vec<Line<'static>>, (u16, u16)) {
+fn rename_lines(
+    title: Option<&str>,
+    name: &str,
+    theme: &Theme,
+) -> (Vec<Line<'static>>, (u16, u16)) {
     const FIELD: usize = 60;
     let mut lines = Vec::new();
     if let Some(title) = title {
         let title = textwidth::truncate(&crate::sanitize::one_line(title), FIELD + 6);
-        lines.push(Line::from(Span::styled(format!("“{title}”"), theme.placeholder)));
+        lines.push(Line::from(Span::styled(
+            format!("“{title}”"),
+            theme.placeholder,
+        )));
     }
     let shown = textwidth::truncate_left(&crate::sanitize::one_line(name), FIELD);
     let used = textwidth::width(&shown);
@@ -160,11 +184,16 @@ fn menu_lines(cursor: usize, archived: bool, theme: &Theme) -> Vec<Line<'static>
 }
 
 /// The session named, so the user knows what goes, and the answer keys.
-fn confirm_lines(
-    facts: Option<(&SessionRow, Option<(u32, u32)>, Option<Holder>)>,
-    now: Millis,
-    theme: &Theme,
-) -> Vec<Line<'static>> {
+/// What the delete question says of its session.
+struct Facts<'a> {
+    row: &'a SessionRow,
+    /// User and assistant messages, when counted.
+    counts: Option<(u32, u32)>,
+    /// Another codex that has it open.
+    holder: Option<Holder>,
+}
+
+fn confirm_lines(facts: Option<Facts>, now: Millis, theme: &Theme) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
     let field = |name: &str, value: String| {
         Line::from(vec![
@@ -173,7 +202,12 @@ fn confirm_lines(
         ])
     };
     let mut holder = None;
-    if let Some((row, counts, held)) = facts {
+    if let Some(Facts {
+        row,
+        counts,
+        holder: held,
+    }) = facts
+    {
         holder = held;
         let title = crate::sanitize::one_line(row.title());
         lines.push(field("title", format!("“{title}”")));

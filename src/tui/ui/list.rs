@@ -47,7 +47,14 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
                 search::highlights(&search::Haystack::new(&rows[i]), list.parsed())
             };
             let open = app.holder_of(&rows[i]).is_some();
-            row_line(&rows[i], &marks, content, pos == list.selected(), open, &ctx)
+            row_line(
+                &rows[i],
+                &marks,
+                content,
+                pos == list.selected(),
+                open,
+                &ctx,
+            )
         })
         .collect();
     frame.render_widget(Paragraph::new(lines), area);
