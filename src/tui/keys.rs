@@ -365,6 +365,36 @@ mod tests {
     }
 
     #[test]
+    fn f2_renames_and_the_name_box_takes_the_keys() {
+        assert_eq!(
+            action(key(KeyCode::F(2), KeyModifiers::NONE), LIST),
+            Some(Action::Rename)
+        );
+        let input = Context {
+            modal: Some(Modal::Input),
+            ..LIST
+        };
+        let press = |code, mods| action(key(code, mods), input);
+        let none = KeyModifiers::NONE;
+        // Every printable key is typed, `?` and letters the menu uses included.
+        for c in ['?', 'y', 'n', 'é'] {
+            assert_eq!(press(KeyCode::Char(c), none), Some(Action::Insert(c)));
+        }
+        assert_eq!(press(KeyCode::Enter, none), Some(Action::Accept));
+        assert_eq!(press(KeyCode::Esc, none), Some(Action::Escape));
+        assert_eq!(press(KeyCode::Backspace, none), Some(Action::DeleteBack));
+        let ctrl = KeyModifiers::CONTROL;
+        assert_eq!(press(KeyCode::Char('w'), ctrl), Some(Action::DeleteWord));
+        assert_eq!(press(KeyCode::Char('u'), ctrl), Some(Action::ClearQuery));
+        assert_eq!(press(KeyCode::Char('c'), ctrl), Some(Action::Quit));
+        // The picker's other keys do nothing until the box is closed.
+        assert_eq!(press(KeyCode::Char('x'), ctrl), None);
+        assert_eq!(press(KeyCode::Char('d'), KeyModifiers::ALT), None);
+        assert_eq!(press(KeyCode::Down, none), None);
+        assert_eq!(press(KeyCode::F(2), none), None);
+    }
+
+    #[test]
     fn action_keys_and_the_menu() {
         let alt = |c, ctx| action(key(KeyCode::Char(c), KeyModifiers::ALT), ctx);
         assert_eq!(alt('a', LIST), Some(Action::Archive));
