@@ -15,7 +15,9 @@ mod stand_in;
 mod tmux;
 mod tmux_actions;
 mod tmux_live;
+mod tmux_open;
 mod tmux_pane;
+mod tmux_rename;
 mod tmux_signals;
 
 #[path = "../../examples/common/mod.rs"]
