@@ -44,6 +44,14 @@ impl InFlight {
         }
     }
 
+    /// Whether an app-server is being run.
+    pub fn running(&self) -> bool {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .is_some()
+    }
+
     fn set(&self, group: Option<i32>) {
         *self
             .0

@@ -1,21 +1,20 @@
 use super::*;
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 const ID: &str = "01a23b78-e12d-71f3-94ef-3af408e0c477";
 
 /// A stand-in `codex` whose `app-server` runs `body` (a shell script reading its stdin), with
-/// `$LOG` the file it may write to.
-fn stand_in(dir: &Path, body: &str) -> (PathBuf, PathBuf) {
+/// `$LOG` the file it may write to. The script is given to `sh -c`, not written to a file and
+/// run: a file just written can be busy for `exec` while a test beside it forks.
+fn stand_in(dir: &Path, body: &str) -> (Command, PathBuf) {
     let log = dir.join("log");
-    let script = dir.join("codex");
-    let text = format!(
-        "#!/bin/sh\nLOG='{}'\n[ \"$1\" = app-server ] || exit 3\n{body}\n",
+    let script = format!(
+        "LOG='{}'\n[ \"$1\" = app-server ] || exit 3\n{body}\n",
         log.display()
     );
-    std::fs::write(&script, text).unwrap();
-    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
-    (script, log)
+    let mut cmd = Command::new("/bin/sh");
+    cmd.arg("-c").arg(script).arg("codex");
+    (cmd, log)
 }
 
 /// Answers as codex 0.171 does: the initialize result, a notification, the result, then the
@@ -35,15 +34,15 @@ done
 echo ended >> "$LOG"
 "#;
 
-fn run(script: &Path, name: &str, limit: Duration) -> Result<String, String> {
-    set_thread_name(Command::new(script), ID, name, limit, &InFlight::default())
+fn run(cmd: Command, name: &str, limit: Duration) -> Result<String, String> {
+    set_thread_name(cmd, ID, name, limit, &InFlight::default())
 }
 
 #[test]
 fn the_name_is_asked_for_as_codex_expects_and_its_stored_name_returned() {
     let dir = tempfile::tempdir().unwrap();
     let (script, log) = stand_in(dir.path(), ANSWERS);
-    let stored = run(&script, "  release notes ", Duration::from_secs(20));
+    let stored = run(script, "  release notes ", Duration::from_secs(20));
     assert_eq!(stored.as_deref(), Ok("release notes"));
 
     let log = std::fs::read_to_string(log).unwrap();
@@ -77,7 +76,7 @@ while IFS= read -r line; do
   esac
 done"#;
     let (script, _) = stand_in(dir.path(), body);
-    let why = run(&script, "x", Duration::from_secs(20)).unwrap_err();
+    let why = run(script, "x", Duration::from_secs(20)).unwrap_err();
     assert!(why.starts_with("no rollout found for thread id"), "{why:?}");
     assert!(
         !why.contains('\x1b'),
@@ -92,13 +91,13 @@ fn a_server_that_ends_without_answering_says_why() {
         dir.path(),
         "read -r line; echo 'Error: unrecognized subcommand app-server' >&2; exit 2",
     );
-    let why = run(&script, "x", Duration::from_secs(20)).unwrap_err();
+    let why = run(script, "x", Duration::from_secs(20)).unwrap_err();
     assert_eq!(
         why,
         "codex app-server ended without answering: unrecognized subcommand app-server"
     );
     let (script, _) = stand_in(dir.path(), "exit 9");
-    let why = run(&script, "x", Duration::from_secs(20)).unwrap_err();
+    let why = run(script, "x", Duration::from_secs(20)).unwrap_err();
     assert_eq!(why, "codex app-server ended without answering: status 9");
 }
 
@@ -125,7 +124,7 @@ while IFS= read -r line; do :; done
 wait"#;
     let (script, log) = stand_in(dir.path(), body);
     let started = Instant::now();
-    let why = run(&script, "x", Duration::from_millis(800)).unwrap_err();
+    let why = run(script, "x", Duration::from_millis(800)).unwrap_err();
     assert!(
         started.elapsed() < Duration::from_secs(10),
         "it gave up at the limit: {:?}",
@@ -165,18 +164,10 @@ fn a_server_in_flight_is_stopped_when_asked() {
     let in_flight = InFlight::default();
     let asked = {
         let in_flight = in_flight.clone();
-        thread::spawn(move || {
-            set_thread_name(
-                Command::new(script),
-                ID,
-                "x",
-                Duration::from_secs(60),
-                &in_flight,
-            )
-        })
+        thread::spawn(move || set_thread_name(script, ID, "x", Duration::from_secs(60), &in_flight))
     };
     let started = Instant::now();
-    while !std::fs::read_to_string(&log).is_ok_and(|s| s.ends_with('\n')) {
+    while !std::fs::read_to_string(&log).is_ok_and(|s| s.ends_with('\n')) || !in_flight.running() {
         assert!(started.elapsed() < Duration::from_secs(10), "it started");
         thread::sleep(Duration::from_millis(10));
     }
@@ -191,6 +182,11 @@ fn a_server_in_flight_is_stopped_when_asked() {
 
 #[test]
 fn a_program_that_cannot_run_is_named() {
-    let why = run(Path::new("/nonexistent/codex"), "x", Duration::from_secs(1)).unwrap_err();
+    let why = run(
+        Command::new("/nonexistent/codex"),
+        "x",
+        Duration::from_secs(1),
+    )
+    .unwrap_err();
     assert!(why.starts_with("cannot run /nonexistent/codex:"), "{why}");
 }
