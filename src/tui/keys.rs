@@ -218,10 +218,9 @@ pub const HELP: &[(&str, &str)] = &[
         "actions: resume here, fork, copy, export, archive, rename, delete",
     ),
     (
-        "Alt+A  Alt+D  Alt+F",
-        "archive (unarchive), delete (asks first), fork: by codex",
+        "Alt+A  Alt+D  Alt+F  F2",
+        "archive (unarchive), delete (asks first), fork, rename: by codex",
     ),
-    ("F2", "rename the session (codex sets the name)"),
     (
         "Esc  Ctrl+C",
         "clear the query (with an empty query, quit); quit",
