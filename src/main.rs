@@ -11,6 +11,7 @@ use codex_picker::cmd;
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
+    codex_picker::memory::small_pages();
     let cli = Cli::parse();
     codex_picker::memory::collect_freed();
     if cli.command.is_some() {

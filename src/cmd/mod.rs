@@ -1,11 +1,10 @@
 //! The non-interactive commands: [`list`], [`show`], [`cache`] and [`setup`] (`init`,
 //! `completions`, `man`), each in its own file, and what they share: messages on stderr
-//! (`codex-picker: <path>: <reason>`), exit codes, a broken pipe that is no error. [`output`] formats what they print; `list_memo` keeps the last whole
-//! `list --json` output of a store for the next run that finds the store unchanged.
+//! (`codex-picker: <path>: <reason>`), exit codes, a broken pipe that is no error. [`output`]
+//! formats what they print.
 
 mod cache;
 mod list;
-mod list_memo;
 pub mod output;
 mod setup;
 mod show;

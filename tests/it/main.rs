@@ -26,12 +26,13 @@ use gen_common::gen;
 
 mod cache;
 mod content;
+mod engine;
 mod fuzz;
 mod fuzz_gen;
 mod generator;
 mod hostile;
 mod limits;
-mod list_memo;
+mod list_lines;
 mod markdown;
 mod read_only;
 mod terminal_safety;

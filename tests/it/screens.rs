@@ -4,7 +4,7 @@
 //! the event loop's own dispatch.
 
 use codex_picker::session::SessionRow;
-use codex_picker::store::{self, ListOptions, Store};
+use codex_picker::store::{engine, Store};
 use codex_picker::timefmt;
 use codex_picker::tui::app::{Action, App, Options};
 use codex_picker::tui::dispatch::Workers;
@@ -34,13 +34,8 @@ pub(crate) fn demo() -> Demo {
     let dir = tempfile::tempdir().unwrap();
     let home = codex_picker::demo::materialize(dir.path()).unwrap();
     let store = Store { home };
-    let (mut rows, _) = store::list(
-        &store,
-        ListOptions {
-            archived: true,
-            until: codex_picker::rollout::summary::Until::FirstPrompt,
-        },
-    );
+    let opts = engine::Options::new(true, codex_picker::rollout::summary::Until::FirstPrompt);
+    let (mut rows, _, _) = engine::rows(&store, &opts);
     // File times follow the wall clock; shift them so the newest is 7 minutes before `now()`.
     let newest = rows.iter().map(|r| r.updated_ms).max().unwrap();
     let shift = now() - 7 * 60_000 - newest;
@@ -77,12 +72,14 @@ pub(crate) fn app(demo: &mut Demo, opts: Options, w: u16, h: u16) -> App {
 /// The content index of the demo store, as the indexer would build it.
 fn content_index(demo: &Demo) -> std::sync::Arc<codex_picker::fulltext::ContentIndex> {
     let (files, _) = demo.store.files(true);
-    let ids = demo
-        .rows
+    let walked: Vec<_> = files
         .iter()
-        .map(|r| (r.path.clone(), r.id.clone()))
+        .map(|f| {
+            let row = demo.rows.iter().find(|r| r.path == f.path);
+            (f.clone(), row.map(|r| r.id.clone()))
+        })
         .collect();
-    let targets = codex_picker::fulltext::build::targets_for(&files, &ids);
+    let targets = codex_picker::fulltext::build::targets_for(&walked);
     let (index, _) =
         codex_picker::fulltext::build::build(None, &targets, &files, 1, &mut |_, _, _| true)
             .unwrap();
