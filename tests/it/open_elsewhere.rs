@@ -1,7 +1,9 @@
-//! A session another process has open, end to end: this test holds the `flock` on the
-//! session's `thread-writer-locks/<id>.lock` as a running codex does, and the picker (the real
-//! binary in tmux, another process) marks that session alone, names the holder in its header,
-//! and asks before resuming it: `n` leaves it, `y` goes ahead.
+//! A session another process has open, end to end: the test holds the `flock` on the session's
+//! `thread-writer-locks/<id>.lock` as a running codex does, and the binary (another process)
+//! says so of that session alone: `list --json` gives the holder's pid in `open_elsewhere`
+//! (null for the others, and once the lock is released), and the picker in tmux marks the
+//! session, names the holder in its header and asks before resuming it: `n` leaves it, `y` goes
+//! ahead.
 
 use std::fs::File;
 use std::path::Path;
@@ -90,4 +92,48 @@ fn a_session_open_in_another_codex_is_marked_and_resume_asks_first() {
         printed.contains(&format!("codex resume {NEXT}")),
         "y goes ahead: {printed:?}"
     );
+}
+
+/// `list --json`'s `open_elsewhere` of each session, by id.
+fn open_elsewhere(home: &Path, extra: &[&str]) -> Vec<(String, serde_json::Value)> {
+    crate::common::list_json(home, extra)
+        .into_iter()
+        .map(|s| {
+            let id = s["id"].as_str().unwrap().to_owned();
+            (id, s["open_elsewhere"].clone())
+        })
+        .collect()
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn list_json_gives_the_holders_pid_of_a_held_session_and_null_for_the_others() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = demo_store(dir.path());
+    let _free = lock_file(&home, TOP);
+    let held = hold_lock(&home, NEXT);
+    let pid = serde_json::Value::from(std::process::id());
+    // A cold run, a warm one (lines the rows cache kept), one filtered by folder.
+    for extra in [&[][..], &[], &["--cwd", "/home/demo/work/api-server"]] {
+        let listed = open_elsewhere(&home, extra);
+        assert!(listed.len() >= 2, "{listed:?}");
+        for (id, open) in &listed {
+            let want = if id == NEXT {
+                &pid
+            } else {
+                &serde_json::Value::Null
+            };
+            assert_eq!(open, want, "{id} ({extra:?})");
+        }
+    }
+    // So does a search inside conversations.
+    let found = open_elsewhere(&home, &["--content", "last 5 commits"]);
+    assert!(
+        found.iter().any(|(id, open)| id == NEXT && *open == pid),
+        "{found:?}"
+    );
+    // Released: nobody has it open any more, and the next listing says so.
+    drop(held);
+    let listed = open_elsewhere(&home, &[]);
+    assert!(listed.iter().all(|(_, open)| open.is_null()), "{listed:?}");
 }
