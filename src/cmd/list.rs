@@ -133,21 +133,15 @@ fn list_content(
 }
 
 /// One JSON line per row: a kept line as it is, a made row rendered; each with what is live
-/// about its session (see `output::push_live`).
+/// about its session (see `output::write_live`).
 fn write_lines(out: &mut dyn Write, rows: &[Row], locks: &Snapshot) -> io::Result<()> {
     let mut w = io::BufWriter::with_capacity(1 << 20, out);
-    let mut line = Vec::with_capacity(4096);
     for row in rows {
-        line.clear();
         match row {
-            Row::Kept(kept) => output::push_live(&mut line, kept.line(), kept.id(), locks),
-            Row::Made(row) => {
-                let json = output::row_json(row);
-                output::push_live(&mut line, json.as_bytes(), row.id.as_bytes(), locks);
-            }
+            Row::Kept(kept) => output::write_live(&mut w, kept.line(), kept.id(), locks)?,
+            Row::Made(row) => w.write_all(output::row_json_live(row, locks).as_bytes())?,
         }
-        line.push(b'\n');
-        w.write_all(&line)?;
+        w.write_all(b"\n")?;
     }
     w.flush()
 }

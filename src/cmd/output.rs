@@ -77,46 +77,59 @@ pub fn path_hex(path: &std::path::Path) -> Option<String> {
 /// A session's JSON line with what is live about it added at its end: `"open_elsewhere"`, the
 /// pid of the process that has the session open, or null. Read when the line is written (a
 /// cached line never holds it); left out where the system does not say who holds a lock.
-pub fn push_live(out: &mut Vec<u8>, line: &[u8], id: &[u8], locks: &Snapshot) {
-    out.extend_from_slice(line);
-    end_live(out, id, locks);
+pub fn write_live(
+    out: &mut impl Write,
+    line: &[u8],
+    id: &[u8],
+    locks: &Snapshot,
+) -> io::Result<()> {
+    match (live_tail(id, locks), line.strip_suffix(b"}")) {
+        (Some(tail), Some(head)) => {
+            out.write_all(head)?;
+            out.write_all(&tail)
+        }
+        _ => out.write_all(line),
+    }
 }
 
-/// [`push_live`] on the line `out` ends with.
+/// [`write_live`] on the line `out` ends with.
 fn end_live(out: &mut Vec<u8>, id: &[u8], locks: &Snapshot) {
-    let Snapshot::Shown(held) = locks else {
-        return;
-    };
-    if out.last() != Some(&b'}') {
-        return;
+    if let (Some(tail), Some(b'}')) = (live_tail(id, locks), out.last()) {
+        out.pop();
+        out.extend_from_slice(&tail);
     }
-    out.pop();
+}
+
+/// What replaces the closing `}` of session `id`'s line: its live fields and a new `}`.
+fn live_tail(id: &[u8], locks: &Snapshot) -> Option<std::borrow::Cow<'static, [u8]>> {
+    let Snapshot::Shown(held) = locks else {
+        return None;
+    };
     let holder = if held.is_empty() {
         None
     } else {
         std::str::from_utf8(id).ok().and_then(|id| held.holder(id))
     };
-    match holder {
-        Some(h) => {
-            out.extend_from_slice(b",\"open_elsewhere\":");
-            out.extend_from_slice(itoa::Buffer::new().format(h.pid).as_bytes());
-            out.push(b'}');
-        }
-        None => out.extend_from_slice(b",\"open_elsewhere\":null}"),
-    }
+    Some(match holder {
+        Some(h) => format!(",\"open_elsewhere\":{}}}", h.pid)
+            .into_bytes()
+            .into(),
+        None => b",\"open_elsewhere\":null}".as_slice().into(),
+    })
 }
 
-/// One session as a JSON line, with what is live about it ([`push_live`]).
+/// One session as a JSON line, with what is live about it ([`write_live`]).
 pub fn row_json_live(row: &SessionRow, locks: &Snapshot) -> String {
     let mut buf = Vec::new();
-    push_live(&mut buf, row_json(row).as_bytes(), row.id.as_bytes(), locks);
+    push_row_json(&mut buf, row);
+    end_live(&mut buf, row.id.as_bytes(), locks);
     String::from_utf8(buf).unwrap_or_default()
 }
 
 /// Rows a thread renders at a time in [`write_json_rows`].
 const JSON_BLOCK: usize = 512;
 
-/// Every row as a JSON line, with what is live about it ([`push_live`]). Blocks of rows are
+/// Every row as a JSON line, with what is live about it ([`write_live`]). Blocks of rows are
 /// rendered on the reading threads and written in order: rendering is most of a warm
 /// `list --json`, and the rows are independent.
 pub fn write_json_rows(
