@@ -1,12 +1,14 @@
 //! The picker's side of the worker channels: the app's requests sent to the workers, and what
 //! the workers send back applied to the app through its own `apply_*` functions. Owns the two
 //! hand-over rules: indexer batches that arrive together are taken together (the first one
-//! alone), and a conversation is held while the top row is still changing. Never blocks. Also
-//! reads the store's thread locks for the app (a folder and `/proc/locks`, well under a
-//! millisecond) once a second, and again when asked before an action.
+//! alone), and a conversation is held while the top row is still changing. Never blocks. The
+//! store's thread locks come from their own thread when they change, and are read here only
+//! just before an action on a session (a folder and `/proc/locks`).
 
 use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, Sender, TryRecvError};
+
+use crate::workers::locks;
 use std::time::{Duration, Instant};
 
 use crate::codex::Codex;
@@ -27,10 +29,6 @@ const DRAIN_BUDGET: Duration = Duration::from_millis(8);
 /// conversation is read.
 const TOP_SETTLE: Duration = Duration::from_millis(120);
 
-/// How often the thread locks are read again, so a session opened or closed in another codex
-/// is marked or unmarked.
-const LOCKS_EVERY: Duration = Duration::from_secs(1);
-
 /// The channels to the three workers, and the conversation held back from the transcript one.
 pub struct Workers {
     index: Receiver<Event>,
@@ -50,8 +48,8 @@ pub struct Workers {
     changing: usize,
     /// The store read again when it changes (`None`: it is read once).
     live: Option<Live>,
-    /// The Codex home whose thread locks are read, and when they were last read.
-    locks: Option<(PathBuf, Option<Instant>)>,
+    /// The Codex home whose thread locks are read, and their thread.
+    locks: Option<(PathBuf, locks::Watch)>,
 }
 
 /// Reading the store again: the watcher (started once the first rows phase has ended, so it
@@ -100,23 +98,25 @@ impl Workers {
         }
     }
 
-    /// Read the thread locks of the store at `home` for the app.
+    /// Watch the thread locks of the store at `home` for the app.
     pub fn with_locks(mut self, home: PathBuf) -> Workers {
-        self.locks = Some((home, None));
+        let watch = locks::spawn(home.clone());
+        self.locks = Some((home, watch));
         self
     }
 
-    /// Read the thread locks again when a second has passed since the last read, or now when
-    /// `now` (just before an action on a session); whether what the app shows changed.
+    /// The thread locks: as their thread last sent them, or read now when `now` (just before
+    /// an action on a session); whether what the app shows changed.
     pub fn refresh_locks(&mut self, app: &mut App, now: bool) -> bool {
-        let Some((home, read_at)) = &mut self.locks else {
+        let Some((home, watch)) = &self.locks else {
             return false;
         };
-        if !now && read_at.is_some_and(|at| at.elapsed() < LOCKS_EVERY) {
-            return false;
-        }
-        *read_at = Some(Instant::now());
-        app.apply_locks(crate::store::locks::read(home))
+        let newest = if now {
+            Some(crate::store::locks::read(home))
+        } else {
+            watch.snapshots.try_iter().last()
+        };
+        newest.is_some_and(|locks| app.apply_locks(locks))
     }
 
     /// Read the store again whenever the watcher `watch` starts says it changed, or the user
