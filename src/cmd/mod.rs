@@ -8,6 +8,7 @@ mod list;
 mod list_memo;
 pub mod output;
 mod show;
+pub mod show_text;
 
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};

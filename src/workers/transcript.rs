@@ -117,7 +117,7 @@ mod tests {
             .into_iter()
             .filter_map(|e| match e {
                 Entry::Message { text, .. } => Some(text),
-                Entry::Tool(_) => None,
+                Entry::Tool(_) | Entry::Marker(_) => None,
             })
             .collect()
     }

@@ -7,6 +7,7 @@ mod fixtures;
 mod pane_screens;
 mod picker_hostile;
 mod picker_loop;
+mod rich;
 mod screens;
 mod split_roles;
 mod stand_in;

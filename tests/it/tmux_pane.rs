@@ -76,7 +76,7 @@ fn the_pane_renders_markdown_highlights_code_expands_a_call_and_finds() {
     tmux.keys(&["e"]);
     let screen = tmux.wait_for("▾ $ pytest -q");
     assert!(
-        screen.contains("--maxfail=1") && screen.contains("no:cacheprovider  ✓ · 832 ms"),
+        screen.contains("--maxfail=1") && screen.contains("no:cacheprovider  ✓ exit 0 · 832 ms"),
         "expanded, the whole command and how it ended:\n{screen}"
     );
     // Find moves the pane to the match.

@@ -77,6 +77,11 @@ impl Pane {
         })
     }
 
+    /// The lines of a fork's parent history, drawn dimmed.
+    pub fn inherited(&self) -> Option<std::ops::Range<usize>> {
+        self.built.inherited.clone()
+    }
+
     /// The first line on screen.
     pub fn scroll(&self) -> usize {
         self.scroll
@@ -241,10 +246,10 @@ impl Pane {
         ctx: &PaneContext,
         all: bool,
     ) -> String {
-        if !self.view.tools {
-            return "tool calls are hidden: Ctrl+T shows them".into();
-        }
         if all {
+            if !self.view.tools {
+                return "tool calls are hidden: Ctrl+T shows them".into();
+            }
             self.reshow(row, ctx, |v| {
                 v.expanded.all = !v.expanded.all;
                 v.expanded.flipped.clear();
@@ -274,12 +279,13 @@ impl Pane {
         .into()
     }
 
+    /// The tool call (or marker: a compaction's summary expands) on screen.
     fn tool_in_view(&self, height: usize) -> Option<EntryAt> {
         let tools = self
             .built
             .entries
             .iter()
-            .filter(|e| e.kind == EntryKind::Tool);
+            .filter(|e| matches!(e.kind, EntryKind::Tool | EntryKind::Marker));
         let end = self.scroll + height;
         tools
             .clone()

@@ -148,17 +148,17 @@ fn with_transcript(app: &mut App, lines: usize) {
                 shape: crate::rollout::record::Shape::Event,
                 phase: None,
                 elided: 0,
+                images: Vec::new(),
             },
-            Entry::Tool(crate::rollout::record::ToolCall {
-                kind: "function_call".into(),
-                summary: "exec_command ls".into(),
-                call_id: None,
-                detail: crate::rollout::record::ToolDetail::Command {
+            Entry::Tool(crate::rollout::record::ToolCall::new(
+                "function_call".into(),
+                None,
+                crate::rollout::record::ToolDetail::Command {
                     command: "ls".into(),
                     workdir: None,
+                    session: None,
                 },
-                output: None,
-            }),
+            )),
         ],
         ..Transcript::default()
     };
@@ -489,6 +489,7 @@ fn the_pane_opens_at_the_first_hit_and_n_jumps() {
             shape: crate::rollout::record::Shape::Event,
             phase: Some("final_answer".into()),
             elided: 0,
+            images: Vec::new(),
         });
     }
     let t = Transcript {
@@ -528,6 +529,7 @@ fn a_background_update_keeps_the_reading_position() {
             shape: crate::rollout::record::Shape::Event,
             phase: None,
             elided: 0,
+            images: Vec::new(),
         })
         .collect();
     app.apply_transcript(
