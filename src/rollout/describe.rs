@@ -202,7 +202,28 @@ pub fn tool(call: &ToolCall) -> Described<'_> {
         status: status(call),
         blocks: Vec::new(),
     };
-    let mut output = call.output.as_deref();
+    // What the call asked for says how much of its output is worth showing.
+    let shown_output = match &call.detail {
+        ToolDetail::Command { .. } | ToolDetail::Poll { .. } => shell(call, &mut d),
+        ToolDetail::Patch { .. } | ToolDetail::Plan(_) => edit(call, &mut d),
+        _ => other(call, &mut d),
+    };
+    if let Status::Failed(reason) = &call.status {
+        // The whole reason, first: the heading says only its first line.
+        if reason.trim().contains('\n') {
+            d.blocks.insert(0, Block::Reason(reason));
+        }
+    }
+    if let Some(out) = shown_output {
+        d.blocks.extend(printed(out));
+    }
+    d.blocks
+        .retain(|b| !matches!(b, Block::Text { text, .. } if text.trim().is_empty()));
+    d
+}
+
+/// A command or a poll of one: what ran, where, and whether it was left running.
+fn shell<'a>(call: &'a ToolCall, d: &mut Described<'a>) -> Option<&'a ToolOutput> {
     match &call.detail {
         ToolDetail::Command {
             command,
@@ -239,6 +260,15 @@ pub fn tool(call: &ToolCall) -> Described<'_> {
                 format!("typed {chars:?} into {what}")
             };
         }
+        _ => {}
+    }
+    call.output.as_deref()
+}
+
+/// A patch (the files it changed, or would have) or a plan (its steps). Their outputs only
+/// repeat the files, say `Plan updated`, or are the reason a patch failed (said already).
+fn edit<'a>(call: &'a ToolCall, d: &mut Described<'a>) -> Option<&'a ToolOutput> {
+    match &call.detail {
         ToolDetail::Patch {
             files,
             patch,
@@ -257,8 +287,6 @@ pub fn tool(call: &ToolCall) -> Described<'_> {
             if files.iter().all(|f| f.diff.is_none()) {
                 d.blocks.push(text(patch, Lang::Diff, *elided));
             }
-            // Codex's output of a patch repeats the files, or is the reason it failed.
-            output = None;
         }
         ToolDetail::Plan(plan) => {
             d.kind = Kind::Plan;
@@ -273,82 +301,73 @@ pub fn tool(call: &ToolCall) -> Described<'_> {
             }
             d.blocks
                 .push(Block::Steps(plan.steps.iter().map(step_fact).collect()));
-            // `Plan updated`.
-            output = None;
         }
-        ToolDetail::WebSearch(action) => {
-            d.kind = Kind::Web;
-            d.head = match action {
+        _ => {}
+    }
+    None
+}
+
+/// Every other kind: what it searched, opened, called or set.
+fn other<'a>(call: &'a ToolCall, d: &mut Described<'a>) -> Option<&'a ToolOutput> {
+    let (kind, head) = match &call.detail {
+        ToolDetail::WebSearch(action) => (
+            Kind::Web,
+            match action {
                 WebAction::Search { query } => format!("web search: {query}"),
                 WebAction::OpenPage { url } => format!("opened {url}"),
                 WebAction::FindInPage { url, pattern } => format!("found “{pattern}” in {url}"),
                 WebAction::Other(what) => format!("web search {}", first_line(what)),
-            };
-        }
-        ToolDetail::ToolSearch { query } => {
-            d.kind = Kind::ToolSearch;
-            d.head = format!("tool search: {query}");
-        }
+            },
+        ),
+        ToolDetail::ToolSearch { query } => (Kind::ToolSearch, format!("tool search: {query}")),
         ToolDetail::Mcp {
             server,
             tool,
             arguments,
         } => {
-            d.kind = Kind::Mcp;
-            d.head = format!("{server} · {tool} (MCP)");
             d.blocks.push(text(arguments, Lang::Arguments, 0));
+            (Kind::Mcp, format!("{server} · {tool} (MCP)"))
         }
         ToolDetail::Goal {
             action,
             objective,
             status,
-        } => {
-            d.kind = Kind::Goal;
-            d.head = match (action.as_str(), objective, status) {
+        } => (
+            Kind::Goal,
+            match (action.as_str(), objective, status) {
                 ("create_goal", Some(o), _) => format!("goal set: {o}"),
                 (_, _, Some(s)) => format!("goal marked {s}"),
                 (_, Some(o), None) => format!("goal: {o}"),
                 (a, None, None) => a.replace('_', " "),
-            };
-        }
-        ToolDetail::ViewImage { path } => {
-            d.kind = Kind::Image;
-            d.head = format!("viewed image {path}");
-        }
+            },
+        ),
+        ToolDetail::ViewImage { path } => (Kind::Image, format!("viewed image {path}")),
         ToolDetail::Reasoning { text: summary } => {
-            d.kind = Kind::Reasoning;
-            d.head = "reasoning".to_owned();
             d.blocks.push(text(summary, Lang::Markdown, 0));
+            (Kind::Reasoning, "reasoning".to_owned())
         }
         ToolDetail::Other { name, arguments } => {
-            d.head = if name.is_empty() {
-                call.kind.clone()
-            } else {
-                name.clone()
-            };
             d.blocks.push(text(arguments, Lang::Arguments, 0));
+            let name = if name.is_empty() { &call.kind } else { name };
+            (Kind::Tool, name.clone())
         }
         ToolDetail::Output(out) => {
-            d.kind = Kind::Output;
-            d.head = match &out.name {
+            let head = match &out.name {
                 Some(name) => format!("output of {name}"),
                 None => "output".to_owned(),
             };
-            output = Some(&**out);
+            d.kind = Kind::Output;
+            d.head = head;
+            return Some(out);
         }
-    }
-    if let Status::Failed(reason) = &call.status {
-        // The whole reason, first: the heading says only its first line.
-        if reason.trim().contains('\n') {
-            d.blocks.insert(0, Block::Reason(reason));
+        ToolDetail::Command { .. } | ToolDetail::Poll { .. } | ToolDetail::Patch { .. } => {
+            (Kind::Tool, call.kind.clone())
         }
-    }
-    if let Some(out) = output {
-        d.blocks.extend(printed(out));
-    }
-    d.blocks
-        .retain(|b| !matches!(b, Block::Text { text, .. } if text.trim().is_empty()));
-    d
+        ToolDetail::Plan(_) => (Kind::Plan, call.kind.clone()),
+    };
+    d.kind = kind;
+    d.head = head;
+    call.output.as_deref()
 }
 
 /// What an output adds: the images it holds, then its text.
