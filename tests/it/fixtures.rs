@@ -379,7 +379,7 @@ fn demo_store_works_from_the_binary() {
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
     let rows: Vec<Value> = crate::common::json_lines(&stdout(&out));
-    assert_eq!(rows.len(), 13);
+    assert_eq!(rows.len(), 14);
     assert!(rows.iter().all(|r| r["path"]
         .as_str()
         .unwrap()

@@ -27,6 +27,7 @@ mod fuzz;
 mod fuzz_gen;
 mod generator;
 mod hostile;
+mod hostile_entries;
 mod limits;
 mod list_memo;
 mod markdown;
