@@ -318,7 +318,7 @@ fn a_tool_output_holding_backticks_gets_a_longer_fence() {
                 "input": "*** Begin Patch", "call_id": "b"}),
             ),
         ]
-        .map(crate::rollout::assemble::Piece::Entry),
+        .map(crate::rollout::assemble::Piece::entry),
         true,
     );
     let md = export(entries, true);

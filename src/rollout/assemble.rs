@@ -27,6 +27,24 @@ pub enum Piece {
     Event(Event),
 }
 
+impl Piece {
+    pub fn entry(entry: Entry) -> Piece {
+        Piece::Entry(entry)
+    }
+
+    pub fn event(event: Event) -> Piece {
+        Piece::Event(event)
+    }
+
+    /// The entry, when the piece is one.
+    pub fn as_entry(&self) -> Option<&Entry> {
+        match self {
+            Piece::Entry(entry) => Some(entry),
+            Piece::Event(_) => None,
+        }
+    }
+}
+
 /// Builds entries from pieces; see the module doc.
 #[derive(Debug, Default)]
 pub struct Assembler {

@@ -348,7 +348,7 @@ fn an_interrupted_turn_is_marked_and_so_is_what_it_cut_short() {
 }
 
 fn message(role: Role, text: &str) -> Piece {
-    Piece::Entry(Entry::Message {
+    Piece::entry(Entry::Message {
         role,
         text: text.into(),
         shape: Shape::Item,
@@ -359,7 +359,7 @@ fn message(role: Role, text: &str) -> Piece {
 }
 
 fn call(id: &str, command: &str) -> Piece {
-    Piece::Entry(Entry::Tool(ToolCall::new(
+    Piece::entry(Entry::Tool(ToolCall::new(
         "function_call".into(),
         Some(id.into()),
         ToolDetail::Command {
@@ -380,7 +380,7 @@ fn output(id: &str, text: &str) -> Piece {
         })),
     );
     out.status = Status::Unknown;
-    Piece::Entry(Entry::Tool(out))
+    Piece::entry(Entry::Tool(out))
 }
 
 #[test]
@@ -417,7 +417,7 @@ fn a_compaction_without_turn_records_is_one_marker_that_says_nothing_of_its_trig
     let mut asm = Assembler::new(true);
     let mut out = Vec::new();
     let compacted = |summary: Option<&str>| {
-        Piece::Event(Event::Compacted {
+        Piece::event(Event::Compacted {
             turn_id: None,
             summary: summary.map(str::to_owned),
         })

@@ -156,6 +156,18 @@ impl<R: BufRead> Records<R> {
     /// it ends the stream like the end of the file, counted as one unreadable line, so every
     /// consumer keeps what was read before it.
     pub fn next_record(&mut self) -> io::Result<Option<Record>> {
+        self.next_record_with(usize::MAX, &mut || true)
+    }
+
+    /// [`Records::next_record`], calling `announce` before a line longer than `big` bytes is
+    /// read into a record (reading a giant line takes a while: a caller shows what it has
+    /// first). When `announce` answers `false` the read stops with an
+    /// [`io::ErrorKind::Interrupted`] error.
+    pub fn next_record_with(
+        &mut self,
+        big: usize,
+        announce: &mut dyn FnMut() -> bool,
+    ) -> io::Result<Option<Record>> {
         while self.end == End::Open {
             let step = match self.lines.next_line() {
                 Ok(step) => step,
@@ -180,7 +192,13 @@ impl<R: BufRead> Records<R> {
                     self.end = End::Eof;
                     break;
                 }
-                Step::Line { .. } => self.take_line(),
+                Step::Line { .. } => {
+                    if self.lines.line().len() > big && !announce() {
+                        let why = "no longer wanted";
+                        return Err(io::Error::new(io::ErrorKind::Interrupted, why));
+                    }
+                    self.take_line()
+                }
             };
             match taken {
                 Taken::Bound => {

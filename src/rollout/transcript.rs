@@ -54,6 +54,8 @@ pub struct Transcript {
     pub meta: Option<Meta>,
     pub entries: Vec<Entry>,
     pub skipped_lines: u32,
+    /// The start of a file still being read: the whole transcript follows.
+    pub partial: bool,
 }
 
 impl Transcript {
@@ -163,11 +165,13 @@ pub fn read<R: BufRead>(
     opts: &TranscriptOptions,
     parse: Parse,
 ) -> io::Result<Transcript> {
-    let (meta, pieces, skipped_lines) = read_pieces(reader, opts, parse)?;
+    let mut sink = Assembled::new(opts.pair_outputs);
+    let (meta, skipped_lines) = read_into(reader, opts, parse, &mut sink)?;
     Ok(Transcript {
         meta,
-        entries: assemble(pieces, opts.pair_outputs),
+        entries: sink.finish(),
         skipped_lines,
+        partial: false,
     })
 }
 
@@ -178,44 +182,148 @@ pub fn read_pieces<R: BufRead>(
     opts: &TranscriptOptions,
     parse: Parse,
 ) -> io::Result<(Option<Meta>, Vec<Piece>, u32)> {
+    struct Collected(Vec<Piece>);
+    impl PieceSink for Collected {
+        fn piece(&mut self, _: Option<&Meta>, piece: Piece) {
+            self.0.push(piece);
+        }
+    }
+    let mut sink = Collected(Vec::new());
+    let (meta, skipped) = read_into(reader, opts, parse, &mut sink)?;
+    Ok((meta, sink.0, skipped))
+}
+
+/// Where the pieces of a read go, in file order.
+pub trait PieceSink {
+    /// The next piece; `meta` is the file's metadata (read from its first line).
+    fn piece(&mut self, meta: Option<&Meta>, piece: Piece);
+
+    /// Another [`WATCH_EVERY`] bytes were read, or a line longer than [`WATCH_BIG_LINE`] is
+    /// next: `false` stops the read (an [`io::ErrorKind::Interrupted`] error). A reader of a
+    /// large file shows its start here (`waiting`: the pieces read but not yet handed over),
+    /// and gives up on it when it is no longer wanted.
+    fn progress(&mut self, _meta: Option<&Meta>, _waiting: &[Piece]) -> bool {
+        true
+    }
+}
+
+/// Pieces assembled into entries as they come ([`assemble`], piece by piece: a transcript's
+/// pieces are never all held besides its entries).
+pub struct Assembled {
+    asm: Assembler,
+    entries: Vec<Entry>,
+}
+
+impl Assembled {
+    pub fn new(join: bool) -> Self {
+        Assembled {
+            asm: Assembler::new(join),
+            entries: Vec::new(),
+        }
+    }
+
+    /// The entries handed out so far (the ones still waiting are not among them).
+    pub fn so_far(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    /// Every entry.
+    pub fn finish(mut self) -> Vec<Entry> {
+        let entries = &mut self.entries;
+        self.asm.finish(&mut |e| entries.push(e));
+        self.entries
+    }
+}
+
+impl PieceSink for Assembled {
+    fn piece(&mut self, _: Option<&Meta>, piece: Piece) {
+        let entries = &mut self.entries;
+        self.asm.push(piece, &mut |e| entries.push(e));
+    }
+}
+
+/// Bytes read between two calls of [`PieceSink::progress`].
+pub const WATCH_EVERY: u64 = 4 << 20;
+
+/// A line longer than this is announced to [`PieceSink::progress`] before it is read (it takes
+/// a while).
+pub const WATCH_BIG_LINE: usize = 1 << 20;
+
+/// Read a transcript's pieces into `sink`, in file order, as the reading rules keep them. A
+/// role's `response` messages are dropped once the file shows an `event`/`item` message of
+/// that role, so pieces are held back until both roles have shown one (the first turn, in
+/// nearly every file; a file whose replies are only `response` rows is held to its end).
+pub fn read_into<R: BufRead>(
+    reader: R,
+    opts: &TranscriptOptions,
+    parse: Parse,
+    sink: &mut dyn PieceSink,
+) -> io::Result<(Option<Meta>, u32)> {
     let mut records = records(reader, opts);
-    let mut meta = None;
-    let mut pieces = Vec::new();
+    let mut meta: Option<Meta> = None;
+    let mut waiting: Vec<Piece> = Vec::new();
     let mut sources = Sources::default();
     let mut tool_bytes = 0usize;
-    while let Some(record) = records.next_record()? {
-        match record {
-            Record::Meta(m) => meta = Some(*m),
+    let mut watched = WATCH_EVERY;
+    let stop = || io::Error::new(io::ErrorKind::Interrupted, "no longer wanted");
+    loop {
+        let announce = &mut || sink.progress(meta.as_ref(), &waiting);
+        let Some(record) = records.next_record_with(WATCH_BIG_LINE, announce)? else {
+            break;
+        };
+        let piece = match record {
+            Record::Meta(m) => {
+                meta = Some(*m);
+                None
+            }
             Record::Tool(mut call) => {
                 if opts.max_tool_output_bytes.is_some() {
                     bound_tool_text(&mut call, &mut tool_bytes);
                 }
-                pieces.push(Piece::Entry(Entry::Tool(call)));
+                Some(Piece::entry(Entry::Tool(call)))
             }
-            Record::Event(event) => pieces.push(Piece::Event(event)),
+            Record::Event(event) => Some(Piece::event(event)),
             Record::Message(msg) => {
                 if sources.note(&msg) {
                     // The role now comes from events: drop its `response` messages so far.
                     let role = msg.role;
-                    pieces.retain(|p| !is_response_of(p, role));
+                    waiting.retain(|p| !is_response_of(p, role));
                     if parse == Parse::Lean {
                         records.skip_responses(role);
                     }
                 }
-                if sources.keeps(&msg) {
-                    pieces.push(Piece::Entry(message_entry(msg, opts)));
-                }
+                sources
+                    .keeps(&msg)
+                    .then(|| Piece::entry(message_entry(msg, opts)))
             }
-            Record::ThreadName(_) => {}
+            Record::ThreadName(_) => None,
+        };
+        if let Some(piece) = piece {
+            waiting.push(piece);
+        }
+        if sources.user_events && sources.assistant_events {
+            for piece in waiting.drain(..) {
+                sink.piece(meta.as_ref(), piece);
+            }
+        }
+        if records.consumed() >= watched {
+            watched = records.consumed() + WATCH_EVERY;
+            if !sink.progress(meta.as_ref(), &waiting) {
+                return Err(stop());
+            }
         }
     }
-    Ok((meta, pieces, records.skipped()))
+    for piece in waiting {
+        sink.piece(meta.as_ref(), piece);
+    }
+    Ok((meta, records.skipped()))
 }
 
 /// The entries of `pieces` (one file's, or a fork's parent history, its fork marker and its
 /// own): assembled when `join`, else every piece an entry of its own.
 pub fn assemble(pieces: impl IntoIterator<Item = Piece>, join: bool) -> Vec<Entry> {
-    let mut entries = Vec::new();
+    let pieces = pieces.into_iter();
+    let mut entries = Vec::with_capacity(pieces.size_hint().0);
     let mut asm = Assembler::new(join);
     for piece in pieces {
         asm.push(piece, &mut |e| entries.push(e));
@@ -259,7 +367,7 @@ fn bound_tool_text(call: &mut ToolCall, spent: &mut usize) {
 }
 
 fn is_response_of(piece: &Piece, role: Role) -> bool {
-    matches!(piece, Piece::Entry(Entry::Message { shape: Shape::Response, role: r, .. }) if *r == role)
+    matches!(piece.as_entry(), Some(Entry::Message { shape: Shape::Response, role: r, .. }) if *r == role)
 }
 
 /// Text a streamed transcript holds back at most while entries wait (a call for its output):
@@ -282,10 +390,10 @@ pub fn stream_pieces<R: BufRead>(
     while let Some(record) = records.next_record()? {
         match record {
             Record::Meta(m) => meta = Some(*m),
-            Record::Tool(call) => sink(Piece::Entry(Entry::Tool(call)))?,
-            Record::Event(event) => sink(Piece::Event(event))?,
+            Record::Tool(call) => sink(Piece::entry(Entry::Tool(call)))?,
+            Record::Event(event) => sink(Piece::event(event))?,
             Record::Message(msg) if sources.keeps(&msg) => {
-                sink(Piece::Entry(message_entry(msg, opts)))?;
+                sink(Piece::entry(message_entry(msg, opts)))?;
             }
             Record::Message(_) | Record::ThreadName(_) => {}
         }
@@ -294,6 +402,7 @@ pub fn stream_pieces<R: BufRead>(
         meta,
         entries: Vec::new(),
         skipped_lines: records.skipped(),
+        partial: false,
     })
 }
 

@@ -21,7 +21,7 @@ use crate::rollout::record::Meta;
 use crate::rollout::rules;
 use crate::rollout::summary::{ScanOptions, ScanState, Until};
 use crate::rollout::transcript::{
-    self, Entry, Marker, Parse, Streamer, Transcript, TranscriptOptions,
+    self, Assembled, Entry, Marker, Parse, PieceSink, Streamer, Transcript, TranscriptOptions,
 };
 use crate::session::{self, HistoryBase, SessionRow};
 
@@ -159,7 +159,7 @@ fn fork_marker(base: &HistoryBase, first_prompt: Option<&str>) -> Piece {
     let title = first_prompt
         .map(rules::preview_line)
         .filter(|t| !t.is_empty());
-    Piece::Entry(Entry::Marker(Marker::Forked {
+    Piece::entry(Entry::Marker(Marker::Forked {
         parent_id: base.thread_id.clone(),
         parent_title: title,
     }))
@@ -173,43 +173,108 @@ pub fn read_transcript(
     opts: &TranscriptOptions,
     parse: Parse,
 ) -> Result<Transcript, FileIssue> {
+    read_transcript_watched(file, find, opts, parse, &mut |_| true)
+}
+
+/// [`read_transcript`] of a file that may be large: `watch` is given the start of the
+/// transcript ([`Transcript::partial`]) once [`transcript::WATCH_EVERY`] bytes are read or
+/// before a giant line (a session that is not a fork: a fork's history starts in its parent),
+/// then nothing but empty calls as more is read; when it answers `false` the read stops with
+/// an [`io::ErrorKind::Interrupted`] issue.
+pub fn read_transcript_watched(
+    file: &RolloutFile,
+    find: &mut dyn FindFile,
+    opts: &TranscriptOptions,
+    parse: Parse,
+    watch: &mut dyn FnMut(Option<Transcript>) -> bool,
+) -> Result<Transcript, FileIssue> {
     let issue = |e: io::Error| FileIssue {
         path: file.path.clone(),
         reason: e.to_string(),
     };
     let reader = open_at(&file.path, file.compressed, 0).map_err(issue)?;
+    let mut own = Own {
+        fork: Vec::new(),
+        plain: Assembled::new(opts.pair_outputs),
+        shown: false,
+        watch,
+    };
     // The fork's own records are read first: only they say whether it has a parent.
-    let (meta, own, skipped_lines) = transcript::read_pieces(reader, opts, parse).map_err(issue)?;
+    let (meta, skipped_lines) =
+        transcript::read_into(reader, opts, parse, &mut own).map_err(issue)?;
+    let Some(base) = history_base(meta.as_ref()) else {
+        return Ok(Transcript {
+            meta,
+            entries: own.plain.finish(),
+            skipped_lines,
+            partial: false,
+        });
+    };
     let mut pieces = Vec::new();
-    if let Some(base) = history_base(meta.as_ref()) {
-        let mut title = None;
-        if let Some(parent) = parent_of(&file.path, Some(base), find) {
-            let popts = TranscriptOptions {
-                ordinal_below: parent.ordinal_below,
-                ..*opts
-            };
-            let inherited = open_at(&parent.file.path, parent.file.compressed, 0)
-                .and_then(|reader| transcript::read_pieces(reader, &popts, parse));
-            if let Ok((_, inherited, _)) = inherited {
-                title = inherited.iter().find_map(|p| match p {
-                    Piece::Entry(Entry::Message { text, .. }) if is_prompt(p) => Some(text.clone()),
-                    _ => None,
-                });
-                pieces = inherited;
-            }
+    let mut title = None;
+    if let Some(parent) = parent_of(&file.path, Some(base), find) {
+        let popts = TranscriptOptions {
+            ordinal_below: parent.ordinal_below,
+            ..*opts
+        };
+        let inherited = open_at(&parent.file.path, parent.file.compressed, 0)
+            .and_then(|reader| transcript::read_pieces(reader, &popts, parse));
+        if let Ok((_, inherited, _)) = inherited {
+            let first = inherited.iter().filter_map(Piece::as_entry);
+            title = first.filter(|e| e.is_prompt()).find_map(|e| match e {
+                Entry::Message { text, .. } => Some(text.clone()),
+                _ => None,
+            });
+            pieces = inherited;
         }
-        pieces.push(fork_marker(base, title.as_deref()));
     }
-    pieces.extend(own);
+    pieces.push(fork_marker(base, title.as_deref()));
+    pieces.append(&mut own.fork);
     Ok(Transcript {
         meta,
         entries: transcript::assemble(pieces, opts.pair_outputs),
         skipped_lines,
+        partial: false,
     })
 }
 
-fn is_prompt(piece: &Piece) -> bool {
-    matches!(piece, Piece::Entry(e) if e.is_prompt())
+/// Where a session's own records go: a fork's are kept to go after its parent's history;
+/// another session's are assembled as they come, and its start is shown while the rest is
+/// read.
+struct Own<'a> {
+    fork: Vec<Piece>,
+    plain: Assembled,
+    shown: bool,
+    watch: &'a mut dyn FnMut(Option<Transcript>) -> bool,
+}
+
+impl PieceSink for Own<'_> {
+    fn piece(&mut self, meta: Option<&Meta>, piece: Piece) {
+        if history_base(meta).is_some() {
+            self.fork.push(piece);
+        } else {
+            self.plain.piece(meta, piece);
+        }
+    }
+
+    fn progress(&mut self, meta: Option<&Meta>, waiting: &[Piece]) -> bool {
+        if self.shown || history_base(meta).is_some() {
+            return (self.watch)(None);
+        }
+        // What is handed over so far, and the entries still held back (as they were read).
+        let mut start = self.plain.so_far().to_vec();
+        start.extend(waiting.iter().filter_map(Piece::as_entry).cloned());
+        if start.is_empty() {
+            return (self.watch)(None);
+        }
+        self.shown = true;
+        (self.watch)(Some(Transcript {
+            meta: meta.cloned(),
+            entries: start,
+            skipped_lines: 0,
+            partial: true,
+        }))
+    }
 }
 
 /// Stream a session's transcript to `sink`, a fork's parent history and the fork marker

@@ -142,7 +142,7 @@ proptest! {
         for open in [true, false] {
             let mut view = view.clone();
             view.expanded.all = open;
-            let built = build(&row, Some(&Ok(t.clone())), width, &view);
+            let built = build(&row, Some(&Ok(t.clone())), width, &view, usize::MAX);
             for line in &built.lines {
                 for (s, _) in &line.spans {
                     prop_assert!(

@@ -173,7 +173,7 @@ fn a_compaction_is_marked_and_its_summary_can_be_read() {
     );
     insta::assert_snapshot!("rich_compaction", term.backend());
     // The header counts messages only: the summary is not one, nor is `/compact`.
-    assert!(pane_text(&app).contains("messages    5 user · 10 assistant"));
+    assert!(pane_text(&mut app).contains("messages    5 user · 10 assistant"));
 }
 
 #[test]
@@ -232,19 +232,20 @@ fn web_search_mcp_and_goal_calls_say_what_they_did() {
             ],
         ),
     ] {
-        let (_s, app) = opened(id, W, H);
-        let text = pane_text(&app);
-        for s in said {
-            assert!(text.contains(s), "{id}: {s:?}\n{text}");
-        }
+        let (_s, mut app) = opened(id, W, H);
         if id == "01a23b79-1d38" {
             insta::assert_snapshot!("rich_mcp", snapshot(&app).backend());
+        }
+        let text = pane_text(&mut app);
+        for s in said {
+            assert!(text.contains(s), "{id}: {s:?}\n{text}");
         }
     }
 }
 
-/// Every line of the pane.
-fn pane_text(app: &App) -> String {
+/// Every line of the pane (built as the reader comes to them: `G` builds them all).
+fn pane_text(app: &mut App) -> String {
+    app.update(Action::PaneEnd(true));
     let lines: Vec<String> = app
         .pane()
         .lines()
@@ -382,7 +383,7 @@ fn the_pane_show_and_markdown_say_the_same_things() {
         let (_store, mut app) = opened(id, 400, 60);
         app.update(Action::Expand { all: true });
         let views = [
-            ("pane", said(&pane_text(&app))),
+            ("pane", said(&pane_text(&mut app))),
             ("show --tools", said(&show(&home, id, &["--full"]))),
             (
                 "show --markdown --tools",

@@ -74,9 +74,22 @@ pub struct Built {
     pub entries: Vec<EntryAt>,
     /// The lines of a fork's parent history (drawn dimmed), when the session is a fork.
     pub inherited: Option<std::ops::Range<usize>>,
+    /// The next entry to build, while not every entry is built (see [`extend`]); the line
+    /// the entries start at.
+    pub next: Option<usize>,
+    first: usize,
 }
 
 impl Built {
+    /// The lines of all `entries` of the transcript, estimated from those built so far.
+    pub fn estimated_lines(&self, entries: usize) -> usize {
+        let Some(next) = self.next.filter(|&n| n > 0) else {
+            return self.lines.len();
+        };
+        let per_entry = self.lines.len().saturating_sub(self.first) as f64 / next as f64;
+        self.lines.len() + (per_entry * entries.saturating_sub(next) as f64) as usize
+    }
+
     fn push_wrapped(&mut self, text: &str, width: usize, part: Part) {
         for l in wrap(text, width) {
             self.lines.push(PaneLine::one(l, part));
@@ -129,7 +142,10 @@ fn header(b: &mut Built, row: &SessionRow, t: Option<&Transcript>, width: usize,
         fact(b, "fork of", &parent, width, Part::MetaValue, 2);
     }
     let (user, assistant) = t.counts();
-    let counts = format!("{user} user · {assistant} assistant");
+    let mut counts = format!("{user} user · {assistant} assistant");
+    if t.partial {
+        counts.push_str(" so far (reading the rest…)");
+    }
     fact(b, "messages", &counts, width, Part::MetaValue, usize::MAX);
     if t.skipped_lines > 0 {
         let n = t.skipped_lines;
@@ -159,12 +175,15 @@ fn header(b: &mut Built, row: &SessionRow, t: Option<&Transcript>, width: usize,
     }
 }
 
-/// Build the pane for `row` and its transcript (`None` while it loads).
+/// Build the pane for `row` and its transcript (`None` while it loads): the header, then the
+/// entries until at least `until` lines are built (the rest is built by [`extend`] as the
+/// reader comes to it, so the first screen of a session of any size costs what it shows).
 pub fn build(
     row: &SessionRow,
     transcript: Option<&Result<Transcript, String>>,
     width: usize,
     view: &View,
+    until: usize,
 ) -> Built {
     let width = width.max(10);
     let mut b = Built::default();
@@ -185,51 +204,33 @@ pub fn build(
         Some(Ok(t)) => t,
     };
     notices(&mut b, t, width, view);
-    let first = b.lines.len();
-    for (i, entry) in t.entries.iter().enumerate() {
+    b.first = b.lines.len();
+    b.next = Some(0);
+    extend(&mut b, t, width, view, until);
+    b
+}
+
+/// Build more of `t`'s entries into `b`, until at least `until` lines are built or every entry
+/// is.
+pub fn extend(b: &mut Built, t: &Transcript, width: usize, view: &View, until: usize) {
+    let width = width.max(10);
+    let Some(from) = b.next else { return };
+    let forked = t
+        .entries
+        .iter()
+        .rposition(|e| matches!(e, Entry::Marker(Marker::Forked { .. })));
+    b.next = None;
+    for (i, entry) in t.entries.iter().enumerate().skip(from) {
+        if b.lines.len() >= until {
+            b.next = Some(i);
+            break;
+        }
         let line = b.lines.len();
-        let kind = match entry {
-            Entry::Message {
-                role,
-                text,
-                phase,
-                elided,
-                images,
-                ..
-            } => {
-                let said = Said {
-                    role: *role,
-                    phase: phase.as_deref(),
-                    images: describe::images(images),
-                    elided: *elided,
-                };
-                message(&mut b, &said, text, width);
-                match role {
-                    Role::User => EntryKind::User,
-                    Role::Assistant => EntryKind::Assistant,
-                }
-            }
-            Entry::Marker(marker) => {
-                if matches!(marker, Marker::Forked { .. }) {
-                    b.inherited = Some(first..line);
-                }
-                let open = view.expanded.is(i);
-                b.lines.extend(tool_view::marker_lines(marker, width, open));
-                EntryKind::Marker
-            }
-            Entry::Tool(call) => {
-                let reasoning = tool_view::is_reasoning(call);
-                if (reasoning && !view.reasoning) || (!reasoning && !view.tools) {
-                    continue;
-                }
-                let open = view.expanded.is(i);
-                b.lines.extend(tool_view::lines(call, width, open));
-                if reasoning {
-                    EntryKind::Reasoning
-                } else {
-                    EntryKind::Tool
-                }
-            }
+        if Some(i) == forked {
+            b.inherited = Some(b.first..line);
+        }
+        let Some(kind) = entry_lines(b, i, entry, width, view) else {
+            continue;
         };
         b.entries.push(EntryAt {
             entry: i,
@@ -237,7 +238,60 @@ pub fn build(
             kind,
         });
     }
-    b
+    if forked.is_some_and(|f| b.next.is_some_and(|next| next <= f)) {
+        // The parent's history is not all built yet: what is built of it is dimmed.
+        b.inherited = Some(b.first..b.lines.len());
+    }
+}
+
+/// Push entry `i`'s lines; what kind of entry it is, or `None` when the view hides it.
+fn entry_lines(
+    b: &mut Built,
+    i: usize,
+    entry: &Entry,
+    width: usize,
+    view: &View,
+) -> Option<EntryKind> {
+    Some(match entry {
+        Entry::Message {
+            role,
+            text,
+            phase,
+            elided,
+            images,
+            ..
+        } => {
+            let said = Said {
+                role: *role,
+                phase: phase.as_deref(),
+                images: describe::images(images),
+                elided: *elided,
+            };
+            message(b, &said, text, width);
+            match role {
+                Role::User => EntryKind::User,
+                Role::Assistant => EntryKind::Assistant,
+            }
+        }
+        Entry::Marker(marker) => {
+            let open = view.expanded.is(i);
+            b.lines.extend(tool_view::marker_lines(marker, width, open));
+            EntryKind::Marker
+        }
+        Entry::Tool(call) => {
+            let reasoning = tool_view::is_reasoning(call);
+            if (reasoning && !view.reasoning) || (!reasoning && !view.tools) {
+                return None;
+            }
+            let open = view.expanded.is(i);
+            b.lines.extend(tool_view::lines(call, width, open));
+            if reasoning {
+                EntryKind::Reasoning
+            } else {
+                EntryKind::Tool
+            }
+        }
+    })
 }
 
 /// The notices above the entries: what is hidden, and that there is no message.

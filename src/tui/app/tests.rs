@@ -554,3 +554,45 @@ fn a_background_update_keeps_the_reading_position() {
     assert_eq!(selected(&app), "b");
     assert_eq!(app.pane().scroll(), 0, "another session starts at the top");
 }
+
+#[test]
+fn a_long_conversation_is_built_as_it_comes_into_view() {
+    let mut app = App::new(all(), 10_000);
+    app.update(Action::Resize(120, 30));
+    app.apply_index(Event::Rows(vec![row("a", "/w/p", 50, true, false)]));
+    let entries: Vec<Entry> = (0..5000)
+        .map(|i| Entry::Message {
+            role: crate::rollout::record::Role::User,
+            text: format!("message {i}"),
+            shape: crate::rollout::record::Shape::Event,
+            phase: None,
+            elided: 0,
+            images: Vec::new(),
+        })
+        .collect();
+    app.apply_transcript(
+        "a".into(),
+        Ok(Transcript {
+            entries,
+            ..Transcript::default()
+        }),
+    );
+    let built = app.pane().lines().len();
+    assert!(
+        built < 1000,
+        "a few screens are built, not 15,000 lines: {built}"
+    );
+    assert!(
+        app.pane().line_total() >= 14_000,
+        "the scroll bar counts them all"
+    );
+    app.update(Action::FocusConversation);
+    for _ in 0..10 {
+        app.update(Action::PageConversation(1));
+    }
+    assert!(app.pane().lines().len() > built, "paging builds more");
+    app.update(Action::PaneEnd(true));
+    let last = app.pane().lines().last().unwrap().text();
+    assert_eq!(last, "message 4999", "the end is the last message");
+    assert_eq!(app.pane().line_total(), app.pane().lines().len());
+}

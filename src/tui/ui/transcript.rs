@@ -23,7 +23,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         };
         let h = usize::from(area.height);
         let pane = app.pane();
-        let total = pane.lines().len().max(1);
+        let total = pane.line_total().max(1);
         let (from, to) = if total > h {
             let from = pane.scroll() * h / total;
             (
