@@ -65,7 +65,8 @@ pub enum Tone {
 pub enum Block<'a> {
     /// A short fact on its own line (`in /work/proj`, a plan's explanation).
     Note(String),
-    /// Why a call failed, whole, as codex wrote it.
+    /// Why a call failed, whole, as codex wrote it (a view that shows little shows its first
+    /// line).
     Reason(&'a str),
     /// The files a patch touches.
     Files(Vec<FileFact<'a>>),
@@ -209,8 +210,9 @@ pub fn tool(call: &ToolCall) -> Described<'_> {
         _ => other(call, &mut d),
     };
     if let Status::Failed(reason) = &call.status {
-        // The whole reason, first: the heading says only its first line.
-        if reason.trim().contains('\n') {
+        // The whole reason, first: the heading says only its first line (a patch's says only
+        // that it was not applied).
+        if reason.trim().contains('\n') || d.kind == Kind::Patch {
             d.blocks.insert(0, Block::Reason(reason));
         }
     }
@@ -276,12 +278,7 @@ fn edit<'a>(call: &'a ToolCall, d: &mut Described<'a>) -> Option<&'a ToolOutput>
         } => {
             d.kind = Kind::Patch;
             let n = files.len();
-            let applied = !matches!(call.status, Status::Failed(_));
-            d.head = format!(
-                "apply_patch: {n} file{}{}",
-                if n == 1 { "" } else { "s" },
-                if applied { "" } else { ", not applied" }
-            );
+            d.head = format!("apply_patch: {n} file{}", if n == 1 { "" } else { "s" });
             d.blocks
                 .push(Block::Files(files.iter().map(file_fact).collect()));
             if files.iter().all(|f| f.diff.is_none()) {
@@ -413,7 +410,8 @@ fn status(call: &ToolCall) -> Option<Said> {
         Status::Failed(reason) => Said {
             mark: "✗",
             text: join(match &call.detail {
-                ToolDetail::Patch { .. } => format!("failed: {}", first_line(reason)),
+                // Nothing was changed; the reason follows the heading.
+                ToolDetail::Patch { .. } => "not applied".to_owned(),
                 _ if reason.starts_with("exit ") => reason.clone(),
                 _ => format!("failed: {}", first_line(reason)),
             }),

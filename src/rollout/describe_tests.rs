@@ -28,14 +28,15 @@ fn said(d: &Described) -> String {
 fn a_failed_patch_says_it_was_not_applied_and_why() {
     let t = rich("f48a-72b1");
     let d = &described(&t)[0];
-    assert_eq!(
-        said(d),
-        "apply_patch: 1 file, not applied | ✗ failed: apply_patch verification failed: \
-         Failed to find expected lines in /home/dev/work/proj/main.py:"
-    );
+    assert_eq!(said(d), "apply_patch: 1 file | ✗ not applied");
     assert_eq!(d.status.as_ref().unwrap().tone, Tone::Failed);
-    assert!(d.blocks.iter().any(|b| matches!(b, Block::Reason(r)
-        if r.ends_with("print(\"this line does not exist\")"))));
+    let Block::Reason(reason) = &d.blocks[0] else {
+        panic!("codex's reason first: {:?}", d.blocks);
+    };
+    assert!(reason.starts_with(
+        "apply_patch verification failed: Failed to find expected lines in /home/dev/work/proj/main.py:"
+    ));
+    assert!(reason.ends_with("print(\"this line does not exist\")"));
     assert!(d.blocks.iter().any(|b| matches!(b, Block::Files(f)
         if f[0].mark == 'M' && f[0].path == "main.py" && f[0].diff.is_none())));
 }

@@ -84,9 +84,10 @@ fn a_failed_patch_is_marked_failed_with_codexs_reason() {
     let (_s, mut app) = opened("01a23b78-f48a", W, H);
     scroll_to(&mut app, "apply_patch");
     let text = text_of(&snapshot(&app));
+    assert!(text.contains("▸ apply_patch: 1 file  ✗ not applied"), "{text}");
     assert!(
-        text.contains("▸ apply_patch: 1 file, not applied  ✗ failed: apply_patch verific…"),
-        "{text}"
+        text.contains("! apply_patch verification failed: Failed to find expected lines"),
+        "collapsed: the first line of codex's reason\n{text}"
     );
     assert!(text.contains("M main.py"));
     app.update(Action::Expand { all: false });
@@ -296,8 +297,9 @@ fn the_pane_show_and_markdown_say_the_same_things() {
         (
             "01a23b78-f48a",
             &[
-                "apply_patch: 1 file, not applied ✗ failed: apply_patch verification failed: \
-                 Failed to find expected lines in /home/dev/work/proj/main.py:",
+                "apply_patch: 1 file ✗ not applied",
+                "apply_patch verification failed: Failed to find expected lines in \
+                 /home/dev/work/proj/main.py:",
                 "M main.py",
                 "print(\"this line does not exist\")",
             ],
@@ -374,7 +376,7 @@ fn the_pane_show_and_markdown_say_the_same_things() {
             &[
                 "Hi! Let's clean up this little repo. RICH_PATCH: start by refactoring main.py",
                 "forked here from “Hi! Let's clean up this little repo. RICH_PATCH: start by refactoring main.py”",
-                "apply_patch: 1 file, not applied ✗ failed",
+                "apply_patch: 1 file ✗ not applied",
             ],
         ),
     ];

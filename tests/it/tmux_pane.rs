@@ -134,12 +134,13 @@ fn a_plan_is_shown_as_steps_and_a_failed_patch_as_failed_with_codexs_reason() {
     assert!(!screen.contains("\"status\""), "not raw JSON:\n{screen}");
     let screen = page_to(&tmux, "not applied");
     assert!(
-        screen.contains("▸ apply_patch: 1 file, not applied  ✗ failed: apply_patch"),
-        "the failed patch is marked failed:\n{screen}"
+        screen.contains("▸ apply_patch: 1 file  ✗ not applied")
+            && screen.contains("! apply_patch verification failed: Failed to find expected"),
+        "the failed patch is marked failed, with codex's reason:\n{screen}"
     );
     // Expanded (every call: `E`), it gives codex's whole reason.
     tmux.keys(&["E"]);
-    page_to(&tmux, "▾ apply_patch: 1 file, not applied");
+    page_to(&tmux, "▾ apply_patch: 1 file  ✗ not applied");
     let screen = page_to(&tmux, "│     rows = build_rows(items, sort=True)");
     assert!(
         screen.contains("│ apply_patch verification failed: Failed to find expected"),

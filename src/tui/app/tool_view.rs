@@ -159,7 +159,17 @@ impl View {
                         .collect();
                     self.body(lines, 0);
                 }
-                Block::Reason(_) => {}
+                Block::Reason(reason) => {
+                    // Collapsed: its first line, on one line.
+                    let first = clean_line(reason.trim().split('\n').next().unwrap_or(""));
+                    let room = self.width.saturating_sub(INDENT.len() + 2);
+                    self.out.push(PaneLine {
+                        spans: vec![
+                            (format!("{INDENT}! "), Part::ToolFailed),
+                            (truncate(&first, room), Part::ToolFailed),
+                        ],
+                    });
+                }
                 Block::Files(files) => {
                     for f in files {
                         let code = match f.mark {
