@@ -84,7 +84,10 @@ fn a_failed_patch_is_marked_failed_with_codexs_reason() {
     let (_s, mut app) = opened("01a23b78-f48a", W, H);
     scroll_to(&mut app, "apply_patch");
     let text = text_of(&snapshot(&app));
-    assert!(text.contains("▸ apply_patch: 1 file  ✗ not applied"), "{text}");
+    assert!(
+        text.contains("▸ apply_patch: 1 file  ✗ not applied"),
+        "{text}"
+    );
     assert!(
         text.contains("! apply_patch verification failed: Failed to find expected lines"),
         "collapsed: the first line of codex's reason\n{text}"
@@ -401,4 +404,29 @@ fn the_pane_show_and_markdown_say_the_same_things() {
             }
         }
     }
+}
+
+#[test]
+fn markdown_puts_each_output_under_its_call_and_the_tui_is_labelled_tui() {
+    let home = fixtures().join("codex-rich");
+    let md = show(&home, "01a23b78-e12d", &["--markdown"]);
+    let at = |text: &str| {
+        md.find(text)
+            .unwrap_or_else(|| panic!("{text:?} not in\n{md}"))
+    };
+    // Two calls made in parallel, then their two outputs: each output is under its call.
+    assert!(at("`$ git status --short --branch`") < at("## master"));
+    assert!(at("## master") < at("`$ wc -l main.py`"));
+    assert!(at("`$ wc -l main.py`") < at("1 main.py\n"));
+    let text = show(&home, "01a23b79-919e", &[]);
+    assert!(
+        text.contains("origin: codex 0.171.0 · tui · mock"),
+        "codex 0.171's TUI writes source vscode; its originator says tui\n{text}"
+    );
+    let rows = super::common::list_json(&home, &[]);
+    let tui = super::common::row(&rows, "01a23b79-919e-7ee3-aced-208225816fed");
+    assert_eq!(
+        (tui["source"].as_str(), tui["client"].as_str()),
+        (Some("vscode"), Some("tui"))
+    );
 }
