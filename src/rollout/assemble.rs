@@ -466,7 +466,7 @@ impl Assembler {
 
 /// How a call ended, from its output once it is joined to it.
 fn settle(call: &mut ToolCall) {
-    let Some(out) = &call.output else { return };
+    let Some(out) = &mut call.output else { return };
     call.duration_ms = call.duration_ms.or(out.duration_ms);
     if call.status != Status::Unknown {
         // Codex's own record said already (a patch that did not apply, an MCP error).
@@ -481,6 +481,12 @@ fn settle(call: &mut ToolCall) {
             Status::Running
         }
         ToolDetail::Command { .. } => out.exit_code.map_or(Status::Ok, exit_status),
+        ToolDetail::Goal { .. } => {
+            if let Some(said) = super::tool_output::goal_said(&out.text) {
+                out.text = said;
+            }
+            Status::Ok
+        }
         ToolDetail::Patch { .. } => match out.exit_code {
             Some(0) => Status::Ok,
             None if text.starts_with("Success") => Status::Ok,
@@ -554,27 +560,21 @@ fn size_of_entry(entry: &Entry) -> usize {
 }
 
 fn size_of_call(call: &ToolCall) -> usize {
-    {
-        {
-            let output = call.output.as_ref().map_or(0, |o| o.text.len());
-            let detail = match &call.detail {
-                ToolDetail::Patch { patch, files, .. } => {
-                    patch.len()
-                        + files
-                            .iter()
-                            .map(|f| f.diff.as_ref().map_or(0, String::len))
-                            .sum::<usize>()
-                }
-                ToolDetail::Other { arguments, .. } | ToolDetail::Mcp { arguments, .. } => {
-                    arguments.len()
-                }
-                ToolDetail::Output(o) => o.text.len(),
-                ToolDetail::Reasoning { text } => text.len(),
-                _ => 0,
-            };
-            output + detail + 64
+    let output = call.output.as_ref().map_or(0, |o| o.text.len());
+    let detail = match &call.detail {
+        ToolDetail::Patch { patch, files, .. } => {
+            patch.len()
+                + files
+                    .iter()
+                    .map(|f| f.diff.as_ref().map_or(0, String::len))
+                    .sum::<usize>()
         }
-    }
+        ToolDetail::Other { arguments, .. } | ToolDetail::Mcp { arguments, .. } => arguments.len(),
+        ToolDetail::Output(o) => o.text.len(),
+        ToolDetail::Reasoning { text } => text.len(),
+        _ => 0,
+    };
+    output + detail + 64
 }
 
 #[cfg(test)]

@@ -153,3 +153,22 @@ fn legacy_json(text: &str, cap: Cap) -> Option<ToolOutput> {
         ..ToolOutput::default()
     })
 }
+
+/// What a goal tool's JSON answer says, in words: `Keep main.py printing a greeting · active`,
+/// with the tokens and time spent on it when codex counted any. `None` when the text is not a
+/// goal (the output is then shown as written).
+pub(super) fn goal_said(text: &str) -> Option<String> {
+    let value: Value = serde_json::from_str(text.trim()).ok()?;
+    let goal = value.get("goal").filter(|g| g.is_object())?;
+    let field = |key: &str| {
+        goal.get(key)
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty())
+    };
+    let mut said = vec![field("objective")?.to_owned()];
+    said.extend(field("status").map(str::to_owned));
+    let count = |key: &str| goal.get(key).and_then(Value::as_u64).filter(|&n| n > 0);
+    said.extend(count("tokensUsed").map(|n| format!("{n} tokens used")));
+    said.extend(count("timeUsedSeconds").map(|s| format!("{s} s spent")));
+    Some(said.join(" · "))
+}

@@ -578,3 +578,22 @@ fn a_capped_transcript_keeps_a_bounded_total_of_tool_text() {
         "past the budget, the start of each output"
     );
 }
+
+#[test]
+fn a_goal_tools_answer_is_said_in_words_and_anything_else_is_left_as_written() {
+    use crate::rollout::tool_output::goal_said;
+    let answer = json!({"goal": {"objective": "Ship it", "status": "active", "tokensUsed": 1200,
+        "timeUsedSeconds": 0}, "remainingTokens": null});
+    assert_eq!(
+        goal_said(&answer.to_string()).as_deref(),
+        Some("Ship it · active · 1200 tokens used")
+    );
+    for other in [
+        "not json",
+        "{\"goal\": \"Ship it\"}",
+        "{\"goal\": {\"status\": \"active\"}}",
+        "[1, 2]",
+    ] {
+        assert_eq!(goal_said(other), None, "{other}");
+    }
+}

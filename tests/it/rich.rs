@@ -115,6 +115,10 @@ fn an_applied_patch_shows_each_files_diff_from_codexs_record() {
         "{text}"
     );
     assert!(text.contains("M main.py") && text.contains("│ -print(\"hi\")"));
+    assert!(
+        text.contains("│ @@ -1 +1,7 @@") && !text.contains("*** Begin Patch"),
+        "codex's stored diff (its hunk header), not the patch as the model wrote it\n{text}"
+    );
     assert!(text.contains("A docs/USAGE.md") && text.contains("│ +# Usage"));
     insta::assert_snapshot!("rich_patch_expanded", term.backend());
     scroll_to(&mut app, "D old_notes.txt");
@@ -139,6 +143,17 @@ fn a_plan_is_its_steps_with_what_changed() {
     assert!(text.contains("[>] Add tests/test_main.py  (was pending)"));
     assert!(!text.contains("\"status\""), "no raw JSON");
     insta::assert_snapshot!("rich_plan", term.backend());
+    app.update(Action::Expand { all: true });
+    let text = pane_text(&mut app);
+    assert!(
+        text.contains("Adding a test for greet() in three steps."),
+        "expanded: the explanation\n{text}"
+    );
+    assert!(text.contains("[>] Add tests/test_main.py  (was pending)"));
+    assert!(
+        !text.contains("\"status\"") && !text.contains("\"step\""),
+        "{text}"
+    );
 }
 
 #[test]
@@ -207,6 +222,50 @@ fn a_fork_shows_its_parents_history_dimmed_then_its_own_part() {
         .unwrap();
     let inherited = app.pane().inherited().expect("a fork");
     assert!(inherited.end <= rule && inherited.contains(&(rule - 3)));
+    // `list --json` says what the pane says: its own first prompt and counts, and its parent.
+    let rows = super::common::list_json(&fixtures().join("codex-rich"), &[]);
+    let fork = super::common::row(&rows, "01a23b7a-4458-7421-afc0-ed8fafd3ea35");
+    assert_eq!(
+        fork["first_user_message"].as_str(),
+        Some("In the fork: RICH_PATCH_FAIL try a patch that does not apply")
+    );
+    assert_eq!(
+        (
+            fork["user_messages"].as_u64(),
+            fork["assistant_messages"].as_u64()
+        ),
+        (Some(1), Some(2))
+    );
+    assert_eq!(
+        fork["forked_from_id"].as_str(),
+        Some("01a23b79-919e-7ee3-aced-208225816fed")
+    );
+    assert!(
+        fork["name"].is_null(),
+        "the name codex copied from the parent is not the fork's own: {fork}"
+    );
+}
+
+#[test]
+fn an_exec_fork_is_titled_and_counted_by_its_own_part() {
+    let (_s, mut app) = opened("01a23b79-4992", W, H);
+    let header = text_of(&snapshot(&app));
+    assert!(
+        header.contains("⑂ exec RICH_MULTI: in the fork"),
+        "{header}"
+    );
+    assert!(
+        header.contains("fork of     RICH_PLAN: add a unit test"),
+        "{header}"
+    );
+    assert!(
+        header.contains("messages    1 user · 4 assistant"),
+        "{header}"
+    );
+    let text = pane_text(&mut app);
+    let rule = text.find("⑂ forked here from “RICH_PLAN: add a unit test");
+    let own = text.rfind("RICH_MULTI: in the fork, check the repository state again");
+    assert!(rule.is_some() && rule < own, "{text}");
 }
 
 #[test]
@@ -232,7 +291,9 @@ fn web_search_mcp_and_goal_calls_say_what_they_did() {
             "01a23b79-2808",
             &[
                 "▸ goal set: Keep main.py printing a greeting  ✓",
+                "│ Keep main.py printing a greeting · active",
                 "▸ goal marked complete  ✓",
+                "│ Keep main.py printing a greeting · complete",
             ],
         ),
     ] {
@@ -244,7 +305,36 @@ fn web_search_mcp_and_goal_calls_say_what_they_did() {
         for s in said {
             assert!(text.contains(s), "{id}: {s:?}\n{text}");
         }
+        assert!(!text.contains("{\""), "{id}: no raw JSON answer\n{text}");
     }
+}
+
+/// The style of the first cell of `text` on screen.
+fn style_of(term: &Terminal<TestBackend>, text: &str) -> ratatui::style::Style {
+    let buf = term.backend().buffer();
+    let area = buf.area;
+    let chars: Vec<String> = text.chars().map(String::from).collect();
+    for y in 0..area.height {
+        for x in 0..area.width.saturating_sub(chars.len() as u16) {
+            let spelled = chars
+                .iter()
+                .enumerate()
+                .all(|(i, c)| buf[(x + i as u16, y)].symbol() == c);
+            if spelled {
+                return buf[(x, y)].style();
+            }
+        }
+    }
+    panic!("{text:?} is not on screen");
+}
+
+#[test]
+fn a_top_heading_does_not_look_like_a_second_level_one() {
+    let (_s, app) = opened("01a23b78-fe51", W, H);
+    let term = snapshot(&app);
+    let h1 = style_of(&term, "Release checklist");
+    let h2 = style_of(&term, "Summary");
+    assert_ne!(h1, h2, "# and ## are drawn alike");
 }
 
 /// Every line of the pane (built as the reader comes to them: `G` builds them all).
@@ -401,6 +491,16 @@ fn the_pane_show_and_markdown_say_the_same_things() {
                     text.contains(&said(fact)),
                     "{id}: {view} does not say {fact:?}:\n{text}"
                 );
+            }
+        }
+        for (view, text) in &views {
+            for raw in [
+                "Chunk ID:",
+                "Wall time:",
+                "Original token count:",
+                "\"plan\": [",
+            ] {
+                assert!(!text.contains(raw), "{id}: {view} shows {raw:?}:\n{text}");
             }
         }
     }
