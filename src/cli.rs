@@ -4,14 +4,15 @@
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
-use crate::config::{Flags, Scope, Sort};
+use crate::config::{Flags, Scope, Sort, ThemeName};
+use crate::shell::{init::InitShell, Syntax};
 
 #[derive(Debug, Parser)]
 #[command(
     name = "codex-picker",
     version,
     about = "Find a past OpenAI Codex CLI session and resume it",
-    long_about = "Find a past OpenAI Codex CLI session and resume it.\n\nWith no command, opens the picker; Enter prints the session id, so\n  codex resume \"$(codex-picker)\"\nresumes the session you pick.\n\nThe picker reads its defaults from $XDG_CONFIG_HOME/codex-picker/config.toml\n(else ~/.config/codex-picker/config.toml): resume_args, scope, sort, show_exec,\nshow_archived. Its flags override the file; list, show and cache do not read it."
+    long_about = "Find a past OpenAI Codex CLI session and resume it.\n\nWith no command, opens the picker; Enter prints the session id, so\n  codex resume \"$(codex-picker)\"\nresumes the session you pick.\n\nThe picker reads its defaults from $XDG_CONFIG_HOME/codex-picker/config.toml\n(else ~/.config/codex-picker/config.toml): resume_args, scope, sort, show_exec,\nshow_archived, theme. Its flags override the file; list, show and cache do not read it.\n\nShell integration (a key that opens the picker and resumes in the session's folder):\n  eval \"$(codex-picker init bash)\"   (zsh likewise; fish: codex-picker init fish | source)"
 )]
 pub struct Cli {
     #[command(flatten)]
@@ -90,6 +91,14 @@ pub struct PickerArgs {
     #[arg(long)]
     pub print_command: bool,
 
+    /// The shell whose syntax the printed and copied resume command is quoted in
+    #[arg(long, value_enum, value_name = "SHELL", default_value_t)]
+    pub shell: Syntax,
+
+    /// Colours for a dark or a light terminal background, or none (NO_COLOR means none)
+    #[arg(long, value_enum, value_name = "THEME")]
+    pub theme: Option<ThemeName>,
+
     /// Start with this query
     #[arg(long, short = 'q', value_name = "QUERY")]
     pub query: Option<String>,
@@ -121,6 +130,7 @@ impl Cli {
             show_exec: given(p.show_exec, p.no_exec),
             show_archived: given(self.store.archived, p.no_archived),
             resume_args: p.codex_args.clone(),
+            theme: p.theme,
         }
     }
 }
@@ -133,6 +143,25 @@ pub enum Command {
     Show(ShowArgs),
     /// Manage the index cache kept in the user's cache folder
     Cache(CacheArgs),
+    /// Print the shell integration to load at start-up: a key (Alt+R) and a `cxp` function that
+    /// open the picker and resume the session in its folder
+    #[command(
+        long_about = "Print the shell integration to load at start-up: a key (Alt+R) and a `cxp` function that open the picker and resume the session in its folder.\n\nbash (~/.bashrc):              eval \"$(codex-picker init bash)\"\nzsh (~/.zshrc):                eval \"$(codex-picker init zsh)\"\nfish (~/.config/fish/config.fish): codex-picker init fish | source\n\nThe snippet's first lines say how to choose another key (CODEX_PICKER_KEY), put the command on the line instead of running it (CODEX_PICKER_ACCEPT=0) and pass more picker flags (CODEX_PICKER_OPTS)."
+    )]
+    Init {
+        #[arg(value_enum)]
+        shell: InitShell,
+    },
+    /// Print a completion script for a shell
+    #[command(
+        long_about = "Print a completion script for a shell.\n\nbash:       codex-picker completions bash > ~/.local/share/bash-completion/completions/codex-picker\nzsh:        codex-picker completions zsh > ~/.zfunc/_codex-picker   (with fpath+=(~/.zfunc) before compinit)\nfish:       codex-picker completions fish > ~/.config/fish/completions/codex-picker.fish\nelvish:     codex-picker completions elvish >> ~/.config/elvish/rc.elv\npowershell: codex-picker completions powershell >> $PROFILE"
+    )]
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff; `codex-picker man | man -l -` reads it)
+    Man,
 }
 
 #[derive(Debug, Args)]

@@ -9,6 +9,24 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::{Arc, OnceLock};
 
+/// Why codex cannot do what the picker asks of it.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum CodexError {
+    #[error("`codex` is not on PATH (install the Codex CLI, or set $CODEX_PICKER_CODEX)")]
+    NotFound,
+    #[error("codex {version} cannot {} sessions: it needs codex {} or newer", .change.verb(), .change.since())]
+    TooOld { version: Version, change: Change },
+    /// The program could not be started (its path, for the message).
+    #[error("cannot run {program}: {source}")]
+    Run {
+        program: String,
+        source: Arc<std::io::Error>,
+    },
+    /// The command ran and failed; codex's own reason.
+    #[error("codex {} failed: {why}", .change.verb())]
+    Failed { change: Change, why: String },
+}
+
 /// A codex release, as `codex --version` prints it (`codex-cli 0.171.0`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Version(pub u32, pub u32, pub u32);
@@ -80,7 +98,7 @@ pub struct Codex {
     home: PathBuf,
     /// The home is not `~/.codex`: a command given to the user names it.
     home_named: bool,
-    version: Arc<OnceLock<Result<Option<Version>, String>>>,
+    version: Arc<OnceLock<Result<Option<Version>, CodexError>>>,
 }
 
 impl Codex {
@@ -110,10 +128,8 @@ impl Codex {
     }
 
     /// The program, or why there is none.
-    pub fn program(&self) -> Result<&Path, String> {
-        self.program.as_deref().ok_or_else(|| {
-            "`codex` is not on PATH (install the Codex CLI, or set $CODEX_PICKER_CODEX)".to_owned()
-        })
+    pub fn program(&self) -> Result<&Path, CodexError> {
+        self.program.as_deref().ok_or(CodexError::NotFound)
     }
 
     /// The store codex is pointed at.
@@ -122,20 +138,18 @@ impl Codex {
     }
 
     /// `CODEX_HOME=<home> ` for a command given to the user, when the store is not the
-    /// default one (empty otherwise).
-    pub fn env_prefix(&self) -> String {
+    /// default one (empty otherwise), in `syntax`, the home's bytes exactly.
+    pub fn env_prefix(&self, syntax: crate::shell::Syntax) -> String {
+        use std::os::unix::ffi::OsStrExt;
         if self.home_named {
-            format!(
-                "CODEX_HOME={} ",
-                crate::shell::quote(&self.home.to_string_lossy())
-            )
+            crate::shell::assignment(syntax, "CODEX_HOME", self.home.as_os_str().as_bytes())
         } else {
             String::new()
         }
     }
 
     /// `codex <args>` on this store: `CODEX_HOME` set whatever the environment says.
-    pub fn command(&self) -> Result<Command, String> {
+    pub fn command(&self) -> Result<Command, CodexError> {
         let mut cmd = Command::new(self.program()?);
         cmd.env("CODEX_HOME", &self.home);
         Ok(cmd)
@@ -143,34 +157,32 @@ impl Codex {
 
     /// Whether this codex has `change`'s command: it is found and, when its version can be
     /// read, at least as new as the command. `codex --version` is asked the first time only.
-    pub fn supports(&self, change: Change) -> Result<(), String> {
+    pub fn supports(&self, change: Change) -> Result<(), CodexError> {
         self.program()?;
         let version = self.version.get_or_init(|| self.ask_version()).clone()?;
         match version {
-            Some(v) if v < change.since() => Err(format!(
-                "codex {v} cannot {} sessions: it needs codex {} or newer",
-                change.verb(),
-                change.since()
-            )),
+            Some(version) if version < change.since() => {
+                Err(CodexError::TooOld { version, change })
+            }
             // A version that cannot be read is given the benefit of the doubt: the command's
             // own error says the rest.
             _ => Ok(()),
         }
     }
 
-    fn ask_version(&self) -> Result<Option<Version>, String> {
+    fn ask_version(&self) -> Result<Option<Version>, CodexError> {
         let out = self
             .command()?
             .arg("--version")
             .stdin(Stdio::null())
             .output()
-            .map_err(|e| format!("cannot run {}: {e}", self.program_name()))?;
+            .map_err(|e| self.run_error(e))?;
         Ok(parse_version(&String::from_utf8_lossy(&out.stdout)))
     }
 
     /// Run `codex <change> <id>` to its end, without a terminal; codex's error text when it
     /// fails.
-    pub fn change(&self, change: Change, id: &str) -> Result<(), String> {
+    pub fn change(&self, change: Change, id: &str) -> Result<(), CodexError> {
         self.supports(change)?;
         let out = self
             .command()?
@@ -178,7 +190,7 @@ impl Codex {
             .arg(id)
             .stdin(Stdio::null())
             .output()
-            .map_err(|e| format!("cannot run {}: {e}", self.program_name()))?;
+            .map_err(|e| self.run_error(e))?;
         if out.status.success() {
             return Ok(());
         }
@@ -188,7 +200,15 @@ impl Codex {
                 Some(code) => format!("it exited with status {code}"),
                 None => "it was killed".to_owned(),
             });
-        Err(format!("codex {} failed: {why}", change.verb()))
+        Err(CodexError::Failed { change, why })
+    }
+
+    /// This program could not be started.
+    pub fn run_error(&self, e: std::io::Error) -> CodexError {
+        CodexError::Run {
+            program: self.program_name(),
+            source: Arc::new(e),
+        }
     }
 
     /// The program's path for a message (`codex` when none was found).

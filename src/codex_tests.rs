@@ -1,4 +1,5 @@
 use super::*;
+use crate::shell::Syntax;
 
 #[test]
 fn versions_are_read_as_codex_prints_them() {
@@ -70,18 +71,37 @@ fn the_program_is_the_chosen_one_else_codex_on_path() {
 fn a_command_given_to_the_user_names_a_store_that_is_not_the_default() {
     let user = Path::new("/home/u");
     let default = Codex::new(None, Path::new("/home/u/.codex"), Some(user));
-    assert_eq!(default.env_prefix(), "");
+    assert_eq!(default.env_prefix(Syntax::Posix), "");
     let other = Codex::new(None, Path::new("/srv/codex home"), Some(user));
-    assert_eq!(other.env_prefix(), "CODEX_HOME='/srv/codex home' ");
+    assert_eq!(
+        other.env_prefix(Syntax::Posix),
+        "CODEX_HOME='/srv/codex home' "
+    );
     let no_home = Codex::new(None, Path::new("/home/u/.codex"), None);
-    assert_eq!(no_home.env_prefix(), "CODEX_HOME=/home/u/.codex ");
+    assert_eq!(
+        no_home.env_prefix(Syntax::Posix),
+        "CODEX_HOME=/home/u/.codex "
+    );
+    // A home whose name is not UTF-8 keeps its bytes (as escapes), in each syntax.
+    use std::os::unix::ffi::OsStrExt;
+    let bytes = Path::new(std::ffi::OsStr::from_bytes(b"/srv/home-\xff"));
+    let other = Codex::new(None, bytes, Some(user));
+    assert_eq!(
+        other.env_prefix(Syntax::Posix),
+        r"CODEX_HOME='/srv/home-'$'\xff' "
+    );
+    assert_eq!(
+        other.env_prefix(Syntax::Fish),
+        r"CODEX_HOME='/srv/home-'\xff "
+    );
 }
 
 #[test]
 fn without_codex_every_change_says_so() {
     let codex = Codex::new(None, Path::new("/x"), None);
     let err = codex.change(Change::Archive, "id").unwrap_err();
-    assert!(err.contains("`codex` is not on PATH"), "{err}");
+    assert!(matches!(err, CodexError::NotFound), "{err:?}");
+    assert!(err.to_string().contains("`codex` is not on PATH"), "{err}");
 }
 
 /// A stand-in codex: prints `version` for `--version`, records the rest, exits with `status`.
@@ -121,7 +141,7 @@ fn changes_run_codex_on_the_store_shown_with_its_error_text() {
 
     let failing = Codex::new(Some(stand_in(dir.path(), "0.171.0", 1)), &home, None);
     let err = failing.change(Change::Unarchive, "0199-c").unwrap_err();
-    assert_eq!(err, "codex unarchive failed: failed to do it");
+    assert_eq!(err.to_string(), "codex unarchive failed: failed to do it");
 }
 
 #[cfg(unix)]
@@ -131,8 +151,9 @@ fn an_old_codex_is_not_asked_for_commands_it_lacks() {
     let old = Codex::new(Some(stand_in(dir.path(), "0.138.0", 0)), dir.path(), None);
     assert!(old.supports(Change::Archive).is_ok());
     let err = old.change(Change::Delete, "0199-a").unwrap_err();
+    assert!(matches!(err, CodexError::TooOld { .. }), "{err:?}");
     assert_eq!(
-        err,
+        err.to_string(),
         "codex 0.138.0 cannot delete sessions: it needs codex 0.140.0 or newer"
     );
     assert!(!dir.path().join("log").exists(), "nothing was run");

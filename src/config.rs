@@ -51,6 +51,20 @@ impl From<Sort> for Recency {
     }
 }
 
+/// The picker's colours: for a dark or a light terminal background, or none. `NO_COLOR` in the
+/// environment means none whatever is chosen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum ThemeName {
+    /// Colours for a dark background
+    #[default]
+    Dark,
+    /// Colours for a light background
+    Light,
+    /// No colour (bold, dim, reverse and underline only)
+    None,
+}
+
 /// What the config file holds; a key left out is `None`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -63,6 +77,7 @@ pub struct FileConfig {
     pub show_exec: Option<bool>,
     /// Whether archived sessions are shown.
     pub show_archived: Option<bool>,
+    pub theme: Option<ThemeName>,
 }
 
 /// What the command line says about the settings the file also holds: `None` (or no resume
@@ -75,6 +90,7 @@ pub struct Flags {
     pub show_archived: Option<bool>,
     /// The arguments after `--`.
     pub resume_args: Vec<String>,
+    pub theme: Option<ThemeName>,
 }
 
 /// How the picker starts, once the file and the command line are merged.
@@ -85,11 +101,12 @@ pub struct Settings {
     pub show_exec: bool,
     pub show_archived: bool,
     pub resume_args: Vec<String>,
+    pub theme: ThemeName,
 }
 
 impl Default for Settings {
     /// The picker without a config file or flags: this folder, by update, exec sessions shown,
-    /// archived ones hidden, no resume arguments.
+    /// archived ones hidden, no resume arguments, colours for a dark background.
     fn default() -> Settings {
         Settings {
             scope: Scope::Folder,
@@ -97,6 +114,7 @@ impl Default for Settings {
             show_exec: true,
             show_archived: false,
             resume_args: Vec::new(),
+            theme: ThemeName::Dark,
         }
     }
 }
@@ -167,6 +185,7 @@ pub fn merge(file: FileConfig, flags: Flags) -> Settings {
         } else {
             flags.resume_args
         },
+        theme: flags.theme.or(file.theme).unwrap_or(default.theme),
     }
 }
 

@@ -46,6 +46,7 @@ scope = "all"
 sort = "created"
 show_exec = false
 show_archived = true
+theme = "light"
 "#;
     let (_, loaded) = load_text(text.as_bytes());
     assert_eq!(
@@ -56,9 +57,12 @@ show_archived = true
             sort: Some(Sort::Created),
             show_exec: Some(false),
             show_archived: Some(true),
+            theme: Some(ThemeName::Light),
         })
     );
     assert_eq!(file("scope = \"folder\"").scope, Some(Scope::Folder));
+    assert_eq!(file("theme = \"dark\"").theme, Some(ThemeName::Dark));
+    assert_eq!(file("theme = \"none\"").theme, Some(ThemeName::None));
     assert_eq!(file("sort = \"updated\"").sort, Some(Sort::Updated));
 }
 
@@ -159,6 +163,7 @@ fn without_file_or_flags_the_defaults_hold() {
             show_exec: true,
             show_archived: false,
             resume_args: Vec::new(),
+            theme: ThemeName::Dark,
         }
     );
 }
@@ -167,7 +172,7 @@ fn without_file_or_flags_the_defaults_hold() {
 fn the_file_overrides_the_defaults() {
     let f = file(
         "resume_args = [\"--model\", \"o3\"]\nscope = \"all\"\nsort = \"created\"\n\
-         show_exec = false\nshow_archived = true\n",
+         show_exec = false\nshow_archived = true\ntheme = \"light\"\n",
     );
     assert_eq!(
         merge(f, Flags::default()),
@@ -177,6 +182,7 @@ fn the_file_overrides_the_defaults() {
             show_exec: false,
             show_archived: true,
             resume_args: strings(&["--model", "o3"]),
+            theme: ThemeName::Light,
         }
     );
 }
@@ -218,6 +224,17 @@ fn flags_override_the_file_both_ways() {
         (Scope::All, Sort::Created, false, true)
     );
     assert_eq!(merge(off, flags_of(&["--all"])).scope, Scope::All);
+
+    let light = file("theme = \"light\"\n");
+    assert_eq!(
+        merge(light.clone(), flags_of(&["--theme", "dark"])).theme,
+        ThemeName::Dark
+    );
+    assert_eq!(merge(light, flags_of(&[])).theme, ThemeName::Light);
+    assert_eq!(
+        merge(FileConfig::default(), flags_of(&["--theme", "none"])).theme,
+        ThemeName::None
+    );
 }
 
 #[test]
@@ -262,7 +279,12 @@ fn resume_args_after_dashes_replace_the_files() {
 
 #[test]
 fn a_bad_flag_value_is_a_usage_error() {
-    for args in [["--scope", "mine"], ["--sort", "oldest"]] {
+    for args in [
+        ["--scope", "mine"],
+        ["--sort", "oldest"],
+        ["--theme", "solarized"],
+        ["--shell", "csh"],
+    ] {
         let mut argv = vec!["codex-picker"];
         argv.extend_from_slice(&args);
         assert!(Cli::try_parse_from(argv).is_err(), "{args:?}");
@@ -286,4 +308,5 @@ fn the_readmes_example_sets_every_key() {
     let f = file(example);
     assert!(f.resume_args.is_some() && f.scope.is_some() && f.sort.is_some());
     assert!(f.show_exec.is_some() && f.show_archived.is_some());
+    assert!(f.theme.is_some());
 }

@@ -11,6 +11,7 @@ use codex_picker::cmd;
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
+    codex_picker::memory::small_pages();
     let cli = Cli::parse();
     codex_picker::memory::collect_freed();
     if cli.command.is_some() {
@@ -22,6 +23,9 @@ fn main() {
         Some(Command::List(args)) => cmd::run_list(&cli.store, args, &mut out, &mut err),
         Some(Command::Show(args)) => cmd::run_show(&cli.store, args, &mut out, &mut err),
         Some(Command::Cache(args)) => cmd::run_cache(&cli.store, args, &mut out, &mut err),
+        Some(Command::Init { shell }) => cmd::run_init(*shell, &mut out, &mut err),
+        Some(Command::Completions { shell }) => cmd::run_completions(*shell, &mut out, &mut err),
+        Some(Command::Man) => cmd::run_man(&mut out, &mut err),
         None => {
             drop(out);
             drop(err);

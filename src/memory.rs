@@ -12,6 +12,28 @@
 /// bindings do not name it).
 const PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 
+/// mimalloc's `mi_option_allow_thp` (its v3 header, the one the crate builds unless its `v2`
+/// feature is on; an unknown option number is ignored).
+const ALLOW_THP: libmimalloc_sys::mi_option_t = 43;
+
+/// Use ordinary 4 KB pages, not transparent huge pages. With huge pages every new 2 MB of the
+/// heap is cleared whole on its first touch and counts whole in the resident set: a warm `list`
+/// of 10,000 sessions held 50 MB instead of 27 MB and spent most of its time clearing pages.
+/// mimalloc reads its own option when it starts, before `main`: the process is told too
+/// (Linux's `PR_SET_THP_DISABLE`, what mimalloc itself does when the option is off), which
+/// holds for every later page fault, in memory mapped already too. Called first thing.
+pub fn small_pages() {
+    // SAFETY: as in `return_freed_memory_promptly`: a plain store into the option table; 0 is a
+    // valid value (no huge pages).
+    unsafe { libmimalloc_sys::mi_option_set(ALLOW_THP, 0) };
+    #[cfg(target_os = "linux")]
+    // SAFETY: prctl with PR_SET_THP_DISABLE only sets a flag of this process's memory map; a
+    // failure (an old kernel) leaves huge pages on, which is harmless.
+    unsafe {
+        let _ = libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
+    }
+}
+
 /// From now on, return freed memory to the system at once. Harmless when mimalloc is not the
 /// global allocator (the option is then never read).
 pub fn return_freed_memory_promptly() {

@@ -12,6 +12,7 @@ use codex_picker::store::walk::RolloutFile;
 use codex_picker::store::Store;
 use codex_picker::tui::app::{Pane, PaneContext};
 use codex_picker::workers::transcript;
+use codex_picker::workers::wake::Waker;
 
 use super::{Ctx, Table};
 
@@ -43,19 +44,29 @@ fn open(store: &Store, file: &RolloutFile) -> Opened {
         &names,
     )
     .expect("summarise");
-    let (jobs, loaded) = transcript::spawn(store.clone());
+    let (jobs, loaded) = transcript::spawn(store.clone(), Waker::noop());
     let mut pane = Pane::default();
     let job = pane.show(Some(&row), &CTX).expect("a transcript to read");
     jobs.send(job).expect("the transcript worker");
     let first = loaded.recv().expect("an answer");
     let read = started.elapsed();
     let mut partial = first.result.as_ref().is_ok_and(|t| t.partial);
-    pane.loaded(first.id, first.result, Some(&row), &CTX);
+    pane.loaded(
+        first.id,
+        first.result.map_err(|e| e.to_string()),
+        Some(&row),
+        &CTX,
+    );
     let first_screen = started.elapsed();
     while partial {
         let next = loaded.recv().expect("the whole session");
         partial = next.result.as_ref().is_ok_and(|t| t.partial);
-        pane.loaded(next.id, next.result, Some(&row), &CTX);
+        pane.loaded(
+            next.id,
+            next.result.map_err(|e| e.to_string()),
+            Some(&row),
+            &CTX,
+        );
     }
     let whole = started.elapsed();
     let mut slowest_page = Duration::ZERO;

@@ -15,6 +15,7 @@ use codex_picker::workers::indexer::{self, CacheSetup, Event, IndexOptions};
 /// keeping every row and the content index as the picker would, then a few searches. Prints
 /// the peak resident set (VmHWM, KB).
 pub fn probe(store: &Path, cache: &Path, threads: usize) {
+    codex_picker::memory::small_pages();
     codex_picker::memory::return_freed_memory_promptly();
     let rx = indexer::spawn_with(
         Store {

@@ -1,18 +1,21 @@
 //! `codex-picker list`: every session as a table or JSON lines, or with `--content` the sessions
-//! whose conversation holds the query, best first.
+//! whose conversation holds the query, best first. The rows are collected from one run of the
+//! index engine (`store::engine`); a plain `list --json` writes an unchanged session's line as
+//! the rows cache kept it.
 
 use std::collections::HashMap;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use super::list_memo::{self, Fingerprint, Memo};
 use super::EXIT_ERROR;
 use super::{finish, normalise_dir, output, report, report_rows, say, terminal_columns};
 use crate::cli::{ListArgs, StoreArgs};
 use crate::fulltext::{cached, ContentHit, ContentIndex};
 use crate::rollout::summary::Until;
 use crate::session::{self, SessionRow};
-use crate::store::{self, cache, FileIssue, ListOptions, Store};
+use crate::store::engine::{self, Finished, Lines, Row};
+use crate::store::walk::RolloutFile;
+use crate::store::{self, cache, Store};
 use crate::workers::indexer::CacheSetup;
 
 pub fn run_list(
@@ -28,24 +31,27 @@ pub fn run_list(
             return EXIT_ERROR;
         }
     };
-    let opts = ListOptions {
-        archived: store_args.archived,
-        until: Until::End,
+    // Every session as JSON: unchanged sessions are written as the cache kept them.
+    let whole_json =
+        args.json && args.cwd.is_none() && args.content.is_none() && !store_args.verbose;
+    let opts = engine::Options {
+        cache: cache_file(&store, store_args, "rows"),
+        lines: whole_json.then(json_lines),
+        ..engine::Options::new(store_args.archived, Until::End)
     };
-    let whole_json = args.json && args.cwd.is_none() && args.content.is_none();
-    if let (true, false, Some(rows_file), Some(memo_file)) = (
-        whole_json,
-        store_args.verbose,
-        cache_file(&store, store_args, "rows"),
-        cache_file(&store, store_args, "list"),
-    ) {
-        let files = CacheFiles {
-            rows: &rows_file,
-            memo: &memo_file,
-        };
-        return list_remembered(&store, opts, files, args.limit, out, err);
+    if whole_json {
+        let (mut rows, issues, _) = engine::collect(&store, &opts);
+        report(err, &issues);
+        rows.sort_unstable_by(Row::cmp_updated_desc);
+        rows.truncate(args.limit.unwrap_or(usize::MAX));
+        let result = write_lines(out, &rows);
+        store::drop_later(rows);
+        return finish(result, err);
     }
-    let (mut rows, issues) = list_rows(&store, store_args, opts, err);
+    let (mut rows, issues, finished) = engine::rows(&store, &opts);
+    if store_args.verbose {
+        cache_notes(err, opts.cache.as_deref(), &finished);
+    }
     report(err, &issues);
     report_rows(err, &rows, store_args.verbose);
     if let Some(dir) = &args.cwd {
@@ -57,38 +63,10 @@ pub fn run_list(
         });
     }
     if let Some(query) = &args.content {
-        let split = crate::query_filter::split(query, crate::timefmt::now_ms());
-        if let Some(e) = &split.error {
-            say(err, e);
-            return EXIT_ERROR;
-        }
-        let index = content_index(&store, store_args, &rows, err);
-        let limit = args.limit.unwrap_or(CONTENT_RESULTS);
-        // With filters, hits past the limit may be the ones that pass them.
-        let asked = if split.filters.is_empty() {
-            limit
-        } else {
-            usize::MAX
-        };
-        let by_path: HashMap<&Path, &SessionRow> = rows
-            .iter()
-            .filter(|r| split.filters.keeps(r))
-            .map(|r| (r.path.as_path(), r))
-            .collect();
-        let mut hits = index.search(&split.words, asked);
-        hits.retain(|h| by_path.contains_key(h.path.as_path()));
-        hits.truncate(limit);
-        let result = hits.iter().try_for_each(|hit| {
-            let Some(row) = by_path.get(hit.path.as_path()) else {
-                return Ok(());
-            };
-            write_content_hit(out, row, hit, args.json)
-        });
-        return finish(result.and_then(|()| out.flush()), err);
+        let walked = &finished.files;
+        return list_content(&store, store_args, args, query, &rows, walked, out, err);
     }
-    if let Some(limit) = args.limit {
-        rows.truncate(limit);
-    }
+    rows.truncate(args.limit.unwrap_or(usize::MAX));
     let result = if args.json {
         output::write_json_rows(out, &rows)
     } else {
@@ -98,79 +76,113 @@ pub fn run_list(
     finish(result.and_then(|()| out.flush()), err)
 }
 
-/// The two cache files of a remembered listing.
-struct CacheFiles<'a> {
-    rows: &'a Path,
-    memo: &'a Path,
-}
-
-/// `list --json` of every session, through the output remembered by an earlier run when the
-/// walk finds the store as it was then (see `list_memo`), else through the rows cache. The
-/// output is remembered when the rows cache had nothing to change: the store held still.
-fn list_remembered(
+/// `list --content QUERY`: the sessions among `rows` whose conversation holds the query.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the command's parts, passed on once"
+)]
+fn list_content(
     store: &Store,
-    opts: ListOptions,
-    files: CacheFiles,
-    limit: Option<usize>,
+    store_args: &StoreArgs,
+    args: &ListArgs,
+    query: &str,
+    rows: &[SessionRow],
+    walked: &[(RolloutFile, Option<String>)],
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> i32 {
-    // The memo is read while the store is walked; the rows cache too when there is no memo.
-    let (walked, (memo, loaded)) = store::walk_beside(store, opts.archived, || {
-        let memo = Memo::load(files.memo);
-        let loaded = memo
-            .is_none()
-            .then(|| store::load_cached(store, files.rows));
-        (memo, loaded)
-    });
-    let fingerprint = Fingerprint::of(store, opts.archived, &walked.0, &walked.1);
-    if let Some(memo) = memo.filter(|m| m.made_from(&fingerprint)) {
-        let _ = err.write_all(memo.stderr());
-        let text = match limit {
-            Some(n) => list_memo::first_lines(memo.stdout(), n),
-            None => memo.stdout(),
-        };
-        let result = out.write_all(text).and_then(|()| out.flush());
-        store::drop_later(memo);
-        return finish(result, err);
+    let split = crate::query_filter::split(query, crate::timefmt::now_ms());
+    if let Some(e) = &split.error {
+        say(err, e);
+        return EXIT_ERROR;
     }
-    let loaded = loaded.unwrap_or_else(|| store::load_cached(store, files.rows));
-    let (mut rows, issues, cached) = store::list_walked(store, opts, files.rows, walked, loaded);
-    let mut stderr = Vec::new();
-    report(&mut stderr, &issues);
-    let _ = err.write_all(&stderr);
-    let remember = !cached.changed && limit.is_none();
-    rows.truncate(limit.unwrap_or(usize::MAX));
-    let mut tee = Tee {
-        out,
-        kept: remember.then(Vec::new),
+    let index = content_index(store, store_args, walked, err);
+    let limit = args.limit.unwrap_or(CONTENT_RESULTS);
+    // With filters, hits past the limit may be the ones that pass them.
+    let asked = if split.filters.is_empty() {
+        limit
+    } else {
+        usize::MAX
     };
-    let result = output::write_json_rows(&mut tee, &rows).and_then(|()| tee.flush());
-    store::drop_later(rows);
-    if let (Ok(()), Some(text)) = (&result, &tee.kept) {
-        // Best effort: the listing is right either way.
-        let _ = list_memo::save(files.memo, &fingerprint, &stderr, text);
-    }
-    finish(result, err)
+    let by_path: HashMap<&Path, &SessionRow> = rows
+        .iter()
+        .filter(|r| split.filters.keeps(r))
+        .map(|r| (r.path.as_path(), r))
+        .collect();
+    let mut hits = index.search(&split.words, asked);
+    hits.retain(|h| by_path.contains_key(h.path.as_path()));
+    hits.truncate(limit);
+    let result = hits.iter().try_for_each(|hit| {
+        let Some(row) = by_path.get(hit.path.as_path()) else {
+            return Ok(());
+        };
+        write_content_hit(out, row, hit, args.json)
+    });
+    finish(result.and_then(|()| out.flush()), err)
 }
 
-/// Output written on, and kept when asked.
-struct Tee<'a> {
-    out: &'a mut dyn Write,
-    kept: Option<Vec<u8>>,
-}
-
-impl Write for Tee<'_> {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let n = self.out.write(buf)?;
-        if let Some(kept) = &mut self.kept {
-            kept.extend_from_slice(&buf[..n]);
+/// One JSON line per row: a kept line as it is, a made row rendered.
+fn write_lines(out: &mut dyn Write, rows: &[Row]) -> io::Result<()> {
+    let mut w = io::BufWriter::with_capacity(1 << 20, out);
+    for row in rows {
+        match row {
+            Row::Kept(kept) => w.write_all(kept.line())?,
+            Row::Made(row) => w.write_all(output::row_json(row).as_bytes())?,
         }
-        Ok(n)
+        w.write_all(b"\n")?;
     }
+    w.flush()
+}
 
-    fn flush(&mut self) -> io::Result<()> {
-        self.out.flush()
+/// How `list --json` lines are made, and the fingerprint of their format: the line of a row
+/// with every field set, so that a build that writes lines otherwise never uses another's.
+fn json_lines() -> Lines {
+    let probe = SessionRow {
+        id: "0199aaaa-bbbb-7ccc-8ddd-eeeeeeeeeeee".into(),
+        path: PathBuf::from("/s/rollout-x.jsonl"),
+        created_at: Some("2026-01-01T00:00:00.000Z".into()),
+        created_ms: Some(1),
+        updated_ms: 2,
+        cwd: Some("/w".into()),
+        git_branch: Some("b".into()),
+        source: Some("exec".into()),
+        originator: Some("o".into()),
+        cli_version: Some("v".into()),
+        model_provider: Some("p".into()),
+        forked_from_id: Some("f".into()),
+        history_base: None,
+        interactive: false,
+        archived: true,
+        name: Some("n".into()),
+        first_user_message: Some("m\u{1b}".into()),
+        preview: "m".into(),
+        user_messages: Some(3),
+        assistant_messages: Some(4),
+        size: 5,
+        skipped_lines: 6,
+    };
+    Lines {
+        render: output::row_json,
+        format: cache::fingerprint(output::row_json(&probe).as_bytes()),
+    }
+}
+
+/// What `--verbose` says about the rows cache.
+fn cache_notes(err: &mut dyn Write, file: Option<&Path>, finished: &Finished) {
+    let Some(file) = file else { return };
+    if let Some(why) = &finished.cache_ignored {
+        let _ = writeln!(
+            err,
+            "codex-picker: cache {}: not used ({why}); rebuilt",
+            file.display()
+        );
+    }
+    if let Some(e) = &finished.save_error {
+        let _ = writeln!(
+            err,
+            "codex-picker: cache {}: not saved ({e})",
+            file.display()
+        );
     }
 }
 
@@ -185,52 +197,21 @@ fn cache_file(store: &Store, store_args: &StoreArgs, kind: &str) -> Option<PathB
     cache::located(dir.as_deref(), &store.home, kind)
 }
 
-/// Every row of the store, through the cache when it is on.
-fn list_rows(
-    store: &Store,
-    store_args: &StoreArgs,
-    opts: ListOptions,
-    err: &mut dyn Write,
-) -> (Vec<SessionRow>, Vec<FileIssue>) {
-    let Some(file) = cache_file(store, store_args, "rows") else {
-        return store::list(store, opts);
-    };
-    let (rows, issues, report) = store::list_cached(store, opts, &file);
-    if store_args.verbose {
-        if let Some(why) = &report.ignored {
-            let _ = writeln!(
-                err,
-                "codex-picker: cache {}: not used ({why}); rebuilt",
-                file.display()
-            );
-        }
-        if let Some(e) = &report.save_error {
-            let _ = writeln!(
-                err,
-                "codex-picker: cache {}: not saved ({e})",
-                file.display()
-            );
-        }
-    }
-    (rows, issues)
-}
-
-/// The content index of `rows`, kept in the cache folder when caching is on: unchanged
-/// sessions are kept as indexed, the others read.
+/// The content index of the walked sessions, kept in the cache folder when caching is on:
+/// unchanged sessions are kept as indexed, the others read.
 fn content_index(
     store: &Store,
     store_args: &StoreArgs,
-    rows: &[SessionRow],
+    walked: &[(RolloutFile, Option<String>)],
     err: &mut dyn Write,
 ) -> ContentIndex {
-    let (files, _) = store.files(true);
-    let ids: HashMap<PathBuf, String> = rows
-        .iter()
-        .map(|r| (r.path.clone(), r.id.clone()))
-        .collect();
     let cache = cache_file(store, store_args, "content");
     let threads = store::default_threads();
-    let built = cached::refresh(cache.as_deref(), &ids, &files, threads, &mut |_, _, _| true);
+    let Ok(pool) = engine::pool(threads, false) else {
+        return ContentIndex::default();
+    };
+    let built =
+        pool.install(|| cached::refresh(cache.as_deref(), walked, threads, &mut |_, _, _| true));
     let Some((index, stats)) = built else {
         return ContentIndex::default();
     };

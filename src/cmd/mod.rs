@@ -1,12 +1,12 @@
-//! The non-interactive commands: [`list`], [`show`] and [`cache`], each in its own file, and what
-//! they share: messages on stderr (`codex-picker: <path>: <reason>`), exit codes, a broken pipe
-//! that is no error. [`output`] formats what they print; `list_memo` keeps the last whole
-//! `list --json` output of a store for the next run that finds the store unchanged.
+//! The non-interactive commands: [`list`], [`show`], [`cache`] and [`setup`] (`init`,
+//! `completions`, `man`), each in its own file, and what they share: messages on stderr
+//! (`codex-picker: <path>: <reason>`), exit codes, a broken pipe that is no error. [`output`]
+//! formats what they print.
 
 mod cache;
 mod list;
-mod list_memo;
 pub mod output;
+mod setup;
 mod show;
 pub mod show_text;
 
@@ -19,11 +19,16 @@ use crate::store::{self, FileIssue};
 pub use crate::cli::{EXIT_CANCELLED, EXIT_ERROR, EXIT_OK};
 pub use cache::run_cache;
 pub use list::run_list;
+pub use setup::{run_completions, run_init, run_man};
 pub use show::{find_target, run_show, SHOW_TEXT_CAP};
 
 /// One `codex-picker: <message>` line on stderr, neutralised: messages echo paths and arguments.
-fn say(err: &mut dyn Write, msg: &str) {
-    let _ = writeln!(err, "codex-picker: {}", crate::sanitize::one_line(msg));
+fn say(err: &mut dyn Write, msg: impl std::fmt::Display) {
+    let _ = writeln!(
+        err,
+        "codex-picker: {}",
+        crate::sanitize::one_line(&msg.to_string())
+    );
 }
 
 fn report(err: &mut dyn Write, issues: &[FileIssue]) {
@@ -66,7 +71,7 @@ fn finish(result: io::Result<()>, err: &mut dyn Write) -> i32 {
         Ok(()) => EXIT_OK,
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => EXIT_OK,
         Err(e) => {
-            say(err, &e.to_string());
+            say(err, e);
             EXIT_ERROR
         }
     }

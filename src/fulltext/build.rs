@@ -8,9 +8,10 @@
 //! batch committed so that searches see it while the build goes on.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::path::Path;
 use std::sync::{Arc, RwLock};
+
+use rayon::prelude::*;
 
 use tantivy::{Index, IndexWriter, ReloadPolicy, TantivyDocument, Term};
 
@@ -51,14 +52,15 @@ pub struct BuildStats {
     pub not_updated: Option<String>,
 }
 
-/// Targets for every row: a map from path to id.
-pub fn targets_for(files: &[RolloutFile], ids: &HashMap<PathBuf, String>) -> Vec<Target> {
-    files
+/// Targets for every session among the walked files (each with its session id, `None` for a
+/// file that is not a session).
+pub fn targets_for(walked: &[(RolloutFile, Option<String>)]) -> Vec<Target> {
+    walked
         .iter()
-        .filter_map(|f| {
+        .filter_map(|(file, id)| {
             Some(Target {
-                file: f.clone(),
-                id: ids.get(&f.path)?.clone(),
+                file: file.clone(),
+                id: id.clone()?,
             })
         })
         .collect()
@@ -96,8 +98,27 @@ fn extract(file: &RolloutFile, files: &[RolloutFile]) -> Vec<(Place, String)> {
         .collect()
 }
 
+/// Why an index on disk is not used as it is (it is then started over), or cannot be made.
+#[derive(Debug, thiserror::Error)]
+pub enum IndexError {
+    #[error("no index")]
+    Missing,
+    #[error("index version {found} (want {want})")]
+    Version { found: String, want: u32 },
+    #[error(transparent)]
+    Table(#[from] super::table::TableError),
+    #[error("damaged index: {0}")]
+    Damaged(#[from] tantivy::TantivyError),
+    #[error("another schema")]
+    OtherSchema,
+    #[error("index holds {held} messages, its table {want}")]
+    Disagrees { held: u64, want: u64 },
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
 /// The index in `dir` (in memory when `None`), and why it was started over when it was.
-pub fn open(dir: Option<&Path>) -> Result<(ContentIndex, Option<String>), String> {
+pub fn open(dir: Option<&Path>) -> Result<(ContentIndex, Option<String>), IndexError> {
     let Some(dir) = dir else {
         let (schema, fields) = schema::schema();
         return Ok((
@@ -109,39 +130,38 @@ pub fn open(dir: Option<&Path>) -> Result<(ContentIndex, Option<String>), String
         Ok(index) => Ok((index, None)),
         Err(why) => {
             let _ = std::fs::remove_dir_all(dir);
-            std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+            std::fs::create_dir_all(dir)?;
             let (schema, fields) = schema::schema();
-            let index = Index::create_in_dir(dir, schema).map_err(|e| e.to_string())?;
-            std::fs::write(dir.join(VERSION_FILE), schema::SCHEMA_VERSION.to_string())
-                .map_err(|e| e.to_string())?;
+            let index = Index::create_in_dir(dir, schema)?;
+            std::fs::write(dir.join(VERSION_FILE), schema::SCHEMA_VERSION.to_string())?;
             Ok((
                 engine(index, fields, Table::default(), Some(dir))?,
-                Some(why),
+                Some(why.to_string()),
             ))
         }
     }
 }
 
-fn open_existing(dir: &Path) -> Result<ContentIndex, String> {
-    let version = std::fs::read_to_string(dir.join(VERSION_FILE)).map_err(|_| "no index")?;
+fn open_existing(dir: &Path) -> Result<ContentIndex, IndexError> {
+    let version =
+        std::fs::read_to_string(dir.join(VERSION_FILE)).map_err(|_| IndexError::Missing)?;
     if version.trim() != schema::SCHEMA_VERSION.to_string() {
-        return Err(format!(
-            "index version {} (want {})",
-            version.trim(),
-            schema::SCHEMA_VERSION
-        ));
+        return Err(IndexError::Version {
+            found: version.trim().to_owned(),
+            want: schema::SCHEMA_VERSION,
+        });
     }
     let table = Table::load(dir)?;
-    let index = Index::open_in_dir(dir).map_err(|e| format!("damaged index: {e}"))?;
+    let index = Index::open_in_dir(dir)?;
     let (schema, fields) = schema::schema();
     if index.schema() != schema {
-        return Err("another schema".into());
+        return Err(IndexError::OtherSchema);
     }
     let opened = engine(index, fields, table, Some(dir))?;
-    let e = opened.engine.as_ref().ok_or("no engine")?;
+    let e = opened.engine.as_ref().ok_or(IndexError::Missing)?;
     let (held, want) = (e.reader.searcher().num_docs(), e.table().messages());
     if held != want {
-        return Err(format!("index holds {held} messages, its table {want}"));
+        return Err(IndexError::Disagrees { held, want });
     }
     Ok(opened)
 }
@@ -151,13 +171,12 @@ fn engine(
     fields: Fields,
     table: Table,
     dir: Option<&Path>,
-) -> Result<ContentIndex, String> {
+) -> Result<ContentIndex, IndexError> {
     schema::register(&index);
     let reader = index
         .reader_builder()
         .reload_policy(ReloadPolicy::Manual)
-        .try_into()
-        .map_err(|e: tantivy::TantivyError| format!("damaged index: {e}"))?;
+        .try_into()?;
     Ok(ContentIndex {
         engine: Some(Arc::new(Engine {
             index,
@@ -200,8 +219,8 @@ fn plan(table: &Table, targets: &[Target]) -> (Vec<u64>, Vec<usize>, usize) {
     (gone, read, reused)
 }
 
-/// Build or update the index in `dir` (in memory when `None`) for `targets` on `threads`
-/// threads. `files` is every rollout of the store (fork parents). `progress(done, total,
+/// Build or update the index in `dir` (in memory when `None`) for `targets`, reading on the
+/// current rayon pool and writing on up to `threads` writer threads. `files` is every rollout of the store (fork parents). `progress(done, total,
 /// index)` is called at the start and after each committed batch, with the index searchable
 /// as far as it goes; when it returns false the build stops after that batch and `None` is
 /// returned (what was committed stays).
@@ -217,7 +236,7 @@ pub fn build(
         Err(why) => {
             // No folder for it: an index in memory still answers.
             let (index, _) = open(None).ok()?;
-            (index, Some(why))
+            (index, Some(why.to_string()))
         }
     };
     let e = index.engine.clone()?;
@@ -257,7 +276,7 @@ pub fn build(
     }
     let mut done = reused;
     for (b, batch) in read.chunks(BATCH).enumerate() {
-        let added = read_batch(&e, &writer, targets, files, batch, threads);
+        let added = read_batch(&e, &writer, targets, files, batch);
         if let Err(err) = commit(&e, &mut writer, b == 0, &gone, added) {
             stats.not_updated = Some(err);
             return Some((index, stats));
@@ -280,7 +299,6 @@ fn read_batch(
     targets: &[Target],
     files: &[RolloutFile],
     batch: &[usize],
-    threads: usize,
 ) -> Vec<(u64, Session)> {
     let numbered: Vec<(usize, u64, Option<u64>)> = {
         let mut table = e
@@ -298,10 +316,10 @@ fn read_batch(
             })
             .collect()
     };
-    let next = AtomicUsize::new(0);
-    let work = || {
-        let mut out = Vec::new();
-        while let Some(&(i, number, old)) = numbered.get(next.fetch_add(1, Ordering::Relaxed)) {
+    // On the caller's rayon pool: each session's messages go to the writer as they are read.
+    numbered
+        .par_iter()
+        .map(|&(i, number, old)| {
             let t = &targets[i];
             if let Some(old) = old {
                 writer.delete_term(Term::from_field_u64(e.fields.session, old));
@@ -312,27 +330,16 @@ fn read_batch(
                 // Fails only when the writer is gone; the commit then says so.
                 let _ = writer.add_document(doc);
             }
-            out.push((
-                number,
-                Session {
-                    path: t.file.path.clone(),
-                    id: t.id.clone(),
-                    size: t.file.size,
-                    mtime_ms: t.file.mtime_ms,
-                    messages: messages.len() as u64,
-                },
-            ));
-        }
-        out
-    };
-    std::thread::scope(|scope| {
-        let helpers: Vec<_> = (1..threads.max(1)).map(|_| scope.spawn(work)).collect();
-        let mut all = work();
-        for h in helpers {
-            all.extend(h.join().unwrap_or_default());
-        }
-        all
-    })
+            let session = Session {
+                path: t.file.path.clone(),
+                id: t.id.clone(),
+                size: t.file.size,
+                mtime_ms: t.file.mtime_ms,
+                messages: messages.len() as u64,
+            };
+            (number, session)
+        })
+        .collect()
 }
 
 /// The document of one message.
@@ -402,7 +409,7 @@ pub(crate) fn from_texts(sessions: &[TextSession<'_>]) -> ContentIndex {
             writer.add_document(doc).unwrap();
         }
         let session = Session {
-            path: PathBuf::from(format!("/s/{id}.jsonl")),
+            path: std::path::PathBuf::from(format!("/s/{id}.jsonl")),
             id: (*id).to_owned(),
             size: 0,
             mtime_ms: *mtime_ms,

@@ -1,7 +1,6 @@
 //! The content index in its cache folder, brought up to date with the store: the one way the
 //! picker's indexer and `list --content` get it.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::build::{self, BuildStats};
@@ -14,23 +13,24 @@ pub fn index_dir(cache: &Path) -> PathBuf {
     cache.with_extension("index")
 }
 
-/// The content index of the sessions `ids` (path -> session id) among `files` (every rollout
-/// of the store, for fork parents), kept in the folder for `cache` when there is one, else
-/// built in memory. `progress(done, total, index)` is called after each committed batch with
+/// The content index of the sessions among `walked` (every rollout of the store, as the index
+/// engine found it, with its session id when it is one; the others are fork parents), kept in
+/// the folder for `cache` when there is one, else built in memory, read on the current rayon
+/// pool. `progress(done, total, index)` is called after each committed batch with
 /// the index searchable so far; when it returns false the build stops and `None` is returned.
 pub fn refresh(
     cache: Option<&Path>,
-    ids: &HashMap<PathBuf, String>,
-    files: &[RolloutFile],
+    walked: &[(RolloutFile, Option<String>)],
     threads: usize,
     progress: &mut dyn FnMut(usize, usize, &ContentIndex) -> bool,
 ) -> Option<(ContentIndex, BuildStats)> {
-    let targets = build::targets_for(files, ids);
+    let targets = build::targets_for(walked);
+    let files: Vec<RolloutFile> = walked.iter().map(|(f, _)| f.clone()).collect();
     // The in-memory index of earlier versions was one file at the cache location; nothing
     // reads it any more.
     if let Some(old) = cache.filter(|c| c.is_file()) {
         let _ = std::fs::remove_file(old);
     }
     let dir = cache.map(index_dir);
-    build::build(dir.as_deref(), &targets, files, threads, progress)
+    build::build(dir.as_deref(), &targets, &files, threads, progress)
 }

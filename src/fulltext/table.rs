@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use crate::store::cache::{read_envelope, write_envelope};
+use crate::store::cache::{read_envelope, write_envelope, Unusable};
 use crate::timefmt::Millis;
 
 const FILE: &str = "sessions.table";
@@ -84,9 +84,9 @@ impl Table {
     }
 
     /// The table saved in `dir`, or why it cannot be used.
-    pub fn load(dir: &Path) -> Result<Table, String> {
+    pub fn load(dir: &Path) -> Result<Table, TableError> {
         let body = read_envelope(&dir.join(FILE), KIND, &version())?;
-        let mut table: Table = postcard::from_bytes(&body).map_err(|_| "unreadable table")?;
+        let mut table: Table = postcard::from_bytes(&body).map_err(|_| TableError::Unreadable)?;
         table.by_path = table
             .sessions
             .iter()
@@ -95,10 +95,21 @@ impl Table {
         if table.by_path.len() != table.sessions.len()
             || table.sessions.keys().any(|&n| n > table.next)
         {
-            return Err("inconsistent table".into());
+            return Err(TableError::Inconsistent);
         }
         Ok(table)
     }
+}
+
+/// Why a saved table cannot be used (the index is then built anew).
+#[derive(Debug, thiserror::Error)]
+pub enum TableError {
+    #[error(transparent)]
+    File(#[from] Unusable),
+    #[error("unreadable table")]
+    Unreadable,
+    #[error("inconsistent table")]
+    Inconsistent,
 }
 
 fn version() -> String {

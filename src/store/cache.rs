@@ -15,66 +15,68 @@
 //! The file is an envelope (`cache_envelope`: a header line with the kind, the format version,
 //! the body's length and checksum) around a body of two sections (`cache_codec`): first a
 //! checked prefix holding the newest rows, enough for a first screen, which can be read and
-//! trusted alone; then every entry. The format version joins [`ROWS_VERSION`] and the layout of
-//! [`ScanState`], so a build whose `ScanState` differs never reads another's cache. A missing,
-//! corrupt, truncated, old-format or foreign cache is ignored and rebuilt, never trusted and
-//! never fatal. States are kept as they were read (bytes) and decoded only when a row or a
-//! pass needs them; unchanged entries are written back as they were read.
+//! trusted alone; then every entry, in path order, so a walk is settled against it by merging
+//! two sorted lists. The format version is [`ROWS_VERSION`], raised with every change of layout
+//! (a test on the encoded bytes of a known state fails until it is). A missing, corrupt,
+//! truncated, old-format or foreign cache is ignored and rebuilt, never trusted and never fatal.
+//! States are kept as they were read (bytes) and decoded only when a row or a pass needs them;
+//! unchanged entries are written back as they were read. Each session's output line (`list
+//! --json`) is kept beside its state, valid while the names file and the line format are those
+//! of the section's [`Stamp`].
 
-use std::collections::{HashMap, HashSet};
-use std::ffi::{OsStr, OsString};
-use std::hash::{BuildHasherDefault, Hasher};
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 
-pub use super::cache_codec::Bytes;
-use super::cache_codec::{self as codec, RecordRef};
+use super::cache_codec::{self as codec, Decoded};
+pub use super::cache_codec::{encode_state, Bytes, Key, RecordRef, Stamp};
 use super::walk::RolloutFile;
 use super::Store;
 use crate::rollout::summary::ScanState;
-use crate::timefmt::Millis;
 
 #[path = "cache_envelope.rs"]
 mod envelope;
 pub use envelope::{
     map_envelope, read_envelope, write_envelope, write_envelope_unsynced, write_envelope_with,
-    MappedBody,
+    MappedBody, Unusable,
 };
 
-#[path = "cache_refresh.rs"]
-mod refresh;
-pub use refresh::{refresh, RefreshStats};
+/// The bytes a cache's entries are read from: its file mapped, or a part read into memory.
+#[derive(Debug)]
+enum Body {
+    Mapped(MappedBody),
+    Read(Vec<u8>),
+}
 
-/// Bumped whenever the body's shape, or the meaning of a [`ScanState`] field, changes. A change
-/// to `ScanState`'s fields or their types needs no bump: it changes the layout part of the
-/// version by itself.
-// 6: `response` counts of a role are kept until its first event (per-role transcript source);
-// 5 was given to caches of the postcard body before that rule, and must not be trusted.
-pub const ROWS_VERSION: u32 = 6;
+impl std::ops::Deref for Body {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Body::Mapped(m) => m,
+            Body::Read(v) => v,
+        }
+    }
+}
+
+/// Raised whenever the body's layout (`cache_codec`), the layout of [`ScanState`] or the meaning
+/// of one of its fields changes (a test on the encoded bytes of a known state fails until it
+/// is). 7: the session id and output line of each record, records in path order.
+pub const ROWS_VERSION: u32 = 7;
 
 /// Rows in the cache's first section: the newest sessions, a screenful and more.
 pub const HEAD_ROWS: usize = 256;
 
-/// The version word of a rows cache header: `v<ROWS_VERSION>.<hash of ScanState's layout>`.
+/// The version word of a rows cache header: `v<ROWS_VERSION>`.
 pub fn rows_version() -> &'static str {
-    static VERSION: OnceLock<String> = OnceLock::new();
-    VERSION.get_or_init(|| {
-        // A layout that cannot be traced cannot be held in postcard either: every state would
-        // fail to decode, so such caches are only ever rebuilt.
-        let layout = codec::layout().unwrap_or_else(|why| why);
-        format!("v{ROWS_VERSION}.{:016x}", fnv64(layout.as_bytes()))
-    })
+    static VERSION: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    VERSION.get_or_init(|| format!("v{ROWS_VERSION}"))
 }
 
-/// 64-bit FNV-1a, the home-path hash.
-pub fn fnv64(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
+/// The hash of every fingerprint (a store home in a cache file's name, a line format): foldhash,
+/// the hash the standard maps here use, with a fixed seed so that it is the same from run to
+/// run. A newer foldhash may hash differently: a cache is then only built anew.
+pub fn fingerprint(bytes: &[u8]) -> u64 {
+    use std::hash::BuildHasher;
+    foldhash::fast::FixedState::with_seed(0x0c0d_e8a1_c4e5_7a11).hash_one(bytes)
 }
 
 /// The canonical form of a store home (the path itself when it cannot be resolved).
@@ -85,7 +87,7 @@ pub fn canonical_home(home: &Path) -> PathBuf {
 /// The cache file of `kind` (`rows`, `content`) for a store home, inside `cache_dir`.
 pub fn cache_file(cache_dir: &Path, home: &Path, kind: &str) -> PathBuf {
     let home = canonical_home(home);
-    let hash = fnv64(home.to_string_lossy().as_bytes());
+    let hash = fingerprint(home.as_os_str().as_encoded_bytes());
     cache_dir.join(format!("{kind}-{hash:016x}.cache"))
 }
 
@@ -103,40 +105,7 @@ pub fn located(cache_dir: Option<&Path>, home: &Path, kind: &str) -> Option<Path
     allowed(&file, home).then_some(file)
 }
 
-/// A hasher for byte strings (paths as bytes, ids), eight bytes at a time: hashing a `Path`
-/// parses it into components, and SipHash over tens of thousands of paths shows in a warm
-/// start. Not proof against chosen collisions (the keys are the user's own file names).
-#[derive(Default)]
-pub struct BytesHasher(u64);
-
-impl Hasher for BytesHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        const K: u64 = 0x517c_c1b7_2722_0a95;
-        let mut h = self.0;
-        let mut words = bytes.chunks_exact(8);
-        for w in &mut words {
-            let w = u64::from_le_bytes(w.try_into().unwrap_or_default());
-            h = (h.rotate_left(5) ^ w).wrapping_mul(K);
-        }
-        let mut tail = [0u8; 8];
-        tail[..words.remainder().len()].copy_from_slice(words.remainder());
-        self.0 = (h.rotate_left(5) ^ u64::from_le_bytes(tail)).wrapping_mul(K);
-    }
-
-    fn write_usize(&mut self, n: usize) {
-        self.write(&n.to_le_bytes());
-    }
-
-    fn finish(&self) -> u64 {
-        // The multiply leaves the low bits weak, and the table indexes by them.
-        let h = self.0 ^ (self.0 >> 31);
-        h.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (h >> 29)
-    }
-}
-
-pub type BytesHash = BuildHasherDefault<BytesHasher>;
-
-fn path_bytes(p: &Path) -> &[u8] {
+pub fn path_bytes(p: &Path) -> &[u8] {
     p.as_os_str().as_encoded_bytes()
 }
 
@@ -144,6 +113,7 @@ fn path_bytes(p: &Path) -> &[u8] {
 pub fn path_from(b: &[u8]) -> PathBuf {
     #[cfg(unix)]
     {
+        use std::ffi::OsStr;
         use std::os::unix::ffi::OsStrExt;
         PathBuf::from(OsStr::from_bytes(b))
     }
@@ -169,107 +139,16 @@ pub mod path_as_bytes {
     }
 }
 
-/// Where an entry's state is.
-#[derive(Debug, Clone)]
-enum Stored {
-    /// Encoded, at this range of the body it was read from.
-    Read { start: u32, len: u32 },
-    /// Set by this run.
-    Owned(Box<ScanState>),
-}
-
-/// What the cache knows about one file.
+/// One cached file, its parts as byte ranges of one of the cache's bodies.
 #[derive(Debug, Clone)]
 pub struct Entry {
-    pub size: u64,
-    pub mtime_ms: Millis,
-    pub compressed: bool,
-    pub archived: bool,
-    /// The state shows a session (a `session_meta` or a message).
-    pub session: bool,
-    state: Stored,
+    body: usize,
+    record: Decoded,
 }
 
 impl Entry {
-    /// The file as it was when this entry was written.
-    pub fn file(&self, path: &Path) -> RolloutFile {
-        RolloutFile {
-            path: path.to_path_buf(),
-            archived: self.archived,
-            compressed: self.compressed,
-            size: self.size,
-            mtime_ms: self.mtime_ms,
-        }
-    }
-}
-
-/// The entries of a rows cache, by path, and the body the unchanged ones were read from.
-#[derive(Debug, Clone, Default)]
-pub struct Entries {
-    map: HashMap<OsString, Entry, BytesHash>,
-    body: Vec<u8>,
-}
-
-impl Entries {
-    pub fn len(&self) -> usize {
-        self.map.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.map.is_empty()
-    }
-
-    pub fn get(&self, path: &Path) -> Option<&Entry> {
-        self.map.get(path.as_os_str())
-    }
-
-    pub fn remove(&mut self, path: &Path) -> Option<Entry> {
-        self.map.remove(path.as_os_str())
-    }
-
-    pub fn iter(&self) -> impl Iterator<Item = (&Path, &Entry)> {
-        self.map.iter().map(|(p, e)| (Path::new(p), e))
-    }
-
-    /// An entry's state; `None` when its bytes do not decode (a cache that cannot be read is
-    /// never trusted: the file is read again).
-    pub fn state(&self, entry: &Entry) -> Option<ScanState> {
-        match &entry.state {
-            Stored::Read { start, len } => {
-                let start = *start as usize;
-                codec::decode_state(self.body.get(start..start + *len as usize)?)
-            }
-            Stored::Owned(state) => Some(ScanState::clone(state)),
-        }
-    }
-
-    /// The entries of a rows cache body (checked by its envelope) written for `home`.
-    fn from_body(body: Vec<u8>, home: &Path) -> Result<Entries, &'static str> {
-        let (_, full) = envelope::split_prefix(&body).ok_or("unreadable")?;
-        let full_at = body.len() - full.len();
-        if u32::try_from(body.len()).is_err() {
-            return Err("too large");
-        }
-        let (h, records) = codec::decode_section(full).ok_or("unreadable")?;
-        if path_from(h) != home {
-            return Err("another store home");
-        }
-        let mut map = HashMap::with_capacity_and_hasher(records.len(), BytesHash::default());
-        for r in records {
-            let entry = Entry {
-                size: r.size,
-                mtime_ms: r.mtime_ms,
-                compressed: r.compressed,
-                archived: r.archived,
-                session: r.session,
-                state: Stored::Read {
-                    start: (full_at + r.state.start) as u32,
-                    len: r.state.len() as u32,
-                },
-            };
-            map.insert(path_from(r.path).into_os_string(), entry);
-        }
-        Ok(Entries { map, body })
+    pub fn key(&self) -> Key {
+        self.record.key
     }
 }
 
@@ -281,11 +160,14 @@ pub enum LoadOutcome {
     Ignored(String),
 }
 
-/// The rows cache of one store home.
-#[derive(Debug, Clone, Default)]
+/// The rows cache of one store home as loaded: its entries in path order (as bytes), read-only.
+/// A run settles the walked files against it and saves what it ends with ([`save`]).
+#[derive(Debug, Default)]
 pub struct RowCache {
     pub home: PathBuf,
-    pub entries: Entries,
+    stamp: Stamp,
+    bodies: Vec<Body>,
+    entries: Vec<Entry>,
 }
 
 /// What the cache says to do with one walked file.
@@ -303,188 +185,224 @@ impl RowCache {
     pub fn empty(home: &Path) -> Self {
         RowCache {
             home: canonical_home(home),
-            entries: Entries::default(),
+            ..RowCache::default()
         }
     }
 
     /// Load the cache at `path` for `home`; an unusable one gives an empty cache and the reason.
     pub fn load(path: &Path, home: &Path) -> (RowCache, LoadOutcome) {
         let mut cache = RowCache::empty(home);
-        let body = match read_envelope(path, "rows", rows_version()) {
-            Ok(b) => b,
-            Err(why) => return (cache, LoadOutcome::Ignored(why)),
-        };
-        match Entries::from_body(body, &cache.home) {
-            Ok(entries) => cache.entries = entries,
-            Err(why) => return (cache, LoadOutcome::Ignored(why.into())),
+        // Mapped: most of a warm `list` is walking the store, and a copy of the cache would
+        // add to it.
+        let loaded = map_envelope(path, "rows", rows_version()).and_then(|body| {
+            let (_, full) = envelope::split_prefix(&body).ok_or(Unusable::Body("unreadable"))?;
+            let at = body.len() - full.len();
+            cache.adopt_section(Body::Mapped(body), at, false)
+        });
+        match loaded {
+            Ok(()) => (cache, LoadOutcome::Loaded),
+            Err(why) => (RowCache::empty(home), LoadOutcome::Ignored(why.to_string())),
         }
-        (cache, LoadOutcome::Loaded)
     }
 
-    /// The newest sessions of the cache at `path` (at most [`HEAD_ROWS`], newest first), each as
-    /// the file was when cached and its state, read from the cache's first section alone; empty
-    /// when there is no usable cache.
-    pub fn head(path: &Path, home: &Path) -> Vec<(RolloutFile, ScanState)> {
-        let home = canonical_home(home);
+    /// The newest sessions of the cache at `path` (at most [`HEAD_ROWS`], newest first), read
+    /// from the cache's first section alone; empty when there is no usable cache.
+    pub fn head(path: &Path, home: &Path) -> RowCache {
+        let mut cache = RowCache::empty(home);
         let Ok(prefix) = envelope::read_prefix(path, "rows", rows_version()) else {
-            return Vec::new();
+            return cache;
         };
-        let Some((h, records)) = codec::decode_section(&prefix) else {
-            return Vec::new();
-        };
-        if path_from(h) != home {
-            return Vec::new();
+        if cache.adopt_section(Body::Read(prefix), 0, true).is_err() {
+            return RowCache::empty(home);
         }
-        records
-            .into_iter()
-            .filter_map(|r| {
-                let state = codec::decode_state(&prefix[r.state.clone()])?;
-                let file = RolloutFile {
-                    path: path_from(r.path),
-                    archived: r.archived,
-                    compressed: r.compressed,
-                    size: r.size,
-                    mtime_ms: r.mtime_ms,
-                };
-                Some((file, state))
-            })
-            .collect()
+        cache
     }
 
-    /// Write the cache to `path` (atomically): the newest sessions first, then every entry.
-    pub fn save(&self, path: &Path) -> io::Result<()> {
-        let map = &self.entries.map;
-        let encoded: Vec<Option<Vec<u8>>> = map
-            .values()
-            .map(|e| match &e.state {
-                Stored::Owned(state) => Some(codec::encode_state(state)),
-                Stored::Read { .. } => None,
-            })
-            .collect();
-        let mut records: Vec<RecordRef> = map
-            .iter()
-            .zip(&encoded)
-            .map(|((p, e), own)| RecordRef {
-                path: p.as_encoded_bytes(),
-                size: e.size,
-                mtime_ms: e.mtime_ms,
-                compressed: e.compressed,
-                archived: e.archived,
-                session: e.session,
-                state: match (&e.state, own) {
-                    (Stored::Read { start, len }, _) => {
-                        let start = *start as usize;
-                        &self.entries.body[start..start + *len as usize]
-                    }
-                    (Stored::Owned(_), own) => own.as_deref().unwrap_or_default(),
+    /// Take the section at `at` of `body` as this cache's entries (in its order when `as_is`,
+    /// else checked to be in path order).
+    fn adopt_section(&mut self, body: Body, at: usize, as_is: bool) -> Result<(), Unusable> {
+        let section = codec::decode_section(&body[at..]).ok_or(Unusable::Body("unreadable"))?;
+        if path_from(section.home) != self.home {
+            return Err(Unusable::Body("another store home"));
+        }
+        let shift = |r: std::ops::Range<usize>| r.start + at..r.end + at;
+        let entries: Vec<Entry> = section
+            .records
+            .into_iter()
+            .map(|r| Entry {
+                body: 0,
+                record: Decoded {
+                    path: shift(r.path),
+                    state: shift(r.state),
+                    id: shift(r.id),
+                    line: shift(r.line),
+                    key: r.key,
                 },
             })
             .collect();
-        let home = path_bytes(&self.home);
-        let head = newest_sessions(&records);
-        let unwritable = || io::Error::other("a cache entry cannot be encoded");
-        let head = codec::encode_section(Vec::with_capacity(head.len() * 512), home, &head)
-            .ok_or_else(unwritable)?;
-        records.sort_unstable_by(|a, b| a.path.cmp(b.path));
-        let mut body = Vec::with_capacity(head.len() + records.len() * 512 + 64);
-        body.extend_from_slice(&envelope::frame_prefix(&head));
-        body.extend_from_slice(&head);
-        let body = codec::encode_section(body, home, &records).ok_or_else(unwritable)?;
-        write_envelope(path, "rows", rows_version(), &body)
+        let sorted = entries
+            .windows(2)
+            .all(|w| body[w[0].record.path.clone()] < body[w[1].record.path.clone()]);
+        if !as_is && !sorted {
+            return Err(Unusable::Body("unreadable"));
+        }
+        self.stamp = section.stamp;
+        self.entries = entries;
+        self.bodies = vec![body];
+        Ok(())
     }
 
-    /// The invalidation rule for one walked file.
-    pub fn plan(&self, file: &RolloutFile) -> Plan {
-        match self.entries.get(&file.path) {
-            Some(e) => plan_for(e, file),
-            None => Plan::Rescan,
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Every entry, in path order (in newest-first order for a [`RowCache::head`]).
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    /// What the output lines were made under.
+    pub fn stamp(&self) -> Stamp {
+        self.stamp
+    }
+
+    fn bytes(&self, e: &Entry, part: &std::ops::Range<usize>) -> &[u8] {
+        &self.bodies[e.body][part.clone()]
+    }
+
+    pub fn path(&self, e: &Entry) -> &[u8] {
+        self.bytes(e, &e.record.path)
+    }
+
+    pub fn id(&self, e: &Entry) -> &[u8] {
+        self.bytes(e, &e.record.id)
+    }
+
+    /// The entry's output line, when one was kept (valid under [`RowCache::stamp`] only).
+    pub fn line(&self, e: &Entry) -> Option<&[u8]> {
+        Some(self.bytes(e, &e.record.line)).filter(|l| !l.is_empty())
+    }
+
+    /// An entry's state; `None` when its bytes do not decode (a cache that cannot be read is
+    /// never trusted: the file is read again).
+    pub fn state(&self, e: &Entry) -> Option<ScanState> {
+        codec::decode_state(self.bytes(e, &e.record.state))
+    }
+
+    /// The file as it was when the entry was written.
+    pub fn file(&self, e: &Entry) -> RolloutFile {
+        let key = e.record.key;
+        RolloutFile {
+            path: path_from(self.path(e)),
+            archived: key.archived,
+            compressed: key.compressed,
+            size: key.size,
+            mtime_ms: key.mtime_ms,
         }
     }
 
-    /// For a walked file the cache knows, the state a pass over it starts from and whether it
-    /// is the unchanged file's whole state: the cached one when the file is unchanged or only
-    /// grew, else an empty state (the file is read from the start). `None` for a file the
-    /// cache does not know.
-    pub fn start_state(&self, file: &RolloutFile) -> Option<(ScanState, bool)> {
-        let e = self.entries.get(&file.path)?;
-        let fresh = match plan_for(e, file) {
-            Plan::Fresh => true,
-            Plan::Resume => false,
-            Plan::Rescan => return Some((ScanState::default(), false)),
-        };
-        Some(match self.entries.state(e) {
-            // A grown file is read on from the state's offset, which must lie within it.
-            Some(state) if fresh || state.offset <= file.size => (state, fresh),
-            _ => (ScanState::default(), false),
-        })
-    }
-
-    /// Record the state of a file after a pass.
-    pub fn put(&mut self, file: &RolloutFile, state: ScanState) {
-        let entry = Entry {
-            size: file.size,
-            mtime_ms: file.mtime_ms,
-            compressed: file.compressed,
-            archived: file.archived,
-            session: codec::is_session(&state),
-            state: Stored::Owned(Box::new(state)),
-        };
-        self.entries
-            .map
-            .insert(file.path.clone().into_os_string(), entry);
-    }
-
-    /// Drop entries of files that are gone. Archived entries are kept when the walk did not look
-    /// at archived sessions. Returns the removed paths.
-    pub fn retain_walked(&mut self, files: &[RolloutFile], walked_archived: bool) -> Vec<PathBuf> {
-        // Walked paths are distinct: when as many of them are cached as there are entries,
-        // every entry was walked (the usual case, found without building a set).
-        let map = &self.entries.map;
-        let cached = files
-            .iter()
-            .filter(|f| map.contains_key(f.path.as_os_str()))
-            .count();
-        if cached == map.len() {
-            return Vec::new();
+    /// The entry as a record to save again unchanged.
+    pub fn record<'a>(&'a self, e: &Entry, keep_line: bool) -> RecordRef<'a> {
+        RecordRef {
+            path: self.path(e),
+            key: e.record.key,
+            state: self.bytes(e, &e.record.state),
+            id: self.id(e),
+            line: if keep_line {
+                self.bytes(e, &e.record.line)
+            } else {
+                &[]
+            },
         }
-        let mut seen: HashSet<&OsStr, BytesHash> =
-            HashSet::with_capacity_and_hasher(files.len(), BytesHash::default());
-        seen.extend(files.iter().map(|f| f.path.as_os_str()));
-        let mut gone = Vec::new();
-        self.entries.map.retain(|p, e| {
-            let keep = seen.contains(p.as_os_str()) || (!walked_archived && e.archived);
-            if !keep {
-                gone.push(PathBuf::from(p.clone()));
+    }
+
+    /// Take the entries of `head` that this cache does not hold as they are (the rest of the
+    /// file may not be what the first section was read from: damaged, or rewritten in between),
+    /// so that the walk judges the rows made from them by what they were made of.
+    pub fn adopt(&mut self, mut head: RowCache) {
+        let body = self.bodies.len();
+        self.bodies.append(&mut head.bodies);
+        for e in head.entries {
+            let path = &self.bodies[body][e.record.path.clone()];
+            let at = self.find(path);
+            if at.is_ok_and(|i| self.entries[i].record.key == e.record.key) {
+                continue;
             }
-            keep
-        });
-        gone
+            let entry = Entry {
+                body,
+                record: Decoded {
+                    line: 0..0,
+                    ..e.record
+                },
+            };
+            match at {
+                Ok(i) => self.entries[i] = entry,
+                Err(i) => self.entries.insert(i, entry),
+            }
+        }
+    }
+
+    /// The place of `path` among the entries (as `binary_search` gives it).
+    pub fn find(&self, path: &[u8]) -> Result<usize, usize> {
+        self.entries.binary_search_by(|e| self.path(e).cmp(path))
     }
 }
 
-fn plan_for(e: &Entry, file: &RolloutFile) -> Plan {
-    if e.compressed != file.compressed {
+/// The invalidation rule for one walked file against what the cache knew of it.
+pub fn plan(key: &Key, file: &RolloutFile) -> Plan {
+    if key.compressed != file.compressed {
         Plan::Rescan
-    } else if e.size == file.size && e.mtime_ms == file.mtime_ms {
+    } else if key.size == file.size && key.mtime_ms == file.mtime_ms {
         Plan::Fresh
-    } else if !file.compressed && file.size > e.size {
+    } else if !file.compressed && file.size > key.size {
         Plan::Resume
     } else {
         Plan::Rescan
     }
 }
 
+/// Write a rows cache to `path` (atomically, not synced: a cache torn by a crash fails its
+/// checksum and is only built anew): the newest sessions first, then every record. `records`
+/// must be in path order (as bytes).
+pub fn save(path: &Path, home: &Path, stamp: Stamp, records: &[RecordRef]) -> io::Result<()> {
+    let home = path_bytes(home);
+    let head = newest_sessions(records);
+    let unwritable = || io::Error::other("a cache entry cannot be encoded");
+    let head = codec::encode_section(Vec::with_capacity(head.len() * 1024), home, stamp, &head)
+        .ok_or_else(unwritable)?;
+    let size: usize = records
+        .iter()
+        .map(|r| r.path.len() + r.state.len() + r.id.len() + r.line.len() + 32)
+        .sum();
+    let mut body = Vec::with_capacity(head.len() + size + 64);
+    body.extend_from_slice(&envelope::frame_prefix(&head));
+    body.extend_from_slice(&head);
+    let body = codec::encode_section(body, home, stamp, records).ok_or_else(unwritable)?;
+    write_envelope_unsynced(path, "rows", rows_version(), &[&body])
+}
+
 /// The records of the newest sessions, newest first (ties in path order), at most
-/// [`HEAD_ROWS`].
+/// [`HEAD_ROWS`], without their lines (the first section is for the picker).
 fn newest_sessions<'a>(records: &[RecordRef<'a>]) -> Vec<RecordRef<'a>> {
-    let newest =
-        |a: &RecordRef, b: &RecordRef| b.mtime_ms.cmp(&a.mtime_ms).then_with(|| a.path.cmp(b.path));
-    let mut head: Vec<RecordRef> = records.iter().filter(|r| r.session).copied().collect();
+    let newest = |a: &RecordRef, b: &RecordRef| {
+        b.key
+            .mtime_ms
+            .cmp(&a.key.mtime_ms)
+            .then_with(|| a.path.cmp(b.path))
+    };
+    let mut head: Vec<RecordRef> = records.iter().filter(|r| r.key.session).copied().collect();
     if head.len() > HEAD_ROWS {
         head.select_nth_unstable_by(HEAD_ROWS, newest);
         head.truncate(HEAD_ROWS);
     }
     head.sort_unstable_by(newest);
+    for r in &mut head {
+        r.line = &[];
+    }
     head
 }
 

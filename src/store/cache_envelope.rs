@@ -10,97 +10,63 @@
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::Path;
 
-/// A fast streaming checksum of the cache body: four 64-bit lanes over little-endian words
-/// (the tail zero-padded), mixed at the end. Not cryptographic; it catches torn and corrupt
-/// files.
-#[derive(Debug, Clone)]
-pub struct Checksum {
-    lanes: [u64; 4],
-    pending: Vec<u8>,
-    len: u64,
-}
-
-impl Default for Checksum {
-    fn default() -> Self {
-        Checksum {
-            lanes: [
-                0x243F_6A88_85A3_08D3,
-                0x1319_8A2E_0370_7344,
-                0xA409_3822_299F_31D0,
-                0x082E_FA98_EC4E_6C89,
-            ],
-            pending: Vec::with_capacity(32),
-            len: 0,
-        }
-    }
-}
-
-impl Checksum {
-    const K: u64 = 0x9E37_79B9_7F4A_7C15;
-
-    fn block(lanes: &mut [u64; 4], block: &[u8]) {
-        for (lane, word) in lanes.iter_mut().zip(block.chunks_exact(8)) {
-            let w = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
-            *lane = (*lane ^ w).wrapping_mul(Self::K).rotate_left(29);
-        }
-    }
-
-    pub fn update(&mut self, mut data: &[u8]) {
-        self.len += data.len() as u64;
-        if !self.pending.is_empty() {
-            let take = (32 - self.pending.len()).min(data.len());
-            self.pending.extend_from_slice(&data[..take]);
-            data = &data[take..];
-            if self.pending.len() < 32 {
-                return;
-            }
-            let block = std::mem::take(&mut self.pending);
-            Self::block(&mut self.lanes, &block);
-            self.pending = block;
-            self.pending.clear();
-        }
-        let mut chunks = data.chunks_exact(32);
-        for c in &mut chunks {
-            Self::block(&mut self.lanes, c);
-        }
-        self.pending.extend_from_slice(chunks.remainder());
-    }
-
-    pub fn finish(&self) -> u64 {
-        let mut lanes = self.lanes;
-        if !self.pending.is_empty() {
-            let mut last = [0u8; 32];
-            last[..self.pending.len()].copy_from_slice(&self.pending);
-            Self::block(&mut lanes, &last);
-        }
-        let mut h = self.len.wrapping_mul(Self::K);
-        for l in lanes {
-            h = (h ^ l).wrapping_mul(Self::K).rotate_left(31);
-        }
-        h
-    }
-
-    pub fn of(data: &[u8]) -> u64 {
-        let mut c = Checksum::default();
-        c.update(data);
-        c.finish()
-    }
+/// The checksum of a cache body: CRC-32 (`crc32fast`, the one tantivy and zstd already
+/// bring). Not proof against tampering; it catches torn and corrupt files.
+fn checksum(data: &[u8]) -> u64 {
+    u64::from(crc32fast::hash(data))
 }
 
 struct Summing<W> {
     inner: W,
-    sum: Checksum,
+    sum: crc32fast::Hasher,
+    len: u64,
 }
 
 impl<W: Write> Write for Summing<W> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         let n = self.inner.write(buf)?;
         self.sum.update(&buf[..n]);
+        self.len += n as u64;
         Ok(n)
     }
     fn flush(&mut self) -> io::Result<()> {
         self.inner.flush()
     }
+}
+
+/// Why a cache file cannot be used. Never fatal: the cache is built anew.
+#[derive(Debug, thiserror::Error)]
+pub enum Unusable {
+    #[error("no cache yet")]
+    Missing,
+    #[error("{0}")]
+    Io(#[from] io::Error),
+    #[error("header not text")]
+    HeaderNotText,
+    #[error("bad header")]
+    BadHeader,
+    #[error("no header")]
+    NoHeader,
+    #[error("not a cache of this kind")]
+    OtherKind,
+    #[error("old format {0}")]
+    OldFormat(String),
+    #[error("length mismatch (cut short or being written)")]
+    Length,
+    #[error("too large")]
+    TooLarge,
+    #[error("checksum mismatch")]
+    Checksum,
+    #[error("no prefix")]
+    NoPrefix,
+    #[error("bad prefix")]
+    BadPrefix,
+    #[error("prefix checksum mismatch")]
+    PrefixChecksum,
+    /// The body is whole but says something this build cannot take (another home, records
+    /// out of order, bytes that do not decode).
+    #[error("{0}")]
+    Body(&'static str),
 }
 
 fn header(kind: &str, version: &str, len: u64, sum: u64) -> String {
@@ -158,11 +124,12 @@ fn write_atomically(
         file.write_all(placeholder.as_bytes())?;
         let mut w = Summing {
             inner: io::BufWriter::with_capacity(1 << 20, file),
-            sum: Checksum::default(),
+            sum: crc32fast::Hasher::new(),
+            len: 0,
         };
         body(&mut w)?;
-        let sum = w.sum.finish();
-        let len = w.sum.len;
+        let sum = u64::from(w.sum.clone().finalize());
+        let len = w.len;
         let mut file = w
             .inner
             .into_inner()
@@ -187,27 +154,27 @@ pub fn write_envelope(path: &Path, kind: &str, version: &str, body: &[u8]) -> io
 
 /// The header line `line` (without its newline) of a cache of `kind` at `version`: the body's
 /// length and checksum, or why the file cannot be used.
-fn parse_header(line: &[u8], kind: &str, version: &str) -> Result<(u64, u64), String> {
-    let header = std::str::from_utf8(line).map_err(|_| "header not text")?;
+fn parse_header(line: &[u8], kind: &str, version: &str) -> Result<(u64, u64), Unusable> {
+    let header = std::str::from_utf8(line).map_err(|_| Unusable::HeaderNotText)?;
     let parts: Vec<&str> = header.split(' ').collect();
     let [magic, k, v, len, sum] = parts.as_slice() else {
-        return Err("bad header".into());
+        return Err(Unusable::BadHeader);
     };
     if *magic != "codex-picker-cache" || *k != kind {
-        return Err("not a cache of this kind".into());
+        return Err(Unusable::OtherKind);
     }
     if *v != version {
-        return Err(format!("old format {v}"));
+        return Err(Unusable::OldFormat((*v).to_owned()));
     }
-    let len = len.parse::<u64>().map_err(|_| "bad header")?;
-    let sum = u64::from_str_radix(sum, 16).map_err(|_| "bad header")?;
+    let len = len.parse::<u64>().map_err(|_| Unusable::BadHeader)?;
+    let sum = u64::from_str_radix(sum, 16).map_err(|_| Unusable::BadHeader)?;
     Ok((len, sum))
 }
 
-fn open_error(e: &io::Error) -> String {
+fn open_error(e: io::Error) -> Unusable {
     match e.kind() {
-        io::ErrorKind::NotFound => "no cache yet".into(),
-        _ => e.to_string(),
+        io::ErrorKind::NotFound => Unusable::Missing,
+        _ => Unusable::Io(e),
     }
 }
 
@@ -226,20 +193,19 @@ struct Opened {
 
 /// Open the envelope at `path` and check its header; `first` bytes are read with it (at least
 /// the header, as much of the body as fits).
-fn open(path: &Path, kind: &str, version: &str, first: usize) -> Result<Opened, String> {
-    let mut file = std::fs::File::open(path).map_err(|e| open_error(&e))?;
-    let size = file.metadata().map_err(|e| e.to_string())?.len();
+fn open(path: &Path, kind: &str, version: &str, first: usize) -> Result<Opened, Unusable> {
+    let mut file = std::fs::File::open(path).map_err(open_error)?;
+    let size = file.metadata()?.len();
     let mut start = Vec::with_capacity(first.max(HEADER_MAX));
     (&mut file)
         .take(first.max(HEADER_MAX) as u64)
-        .read_to_end(&mut start)
-        .map_err(|e| e.to_string())?;
+        .read_to_end(&mut start)?;
     let head = &start[..start.len().min(HEADER_MAX)];
-    let nl = memchr::memchr(b'\n', head).ok_or("no header")?;
+    let nl = memchr::memchr(b'\n', head).ok_or(Unusable::NoHeader)?;
     let (len, sum) = parse_header(&start[..nl], kind, version)?;
     let at = nl as u64 + 1;
     if Some(size) != len.checked_add(at) {
-        return Err("length mismatch (cut short or being written)".into());
+        return Err(Unusable::Length);
     }
     start.drain(..=nl);
     Ok(Opened {
@@ -252,28 +218,24 @@ fn open(path: &Path, kind: &str, version: &str, first: usize) -> Result<Opened, 
 
 /// Read and check an envelope: the body, or why it cannot be trusted. The body is read into a
 /// buffer of its own size (a large body is never moved or copied again).
-pub fn read_envelope(path: &Path, kind: &str, version: &str) -> Result<Vec<u8>, String> {
+pub fn read_envelope(path: &Path, kind: &str, version: &str) -> Result<Vec<u8>, Unusable> {
     let opened = open(path, kind, version, 0)?;
-    let len = usize::try_from(opened.len).map_err(|_| "too large")?;
+    let len = usize::try_from(opened.len).map_err(|_| Unusable::TooLarge)?;
     let mut body = Vec::with_capacity(len);
     body.extend_from_slice(&opened.start);
     let rest = opened.len.saturating_sub(body.len() as u64);
-    opened
-        .file
-        .take(rest)
-        .read_to_end(&mut body)
-        .map_err(|e| e.to_string())?;
+    opened.file.take(rest).read_to_end(&mut body)?;
     if body.len() != len {
-        return Err("length mismatch (cut short or being written)".into());
+        return Err(Unusable::Length);
     }
-    if opened.sum != Checksum::of(&body) {
-        return Err("checksum mismatch".into());
+    if opened.sum != checksum(&body) {
+        return Err(Unusable::Checksum);
     }
     Ok(body)
 }
 
-/// A checked envelope's body, mapped from its file instead of read: for a large body that is
-/// only written out again, with no copy into the heap.
+/// A checked envelope's body, mapped from its file instead of read: nothing is copied into
+/// the heap, and the pages are the page cache's own.
 pub struct MappedBody {
     map: memmap2::Mmap,
     /// Where the body starts in the file (after the header line).
@@ -287,20 +249,26 @@ impl std::ops::Deref for MappedBody {
     }
 }
 
+impl std::fmt::Debug for MappedBody {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "MappedBody({} bytes)", self.len())
+    }
+}
+
 /// [`read_envelope`] through a memory map: the body, checked whole, or why it cannot be
 /// trusted.
-pub fn map_envelope(path: &Path, kind: &str, version: &str) -> Result<MappedBody, String> {
+pub fn map_envelope(path: &Path, kind: &str, version: &str) -> Result<MappedBody, Unusable> {
     let opened = open(path, kind, version, 0)?;
     // SAFETY: a cache file is never written in place: every writer (this program) writes a
     // temporary file and renames it over the old one, so the mapped file keeps its bytes for
     // as long as the map lives. Only a process truncating the cache file itself could change
     // them under the map.
-    let map = unsafe { memmap2::Mmap::map(&opened.file) }.map_err(|e| e.to_string())?;
-    let len = usize::try_from(opened.len).map_err(|_| "too large")?;
-    let at = map.len().checked_sub(len).ok_or("length mismatch")?;
+    let map = unsafe { memmap2::Mmap::map(&opened.file) }?;
+    let len = usize::try_from(opened.len).map_err(|_| Unusable::TooLarge)?;
+    let at = map.len().checked_sub(len).ok_or(Unusable::Length)?;
     let body = MappedBody { map, at };
-    if opened.sum != Checksum::of(&body) {
-        return Err("checksum mismatch".into());
+    if opened.sum != checksum(&body) {
+        return Err(Unusable::Checksum);
     }
     Ok(body)
 }
@@ -312,7 +280,7 @@ pub const PREFIX_FRAME: usize = 16;
 pub fn frame_prefix(prefix: &[u8]) -> [u8; PREFIX_FRAME] {
     let mut frame = [0; PREFIX_FRAME];
     frame[..8].copy_from_slice(&(prefix.len() as u64).to_le_bytes());
-    frame[8..].copy_from_slice(&Checksum::of(prefix).to_le_bytes());
+    frame[8..].copy_from_slice(&checksum(prefix).to_le_bytes());
     frame
 }
 
@@ -326,31 +294,28 @@ pub fn split_prefix(body: &[u8]) -> Option<(&[u8], &[u8])> {
 /// Read only the checked prefix of an envelope's body (see [`frame_prefix`]), checked against
 /// its own checksum, without reading the rest of the file: the header and the file's length
 /// are checked as [`read_envelope`] checks them, the rest of the body is not.
-pub fn read_prefix(path: &Path, kind: &str, version: &str) -> Result<Vec<u8>, String> {
+pub fn read_prefix(path: &Path, kind: &str, version: &str) -> Result<Vec<u8>, Unusable> {
     // The header and a first screenful of rows, most often all that is needed.
     let mut opened = open(path, kind, version, 64 << 10)?;
     let data = &mut opened.start;
-    let frame = data.get(..PREFIX_FRAME).ok_or("no prefix")?;
+    let frame = data.get(..PREFIX_FRAME).ok_or(Unusable::NoPrefix)?;
     let plen = u64::from_le_bytes(frame[..8].try_into().unwrap_or_default());
     let psum = u64::from_le_bytes(frame[8..].try_into().unwrap_or_default());
     let end = (PREFIX_FRAME as u64)
         .checked_add(plen)
         .filter(|&e| e <= opened.len)
-        .ok_or("bad prefix")?;
-    let end = usize::try_from(end).map_err(|_| "bad prefix")?;
+        .ok_or(Unusable::BadPrefix)?;
+    let end = usize::try_from(end).map_err(|_| Unusable::BadPrefix)?;
     if data.len() < end {
         let more = end - data.len();
         data.reserve_exact(more);
         // The file is read up to here: read on.
-        (&mut opened.file)
-            .take(more as u64)
-            .read_to_end(data)
-            .map_err(|e| e.to_string())?;
+        (&mut opened.file).take(more as u64).read_to_end(data)?;
     }
     data.truncate(end);
     data.drain(..PREFIX_FRAME);
-    if data.len() as u64 != plen || Checksum::of(data) != psum {
-        return Err("prefix checksum mismatch".into());
+    if data.len() as u64 != plen || checksum(data) != psum {
+        return Err(Unusable::PrefixChecksum);
     }
     Ok(std::mem::take(data))
 }

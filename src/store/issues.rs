@@ -1,10 +1,9 @@
 //! Store-wide problems that are not about reading one line: why a file is not a session, and
 //! session ids that more than one file claims. Pure; the callers print the [`FileIssue`]s.
 
-use std::collections::HashMap;
+use std::path::Path;
 
 use super::FileIssue;
-use crate::session::SessionRow;
 
 /// Why a file with no `session_meta` and no message is passed over.
 pub fn not_a_session_reason(size: u64, skipped_lines: u32) -> String {
@@ -26,22 +25,28 @@ pub fn skipped_lines_note(skipped_lines: u32) -> String {
 
 /// One warning for every file whose session id an earlier file (by path) already has. Both are
 /// still listed: a copied or half-archived rollout is the user's data too, and each row keeps its
-/// own path.
-pub fn duplicate_ids(rows: &[SessionRow]) -> Vec<FileIssue> {
-    let mut by_id: HashMap<&str, Vec<&SessionRow>> = HashMap::new();
-    for row in rows {
-        by_id.entry(row.id.as_str()).or_default().push(row);
+/// own path. Takes each session's (id, path).
+pub fn duplicate_ids<'a>(
+    sessions: impl IntoIterator<Item = (&'a str, &'a Path)>,
+) -> Vec<FileIssue> {
+    let mut all: Vec<(&str, &Path)> = sessions.into_iter().collect();
+    // Telling that no id is there twice is cheap; naming the copies is not.
+    let mut ids = std::collections::HashSet::with_capacity_and_hasher(
+        all.len(),
+        foldhash::fast::RandomState::default(),
+    );
+    if all.iter().all(|(id, _)| ids.insert(*id)) {
+        return Vec::new();
     }
+    drop(ids);
+    all.sort_unstable();
     let mut issues = Vec::new();
-    for (id, mut group) in by_id {
-        if group.len() < 2 {
-            continue;
-        }
-        group.sort_by(|a, b| a.path.cmp(&b.path));
-        let first = group[0].path.display().to_string();
-        for row in &group[1..] {
+    for group in all.chunk_by(|a, b| a.0 == b.0).filter(|g| g.len() > 1) {
+        let (id, first) = group[0];
+        let first = first.display().to_string();
+        for (_, path) in &group[1..] {
             issues.push(FileIssue {
-                path: row.path.clone(),
+                path: path.to_path_buf(),
                 reason: format!("session id {id} is also in {first}; both are listed"),
             });
         }
@@ -55,12 +60,8 @@ mod tests {
     use super::*;
     use std::path::PathBuf;
 
-    fn row(id: &str, path: &str) -> SessionRow {
-        SessionRow {
-            id: id.into(),
-            path: PathBuf::from(path),
-            ..SessionRow::default()
-        }
+    fn row(id: &'static str, path: &'static str) -> (&'static str, &'static Path) {
+        (id, Path::new(path))
     }
 
     #[test]
@@ -86,7 +87,7 @@ mod tests {
             row("a", "/s/1"),
             row("a", "/s/0"),
         ];
-        let issues = duplicate_ids(&rows);
+        let issues = duplicate_ids(rows);
         let paths: Vec<_> = issues.iter().map(|i| i.path.clone()).collect();
         assert_eq!(paths, [PathBuf::from("/s/1"), PathBuf::from("/s/2")]);
         assert_eq!(

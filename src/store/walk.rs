@@ -1,12 +1,16 @@
 //! Finding rollout files: `sessions/` at any depth and, on request, the flat `archived_sessions/`.
 //!
-//! Owns the file-name rule (`rollout-*.jsonl` and `rollout-*.jsonl.zst`, the plain file winning
-//! over its `.zst` twin) and the walk's safety: symbolic links below the store root are never
-//! followed, so a link loop or a link out of the store is reported and passed over.
+//! The folders are listed by walkdir (links below the roots never followed, so a link loop or a
+//! link out of the store is reported and passed over), then every rollout's metadata is read
+//! in parallel on the caller's rayon pool: with a warm page cache a walk is mostly system calls,
+//! and the metadata of each file is most of them. A `.zst` file whose plain twin lies beside
+//! it is left out (the plain file wins). Problems are reported, never fatal.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::UNIX_EPOCH;
+
+use rayon::prelude::*;
+use walkdir::WalkDir;
 
 use super::FileIssue;
 use crate::timefmt::Millis;
@@ -36,6 +40,18 @@ impl RolloutFile {
     }
 }
 
+impl RolloutFile {
+    /// Read the size and modification time of a file the walk listed (links not followed).
+    pub fn look(self) -> Result<RolloutFile, FileIssue> {
+        Listed {
+            path: self.path,
+            archived: self.archived,
+            compressed: self.compressed,
+        }
+        .stat()
+    }
+}
+
 /// A rollout file name: `rollout-` prefix, `.jsonl` or `.jsonl.zst` suffix.
 pub fn is_rollout_name(name: &str) -> bool {
     name.starts_with("rollout-") && (name.ends_with(".jsonl") || name.ends_with(".jsonl.zst"))
@@ -57,18 +73,30 @@ pub struct Listed {
 }
 
 impl Listed {
+    /// The file before it is looked at: its size and modification time unknown (0) until
+    /// [`RolloutFile::look`].
+    pub fn unlooked(self) -> RolloutFile {
+        RolloutFile {
+            path: self.path,
+            archived: self.archived,
+            compressed: self.compressed,
+            size: 0,
+            mtime_ms: 0,
+        }
+    }
+
     /// Read the file's size and modification time (links not followed).
     pub fn stat(self) -> Result<RolloutFile, FileIssue> {
         let meta = std::fs::symlink_metadata(&self.path);
-        self.stat_with(meta)
+        self.stat_with(meta.map(Looked::Meta))
     }
 
     /// The file, described by its metadata (as read with links not followed).
-    fn stat_with(self, meta: std::io::Result<std::fs::Metadata>) -> Result<RolloutFile, FileIssue> {
+    fn stat_with(self, meta: std::io::Result<Looked>) -> Result<RolloutFile, FileIssue> {
         match meta {
             Ok(meta) => Ok(RolloutFile {
-                size: meta.len(),
-                mtime_ms: mtime_ms(&meta),
+                size: meta.size(),
+                mtime_ms: meta.mtime_ms(),
                 path: self.path,
                 archived: self.archived,
                 compressed: self.compressed,
@@ -82,233 +110,197 @@ impl Listed {
     }
 }
 
-/// What the walk found for one rollout: its name, or (when the walk reads metadata) the file or
-/// the failure to look at it.
-enum Walked {
-    Listed(Listed),
-    Looked(Result<RolloutFile, FileIssue>),
-}
-
-/// A folder waiting to be read.
-struct Dir {
-    path: PathBuf,
-    archived: bool,
-    /// Its subfolders are not walked (`archived_sessions/` is flat).
-    flat: bool,
-}
-
-/// The folders not read yet and how many are being read: the walk ends when both are zero.
-struct Pending {
-    dirs: Vec<Dir>,
-    busy: usize,
-}
-
-struct Shared {
-    pending: Mutex<Pending>,
-    more: Condvar,
-}
-
-fn lock(shared: &Shared) -> MutexGuard<'_, Pending> {
-    shared
-        .pending
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-}
-
-/// Threads of a walk. With a warm page cache a walk is mostly system calls (listing folders,
-/// and the metadata of every file), which two threads share well.
-const WALK_THREADS: usize = 2;
-
-/// Every rollout under `sessions` (at any depth) and, when given, directly in `archived`, with
-/// problems reported, not fatal; with `look`, each file's metadata too. Folders are read by
-/// [`WALK_THREADS`] threads, each folder whole by one of them, its files' metadata read
-/// through the open folder (no walk down the path from the root for each file). In no
-/// particular order.
-fn walk(sessions: &Path, archived: Option<&Path>, look: bool) -> (Vec<Walked>, Vec<FileIssue>) {
-    let roots = [(Some(sessions), false), (archived, true)];
-    let dirs = roots
-        .into_iter()
-        .filter_map(|(dir, archived)| Some((dir?, archived)))
-        // The root itself may be a link; below it, links are never followed.
-        .filter(|(dir, _)| dir.is_dir())
-        .map(|(dir, archived)| Dir {
-            path: dir.to_path_buf(),
-            archived,
-            flat: archived,
-        })
-        .collect();
-    let shared = Shared {
-        pending: Mutex::new(Pending { dirs, busy: 0 }),
-        more: Condvar::new(),
-    };
-    std::thread::scope(|scope| {
-        let others: Vec<_> = (1..WALK_THREADS)
-            .map(|_| scope.spawn(|| walk_worker(&shared, look)))
-            .collect();
-        let (mut found, mut issues) = walk_worker(&shared, look);
-        for other in others {
-            match other.join() {
-                Ok((f, i)) => {
-                    found.extend(f);
-                    issues.extend(i);
-                }
-                Err(payload) => std::panic::resume_unwind(payload),
-            }
-        }
-        issues.sort_by(|a, b| a.path.cmp(&b.path));
-        (found, issues)
-    })
-}
-
-/// Read folders until none is left to read.
-fn walk_worker(shared: &Shared, look: bool) -> (Vec<Walked>, Vec<FileIssue>) {
-    let mut found = Vec::new();
-    let mut issues = Vec::new();
-    let mut subdirs = Vec::new();
-    loop {
-        let mut pending = lock(shared);
-        let dir = loop {
-            if let Some(dir) = pending.dirs.pop() {
-                pending.busy += 1;
-                break dir;
-            }
-            if pending.busy == 0 {
-                drop(pending);
-                shared.more.notify_all();
-                return (found, issues);
-            }
-            pending = shared
-                .more
-                .wait(pending)
-                .unwrap_or_else(PoisonError::into_inner);
-        };
-        drop(pending);
-        read_folder(&dir, look, &mut found, &mut issues, &mut subdirs);
-        let mut pending = lock(shared);
-        pending.busy -= 1;
-        let wake = !subdirs.is_empty() || pending.busy == 0;
-        pending.dirs.extend(subdirs.drain(..).map(|path| Dir {
-            path,
-            archived: dir.archived,
-            flat: false,
-        }));
-        drop(pending);
-        if wake {
-            shared.more.notify_all();
-        }
-    }
-}
-
 /// A rollout file name as bytes (see [`is_rollout_name`]).
 fn is_rollout_bytes(name: &[u8]) -> bool {
     name.starts_with(b"rollout-") && (name.ends_with(b".jsonl") || name.ends_with(b".jsonl.zst"))
-}
-
-/// Read one folder: its rollouts (each `.zst` file whose plain twin is beside it left out),
-/// looked at when `look`; its subfolders, to walk (unless the folder is flat).
-fn read_folder(
-    dir: &Dir,
-    look: bool,
-    found: &mut Vec<Walked>,
-    issues: &mut Vec<FileIssue>,
-    subdirs: &mut Vec<PathBuf>,
-) {
-    let issue = |path: PathBuf, reason: String| FileIssue { path, reason };
-    let entries = match std::fs::read_dir(&dir.path) {
-        Ok(entries) => entries,
-        Err(err) => return issues.push(issue(dir.path.clone(), err.to_string())),
-    };
-    let mut rollouts = Vec::new();
-    for entry in entries {
-        let entry = match entry {
-            Ok(entry) => entry,
-            Err(err) => {
-                issues.push(issue(dir.path.clone(), err.to_string()));
-                continue;
-            }
-        };
-        let kind = match entry.file_type() {
-            Ok(kind) => kind,
-            Err(err) => {
-                issues.push(issue(entry.path(), err.to_string()));
-                continue;
-            }
-        };
-        // The entry's path is built once (its name is its tail).
-        let path = entry.path();
-        let rollout = is_rollout_bytes(name_of(&path));
-        if kind.is_dir() && !dir.flat {
-            // A folder named like a rollout is walked too, and reported.
-            if rollout {
-                issues.push(issue(path.clone(), "not a regular file".into()));
-            }
-            subdirs.push(path);
-            continue;
-        }
-        if !rollout {
-            continue;
-        }
-        if kind.is_symlink() {
-            issues.push(issue(path, "symbolic link, not followed".into()));
-        } else if !kind.is_file() {
-            issues.push(issue(path, "not a regular file".into()));
-        } else {
-            rollouts.push((path, entry));
-        }
-    }
-    // The plain file wins over its `.zst` twin; twins lie in one folder.
-    let mut plain: Vec<&[u8]> = rollouts
-        .iter()
-        .map(|(path, _)| name_of(path))
-        .filter(|n| !n.ends_with(b".zst"))
-        .collect();
-    plain.sort_unstable();
-    let twin_of =
-        |n: &[u8]| n.ends_with(b".zst") && plain.binary_search(&&n[..n.len() - 4]).is_ok();
-    let twins: Vec<bool> = rollouts.iter().map(|(p, _)| twin_of(name_of(p))).collect();
-    for ((path, entry), twin) in rollouts.into_iter().zip(twins) {
-        if twin {
-            continue;
-        }
-        let listed = Listed {
-            compressed: name_of(&path).ends_with(b".zst"),
-            path,
-            archived: dir.archived,
-        };
-        found.push(if look {
-            Walked::Looked(listed.stat_with(entry.metadata()))
-        } else {
-            Walked::Listed(listed)
-        });
-    }
-}
-
-/// The file name of a path the walk built (a folder's path and a name) as bytes.
-fn name_of(path: &Path) -> &[u8] {
-    let bytes = path_bytes(path);
-    let start = memchr::memrchr(b'/', bytes).map_or(0, |i| i + 1);
-    &bytes[start..]
 }
 
 fn path_bytes(path: &Path) -> &[u8] {
     path.as_os_str().as_encoded_bytes()
 }
 
+/// What a walk found: rollouts by name, and the problems met.
+type Found = (Vec<Listed>, Vec<FileIssue>);
+
+/// List one root: every rollout below it (`flat`: directly in it), by name only. The root's
+/// subfolders (codex files sessions by year) are walked in parallel, each by walkdir.
+fn list_root(root: &Path, archived: bool, flat: bool) -> Found {
+    // The root itself may be a link; below it, links are never followed.
+    if !root.is_dir() {
+        return Found::default();
+    }
+    let mut subfolders = Vec::new();
+    let top = WalkDir::new(root).min_depth(1).max_depth(1);
+    let (mut found, mut issues) = walk_tree(top, archived, (!flat).then_some(&mut subfolders));
+    let below: Vec<Found> = subfolders
+        .par_iter()
+        .map(|dir| walk_tree(WalkDir::new(dir).min_depth(1), archived, None))
+        .collect();
+    for (f, i) in below {
+        found.extend(f);
+        issues.extend(i);
+    }
+    (found, issues)
+}
+
+/// The rollouts `walk` yields, and the folders it yields into `subfolders` when given.
+fn walk_tree(walk: WalkDir, archived: bool, mut subfolders: Option<&mut Vec<PathBuf>>) -> Found {
+    let (mut found, mut issues) = Found::default();
+    for entry in walk {
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(err) => {
+                let path = err.path().map(Path::to_path_buf).unwrap_or_default();
+                let reason = err
+                    .io_error()
+                    .map_or_else(|| err.to_string(), ToString::to_string);
+                issues.push(FileIssue { path, reason });
+                continue;
+            }
+        };
+        let kind = entry.file_type();
+        let rollout = is_rollout_bytes(entry.file_name().as_encoded_bytes());
+        if let (true, Some(dirs)) = (kind.is_dir(), subfolders.as_deref_mut()) {
+            dirs.push(entry.path().to_path_buf());
+        }
+        if !rollout {
+            continue;
+        }
+        let issue = |reason: &str| FileIssue {
+            path: entry.path().to_path_buf(),
+            reason: reason.to_owned(),
+        };
+        // A folder named like a rollout is walked too, and reported.
+        if kind.is_symlink() {
+            issues.push(issue("symbolic link, not followed"));
+        } else if !kind.is_file() {
+            issues.push(issue("not a regular file"));
+        } else {
+            let path = entry.into_path();
+            found.push(Listed {
+                compressed: path_bytes(&path).ends_with(b".zst"),
+                path,
+                archived,
+            });
+        }
+    }
+    (found, issues)
+}
+
 /// Every rollout of a store by name (active ones, and archived ones when asked), in descending
 /// path order: rollouts are filed by creation date and named by creation time, so this is
 /// close to newest first before any file is looked at (active ones before archived ones).
 pub fn list_rollouts(sessions: &Path, archived: Option<&Path>) -> (Vec<Listed>, Vec<FileIssue>) {
-    let (walked, issues) = walk(sessions, archived, false);
-    let mut files: Vec<Listed> = walked
-        .into_iter()
-        .filter_map(|w| match w {
-            Walked::Listed(listed) => Some(listed),
-            Walked::Looked(_) => None,
-        })
+    let (mut files, mut issues) = list_root(sessions, false, false);
+    if let Some(dir) = archived {
+        let (more, problems) = list_root(dir, true, true);
+        files.extend(more);
+        issues.extend(problems);
+    }
+    // The plain file wins over its `.zst` twin.
+    let mut plain: Vec<&[u8]> = files
+        .iter()
+        .filter(|l| !l.compressed)
+        .map(|l| path_bytes(&l.path))
         .collect();
+    plain.sort_unstable();
+    let twin = |l: &Listed| {
+        let p = path_bytes(&l.path);
+        l.compressed && plain.binary_search(&&p[..p.len() - 4]).is_ok()
+    };
+    let twins: Vec<bool> = files.iter().map(twin).collect();
+    let mut twins = twins.into_iter();
+    files.retain(|_| !twins.next().unwrap_or(false));
     // As bytes: comparing `Path`s parses them into components.
     files.sort_unstable_by(|a, b| path_bytes(&b.path).cmp(path_bytes(&a.path)));
+    issues.sort_by(|a, b| a.path.cmp(&b.path));
     (files, issues)
+}
+
+/// Read the metadata of listed files in parallel (on the current rayon pool), keeping their
+/// order; a file that cannot be looked at is an issue. The files of one folder are looked at
+/// through the open folder (no walk down the path from the root for each file: a third of a
+/// warm start's system time went on those walks).
+pub fn stat_all(listed: Vec<Listed>) -> (Vec<RolloutFile>, Vec<FileIssue>) {
+    let folders: Vec<&[Listed]> = listed
+        .chunk_by(|a, b| folder_of(a) == folder_of(b))
+        .collect();
+    let looked: Vec<Result<RolloutFile, FileIssue>> = folders
+        .into_par_iter()
+        .with_min_len(4)
+        .flat_map_iter(stat_folder)
+        .collect();
+    drop(listed);
+    let mut files = Vec::with_capacity(looked.len());
+    let mut issues = Vec::new();
+    for l in looked {
+        match l {
+            Ok(file) => files.push(file),
+            Err(issue) => issues.push(issue),
+        }
+    }
+    (files, issues)
+}
+
+/// The folder part of a listed file's path, as bytes (`Path::parent` parses the path into
+/// components).
+fn folder_of(l: &Listed) -> &[u8] {
+    let p = path_bytes(&l.path);
+    &p[..memchr::memrchr(b'/', p).unwrap_or(0)]
+}
+
+/// Look at files of one folder through the open folder (each by path when it cannot be
+/// opened).
+fn stat_folder(files: &[Listed]) -> Vec<Result<RolloutFile, FileIssue>> {
+    let folder = files
+        .first()
+        .and_then(|f| f.path.parent())
+        .and_then(|dir| std::fs::File::open(dir).ok());
+    files
+        .iter()
+        .map(|f| match (&folder, f.path.file_name()) {
+            (Some(dir), Some(name)) => {
+                let stat = rustix::fs::statat(dir, name, rustix::fs::AtFlags::SYMLINK_NOFOLLOW);
+                f.clone()
+                    .stat_with(stat.map(Looked::Stat).map_err(Into::into))
+            }
+            _ => f.clone().stat(),
+        })
+        .collect()
+}
+
+/// A file's size and modification time, as the walk reads them.
+enum Looked {
+    Meta(std::fs::Metadata),
+    Stat(rustix::fs::Stat),
+}
+
+impl Looked {
+    fn size(&self) -> u64 {
+        match self {
+            Looked::Meta(m) => m.len(),
+            Looked::Stat(s) => u64::try_from(s.st_size).unwrap_or(0),
+        }
+    }
+
+    fn mtime_ms(&self) -> Millis {
+        match self {
+            Looked::Meta(m) => mtime_ms(m),
+            // As `mtime_ms` reads it: whole milliseconds since the epoch, 0 before it.
+            #[allow(
+                clippy::unnecessary_cast,
+                reason = "the field types differ between targets"
+            )]
+            Looked::Stat(s) => {
+                let (secs, nanos) = (s.st_mtime as i64, s.st_mtime_nsec as i64);
+                if secs < 0 {
+                    0
+                } else {
+                    secs.saturating_mul(1000).saturating_add(nanos / 1_000_000)
+                }
+            }
+        }
+    }
 }
 
 /// All rollouts of a store (active ones, and archived ones when asked), with their metadata,
@@ -317,16 +309,12 @@ pub fn find_rollouts(
     sessions: &Path,
     archived: Option<&Path>,
 ) -> (Vec<RolloutFile>, Vec<FileIssue>) {
-    let (walked, mut issues) = walk(sessions, archived, true);
-    let mut files = Vec::with_capacity(walked.len());
-    for w in walked {
-        match w {
-            Walked::Looked(Ok(file)) => files.push(file),
-            Walked::Looked(Err(issue)) => issues.push(issue),
-            Walked::Listed(_) => {}
-        }
+    let (listed, mut issues) = list_rollouts(sessions, archived);
+    let (files, more) = stat_all(listed);
+    if !more.is_empty() {
+        issues.extend(more);
+        issues.sort_by(|a, b| a.path.cmp(&b.path));
     }
-    files.sort_unstable_by(|a, b| path_bytes(&b.path).cmp(path_bytes(&a.path)));
     (files, issues)
 }
 
@@ -437,5 +425,31 @@ mod tests {
                 ),
             ]
         );
+    }
+
+    #[test]
+    fn looking_through_the_folder_reads_what_a_plain_metadata_call_reads() {
+        let dir = tempfile::tempdir().unwrap();
+        let sessions = dir.path().join("sessions");
+        let day = sessions.join("2025/01/01");
+        std::fs::create_dir_all(&day).unwrap();
+        for (i, secs) in [0u64, 1, 1_700_000_000].iter().enumerate() {
+            let path = day.join(format!("rollout-{i}.jsonl"));
+            std::fs::write(&path, vec![b'x'; i * 7 + 1]).unwrap();
+            let t = UNIX_EPOCH + std::time::Duration::from_millis(secs * 1000 + 123);
+            std::fs::File::options()
+                .write(true)
+                .open(&path)
+                .unwrap()
+                .set_modified(t)
+                .unwrap();
+        }
+        let (found, issues) = find_rollouts(&sessions, None);
+        assert!(issues.is_empty(), "{issues:?}");
+        assert_eq!(found.len(), 3);
+        for f in found {
+            let meta = std::fs::symlink_metadata(&f.path).unwrap();
+            assert_eq!((f.size, f.mtime_ms), (meta.len(), mtime_ms(&meta)), "{f:?}");
+        }
     }
 }

@@ -11,7 +11,8 @@ use std::thread;
 use crate::rollout::transcript::{Parse, Transcript, TranscriptOptions};
 use crate::store::fork::{self, LazyWalk};
 use crate::store::walk::RolloutFile;
-use crate::store::Store;
+use crate::store::{FileIssue, Store};
+use crate::workers::wake::{self, Waker};
 
 /// Longest message kept whole in the pane.
 pub const MAX_MESSAGE_BYTES: usize = 256 * 1024;
@@ -29,7 +30,18 @@ pub struct Job {
 pub struct Loaded {
     pub gen: u64,
     pub id: String,
-    pub result: Result<Transcript, String>,
+    pub result: Result<Transcript, ReadError>,
+}
+
+/// Why a conversation could not be read (the pane says it in place of the conversation).
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    /// The file could not be opened (deleted since it was listed, say).
+    #[error("{0}")]
+    Open(#[from] std::io::Error),
+    /// The file could not be read through.
+    #[error("{}", .0.reason)]
+    Read(FileIssue),
 }
 
 /// How the pane reads a transcript: giant messages and tool texts elided, tool calls kept with
@@ -44,9 +56,11 @@ pub fn pane_options() -> TranscriptOptions {
     }
 }
 
-pub fn spawn(store: Store) -> (Sender<Job>, Receiver<Loaded>) {
+/// Start the thread; each conversation read wakes the loop through `waker`. It stops when the
+/// job channel closes.
+pub fn spawn(store: Store, waker: Waker) -> (Sender<Job>, Receiver<Loaded>) {
     let (tx, rx) = mpsc::channel::<Job>();
-    let (ltx, lrx) = mpsc::channel();
+    let (ltx, lrx) = wake::channel(waker);
     thread::Builder::new()
         .name("codex-picker-transcript".into())
         .spawn(move || run(&store, &rx, &ltx))
@@ -54,7 +68,7 @@ pub fn spawn(store: Store) -> (Sender<Job>, Receiver<Loaded>) {
     (tx, lrx)
 }
 
-fn run(store: &Store, rx: &Receiver<Job>, tx: &Sender<Loaded>) {
+fn run(store: &Store, rx: &Receiver<Job>, tx: &wake::Sender<Loaded>) {
     // The store's file list is needed only for a paginated fork (to find its parent): walked the
     // first time one is shown, and again when a fork's parent is not in it (a session created
     // since). Other sessions are read straight away, with no walk before the first one.
@@ -87,10 +101,10 @@ fn run(store: &Store, rx: &Receiver<Job>, tx: &Sender<Loaded>) {
             tx.send(loaded).is_ok()
         };
         let result = RolloutFile::at(&job.path)
-            .map_err(|e| e.to_string())
+            .map_err(ReadError::Open)
             .and_then(|file| {
                 fork::read_transcript_watched(&file, &mut files, &opts, Parse::Every, &mut early)
-                    .map_err(|i| i.reason)
+                    .map_err(ReadError::Read)
             });
         if next.is_some() {
             // Given up for a newer ask: nothing to send.
@@ -170,9 +184,12 @@ mod tests {
                     "type":"function_call_output","call_id":"c1","output":output}}),
             ],
         );
-        let (tx, rx) = spawn(Store {
-            home: home.to_path_buf(),
-        });
+        let (tx, rx) = spawn(
+            Store {
+                home: home.to_path_buf(),
+            },
+            Waker::noop(),
+        );
         let entries = load(&tx, &rx, 1, &path).entries;
         assert_eq!(entries.len(), 2, "the output is not an entry of its own");
         let Entry::Tool(call) = &entries[1] else {
@@ -197,9 +214,12 @@ mod tests {
                 item(1, "UserMessage", "plain session"),
             ],
         );
-        let (tx, rx) = spawn(Store {
-            home: home.to_path_buf(),
-        });
+        let (tx, rx) = spawn(
+            Store {
+                home: home.to_path_buf(),
+            },
+            Waker::noop(),
+        );
         assert_eq!(texts(&tx, &rx, 1, &a_path), vec!["plain session"]);
         // Parent and fork appear after the worker has already shown a session.
         let (parent, fork) = (
@@ -247,9 +267,12 @@ mod tests {
             lines.push(item(3 + n, "AgentMessage", &reply));
         }
         let path = write(home, id, &lines);
-        let (tx, rx) = spawn(Store {
-            home: home.to_path_buf(),
-        });
+        let (tx, rx) = spawn(
+            Store {
+                home: home.to_path_buf(),
+            },
+            Waker::noop(),
+        );
         let first = load(&tx, &rx, 1, &path);
         assert!(first.partial, "the start first");
         assert_eq!(first.entries.len(), 1, "what came before the giant line");
@@ -284,9 +307,12 @@ mod tests {
                 item(1, "UserMessage", "small"),
             ],
         );
-        let (tx, rx) = spawn(Store {
-            home: home.to_path_buf(),
-        });
+        let (tx, rx) = spawn(
+            Store {
+                home: home.to_path_buf(),
+            },
+            Waker::noop(),
+        );
         let start = load(&tx, &rx, 1, &big_path);
         assert!(start.partial);
         tx.send(Job {

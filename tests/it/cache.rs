@@ -5,8 +5,9 @@ use crate::common::{bin, stdout};
 use crate::generator::{list, small_store};
 use codex_picker::rollout::summary::Until;
 use codex_picker::session::SessionRow;
-use codex_picker::store::cache::{self, RefreshStats};
-use codex_picker::store::{self, ListOptions, Store};
+use codex_picker::store::cache;
+use codex_picker::store::engine::{self, Stats};
+use codex_picker::store::Store;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
@@ -29,27 +30,27 @@ fn fixture(sessions: usize) -> Fixture {
     }
 }
 
-const OPTS: ListOptions = ListOptions {
-    archived: true,
-    until: Until::End,
-};
+/// What `list` reads: archived sessions too, every file to its end.
+fn opts(cache: Option<&Path>) -> engine::Options {
+    engine::Options {
+        cache: cache.map(Path::to_path_buf),
+        ..engine::Options::new(true, Until::End)
+    }
+}
 
-fn cached(f: &Fixture) -> (Vec<SessionRow>, RefreshStats, Option<String>) {
-    let store = Store {
+fn store_of(f: &Fixture) -> Store {
+    Store {
         home: f.home.clone(),
-    };
-    let (rows, _, report) = store::list_cached(&store, OPTS, &f.cache);
-    (rows, report.stats, report.ignored)
+    }
+}
+
+fn cached(f: &Fixture) -> (Vec<SessionRow>, Stats, Option<String>) {
+    let (rows, _, finished) = engine::rows(&store_of(f), &opts(Some(&f.cache)));
+    (rows, finished.stats, finished.cache_ignored)
 }
 
 fn cold(f: &Fixture) -> Vec<SessionRow> {
-    store::list(
-        &Store {
-            home: f.home.clone(),
-        },
-        OPTS,
-    )
-    .0
+    engine::rows(&store_of(f), &opts(None)).0
 }
 
 /// A plain (not compressed) active rollout of the fixture.
@@ -363,14 +364,9 @@ fn indexer_gives_the_same_rows_cold_cached_and_warm() {
     let dir = f.cache.parent().unwrap().join("index");
     let no_cache = indexer_rows(&f, None);
     assert_eq!(no_cache.len(), 30);
-    let mut preview = store::list(
-        &Store {
-            home: f.home.clone(),
-        },
-        ListOptions {
-            archived: true,
-            until: Until::FirstPrompt,
-        },
+    let mut preview = engine::rows(
+        &store_of(&f),
+        &engine::Options::new(true, Until::FirstPrompt),
     )
     .0;
     preview.sort_by(|a, b| a.path.cmp(&b.path));
@@ -412,11 +408,12 @@ fn the_first_section_holds_the_newest_sessions() {
             .cmp(&a.mtime_ms)
             .then_with(|| a.path.cmp(&b.path))
     });
-    let got: Vec<_> = head.iter().map(|(file, _)| file.clone()).collect();
+    let got: Vec<_> = head.entries().iter().map(|e| head.file(e)).collect();
     assert_eq!(got, files[..cache::HEAD_ROWS]);
     // Each state is the one the whole cache holds.
     let rows = cold(&f);
-    for (file, state) in &head {
+    for e in head.entries() {
+        let (file, state) = (head.file(e), head.state(e).unwrap());
         let row = rows.iter().find(|r| r.path == file.path).unwrap();
         assert_eq!(state.first_prompt(), row.first_user_message.as_deref());
     }
@@ -478,14 +475,12 @@ fn a_file_that_is_not_a_session_does_not_make_the_cache_be_saved_again() {
         b"",
     )
     .unwrap();
-    let store = Store {
-        home: f.home.clone(),
-    };
+    let store = store_of(&f);
     // `list`: the first run saves the cache, the second has nothing to change.
-    let (_, issues, first) = store::list_cached(&store, OPTS, &f.cache);
+    let (_, issues, first) = engine::rows(&store, &opts(Some(&f.cache)));
     assert_eq!(issues.len(), 1, "{issues:?}");
     assert!(first.changed);
-    let (_, issues, second) = store::list_cached(&store, OPTS, &f.cache);
+    let (_, issues, second) = engine::rows(&store, &opts(Some(&f.cache)));
     assert_eq!(issues.len(), 1);
     assert!(!second.changed, "{:?}", second.stats);
     // The indexer: its rows cache is not written again either.

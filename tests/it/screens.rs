@@ -4,12 +4,13 @@
 //! the event loop's own dispatch.
 
 use codex_picker::session::SessionRow;
-use codex_picker::store::{self, ListOptions, Store};
+use codex_picker::store::{engine, Store};
 use codex_picker::timefmt;
 use codex_picker::tui::app::{Action, App, Options};
 use codex_picker::tui::dispatch::Workers;
 use codex_picker::tui::ui::{self, Theme};
 use codex_picker::workers::indexer::Event;
+use codex_picker::workers::wake::{Waker, Wakeup};
 use codex_picker::workers::{search, transcript};
 use ratatui::backend::TestBackend;
 use ratatui::style::Modifier;
@@ -40,13 +41,8 @@ pub(crate) fn demo() -> Demo {
 /// file times shifted so the newest is 7 minutes before [`now`].
 pub(crate) fn store_at(dir: tempfile::TempDir, home: std::path::PathBuf) -> Demo {
     let store = Store { home };
-    let (mut rows, _) = store::list(
-        &store,
-        ListOptions {
-            archived: true,
-            until: codex_picker::rollout::summary::Until::FirstPrompt,
-        },
-    );
+    let opts = engine::Options::new(true, codex_picker::rollout::summary::Until::FirstPrompt);
+    let (mut rows, _, _) = engine::rows(&store, &opts);
     // File times follow the wall clock; shift them so the newest is 7 minutes before `now()`.
     let newest = rows.iter().map(|r| r.updated_ms).max().unwrap();
     let shift = now() - 7 * 60_000 - newest;
@@ -55,7 +51,13 @@ pub(crate) fn store_at(dir: tempfile::TempDir, home: std::path::PathBuf) -> Demo
     }
     // The rows are applied by hand: the indexer's channel is closed from the start.
     let (_, index) = mpsc::channel();
-    let workers = Workers::new(index, search::spawn(), transcript::spawn(store.clone()));
+    // The answers are looked for by `settle`, not slept for: nothing needs to ring.
+    let workers = Workers::new(
+        Wakeup::new().unwrap(),
+        index,
+        search::spawn(Waker::noop()),
+        transcript::spawn(store.clone(), Waker::noop()),
+    );
     Demo {
         _dir: dir,
         store,
@@ -83,12 +85,14 @@ pub(crate) fn app(demo: &mut Demo, opts: Options, w: u16, h: u16) -> App {
 /// The content index of the demo store, as the indexer would build it.
 fn content_index(demo: &Demo) -> std::sync::Arc<codex_picker::fulltext::ContentIndex> {
     let (files, _) = demo.store.files(true);
-    let ids = demo
-        .rows
+    let walked: Vec<_> = files
         .iter()
-        .map(|r| (r.path.clone(), r.id.clone()))
+        .map(|f| {
+            let row = demo.rows.iter().find(|r| r.path == f.path);
+            (f.clone(), row.map(|r| r.id.clone()))
+        })
         .collect();
-    let targets = codex_picker::fulltext::build::targets_for(&files, &ids);
+    let targets = codex_picker::fulltext::build::targets_for(&walked);
     let (index, _) =
         codex_picker::fulltext::build::build(None, &targets, &files, 1, &mut |_, _, _| true)
             .unwrap();
@@ -234,6 +238,27 @@ fn help_overlay() {
     assert!(text.contains("codex-picker keys"));
     assert!(text.contains("Ctrl+Y"));
     insta::assert_snapshot!("help", term.backend());
+}
+
+#[test]
+fn help_in_the_conversation_lists_its_keys_first_and_says_what_does_not_fit() {
+    let mut demo = demo();
+    let mut app = app(&mut demo, all(), 120, 24);
+    app.update(Action::FocusConversation);
+    settle(&mut app, &mut demo);
+    app.update(Action::ToggleHelp);
+    let term = screen(&app, 120, 24);
+    let text = text_of(&term);
+    let at = |what: &str| text.find(what).unwrap_or_else(|| panic!("{what}:\n{text}"));
+    assert!(at("in the conversation:") < at("] / [ / } / {"));
+    assert!(at("] / [ / } / {") < at("everywhere:"));
+    assert!(at("everywhere:") < at("Ctrl+O"));
+    assert!(
+        text.contains("more: a taller terminal shows them"),
+        "what is cut is said:\n{text}"
+    );
+    assert!(text.contains("Esc, F1 or any key closes this help"));
+    insta::assert_snapshot!("help_conversation", term.backend());
 }
 
 #[test]

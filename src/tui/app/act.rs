@@ -167,7 +167,7 @@ impl App {
         let after = match done.result {
             Ok(after) => after,
             Err(why) => {
-                self.screen.notify(why);
+                self.screen.notify(why.to_string());
                 return;
             }
         };

@@ -1,7 +1,7 @@
 //! What can be done with a session beyond picking it, as state: the action menu (Ctrl+X) and
 //! its cursor, the delete question and the session it is about, and the one change codex is
-//! making for the picker. The menu's items, their letters and their direct keys are one table
-//! ([`MENU`]), which the menu and the help both draw.
+//! making for the picker. The menu's items and their letters are one table ([`MENU`]), which
+//! the menu draws beside each item's direct key from the key table.
 
 use std::path::PathBuf;
 
@@ -22,12 +22,12 @@ pub enum Item {
     Delete,
 }
 
-/// A menu line: the item, the letter that takes it in the menu, its key elsewhere.
+/// A menu line: the item and the letter that takes it in the menu (its key elsewhere is the
+/// key table's).
 #[derive(Debug, Clone, Copy)]
 pub struct Entry {
     pub item: Item,
     pub letter: char,
-    pub key: &'static str,
 }
 
 /// The menu, in the order drawn.
@@ -35,42 +35,34 @@ pub const MENU: &[Entry] = &[
     Entry {
         item: Item::ResumeInFolder,
         letter: 'o',
-        key: "Ctrl+O",
     },
     Entry {
         item: Item::ResumeHere,
         letter: 'h',
-        key: "",
     },
     Entry {
         item: Item::Fork,
         letter: 'f',
-        key: "Alt+F",
     },
     Entry {
         item: Item::CopyId,
         letter: 'i',
-        key: "Ctrl+Y",
     },
     Entry {
         item: Item::CopyCommand,
         letter: 'c',
-        key: "Alt+Y",
     },
     Entry {
         item: Item::Export,
         letter: 'x',
-        key: "x in the conversation",
     },
     Entry {
         item: Item::Archive,
         letter: 'a',
-        key: "Alt+A",
     },
     Entry {
         item: Item::Delete,
         letter: 'd',
-        key: "Alt+D",
     },
 ];
 

@@ -1,11 +1,10 @@
-//! What a picked session is handed back as: its id, the command that resumes it (quoted for a
-//! POSIX shell, naming the store when it is not the default one, with the user's own codex
-//! arguments), or a codex command to run.
+//! What a picked session is handed back as: its id, the command that resumes it (quoted for the
+//! shell asked for, POSIX unless `--shell fish`, naming the store when it is not the default
+//! one, with the user's own codex arguments), or a codex command to run.
 
 use super::{Launch, Options, Pick};
 use crate::session::SessionRow;
-
-pub use crate::shell::quote as shell_quote;
+use crate::shell::Syntax;
 
 /// How picks are handed back.
 #[derive(Debug, Clone)]
@@ -16,6 +15,8 @@ pub(super) struct Handoff {
     pub args: Vec<String>,
     /// `CODEX_HOME=... ` before `codex` in a command given to the user, or nothing.
     pub env: String,
+    /// The shell a command given to the user is written for.
+    pub syntax: Syntax,
 }
 
 impl Handoff {
@@ -30,19 +31,25 @@ impl Handoff {
             },
             args: opts.resume_args.clone(),
             env: opts.codex_env.clone(),
+            syntax: opts.shell,
         }
     }
 
     /// `cd <cwd> && [CODEX_HOME=<home>] codex resume <id> [args]` (no `cd` when the cwd is
-    /// unknown).
+    /// unknown; `cd --` when it starts with `-`), every word quoted exactly for the shell: it
+    /// is run as it is by the shell integration.
     pub fn resume_command(&self, row: &SessionRow) -> String {
-        let mut resume = format!("{}codex resume {}", self.env, shell_quote(&row.id));
+        let q = |word: &str| crate::shell::exact(self.syntax, word.as_bytes());
+        let mut resume = format!("{}codex resume {}", self.env, q(&row.id));
         for arg in &self.args {
             resume.push(' ');
-            resume.push_str(&shell_quote(arg));
+            resume.push_str(&q(arg));
         }
         match row.cwd.as_deref() {
-            Some(cwd) if !cwd.is_empty() => format!("cd {} && {resume}", shell_quote(cwd)),
+            Some(cwd) if !cwd.is_empty() => {
+                let dashes = if cwd.starts_with('-') { "-- " } else { "" };
+                format!("cd {dashes}{} && {resume}", q(cwd))
+            }
             _ => resume,
         }
     }

@@ -348,6 +348,33 @@ fn copy_id_and_command() {
 }
 
 #[test]
+fn the_resume_command_is_quoted_for_the_shell_asked_for() {
+    use crate::shell::Syntax;
+    let mut r = row("x", r"/w/it's \ here", 1, true, false);
+    r.id = "id\u{1b}]0;x\u{7}".into();
+    let handoff = |shell| {
+        super::resume::Handoff::new(&Options {
+            shell,
+            resume_args: vec!["--model".into(), "o3 mini".into()],
+            ..Options::default()
+        })
+    };
+    assert_eq!(
+        handoff(Syntax::Posix).resume_command(&r),
+        r"cd '/w/it'\''s \ here' && codex resume 'id'$'\x1b'']0;x'$'\x07' --model 'o3 mini'"
+    );
+    assert_eq!(
+        handoff(Syntax::Fish).resume_command(&r),
+        r"cd '/w/it\'s \\ here' && codex resume 'id'\x1b']0;x'\x07 --model 'o3 mini'"
+    );
+    // A folder that reads as an option is still the folder.
+    r.cwd = Some("-rf".into());
+    assert!(handoff(Syntax::Posix)
+        .resume_command(&r)
+        .starts_with("cd -- -rf && "));
+}
+
+#[test]
 fn suspend_is_an_effect() {
     let mut app = app_with(all());
     assert_eq!(app.update(Action::Suspend), Effect::Suspend);

@@ -217,6 +217,8 @@ pub struct Options {
     /// The list's order to start with (Ctrl+S switches it).
     pub order: Recency,
     pub print_command: bool,
+    /// The shell syntax of a resume command given to the user (printed or copied).
+    pub shell: crate::shell::Syntax,
     pub exec: bool,
     pub query: String,
     /// Start in content search.

@@ -1,6 +1,6 @@
-//! The remembered `list --json` output: once the store held still between two runs, a third
-//! writes what was remembered, byte for byte what a cold `--no-cache` listing writes; any
-//! change to the store, its names or the walk is seen at once.
+//! `list --json` through the rows cache, which keeps each session's output line: a warm run
+//! writes byte for byte what a cold `--no-cache` listing writes, a run of a still store leaves
+//! the cache as it was, and any change to the store, its names or the walk is seen at once.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -54,7 +54,7 @@ fn cached(f: &Fixture) -> (Vec<u8>, String) {
     (out.stdout, said)
 }
 
-/// The cache file of `kind` (`rows`, `list`) in the fixture's cache folder.
+/// The cache file of `kind` (`rows`) in the fixture's cache folder.
 fn cache_file(f: &Fixture, kind: &str) -> Option<PathBuf> {
     let dir = f.xdg.join("codex-picker");
     let found = std::fs::read_dir(dir).ok()?.flatten().find(|e| {
@@ -64,29 +64,31 @@ fn cache_file(f: &Fixture, kind: &str) -> Option<PathBuf> {
     found.map(|e| e.path())
 }
 
-/// Run until the output is remembered (the second run of a still store), checking each.
-fn remembered(f: &Fixture) {
-    for _ in 0..2 {
-        assert_eq!(cached(f), cold(f));
-    }
-    assert!(cache_file(f, "list").is_some(), "the output is remembered");
+/// Run twice, checking each: the second run (of a still store) writes its lines as the cache
+/// kept them and leaves the cache file as it was.
+fn listed_twice(f: &Fixture) {
+    assert_eq!(cached(f), cold(f));
+    let rows = cache_file(f, "rows").expect("the rows cache");
+    let before = std::fs::read(&rows).unwrap();
+    assert_eq!(cached(f), cold(f));
+    assert_eq!(
+        std::fs::read(&rows).unwrap(),
+        before,
+        "a still store saved again"
+    );
 }
 
 #[test]
-fn a_still_store_is_listed_from_what_was_remembered() {
+fn a_still_store_is_listed_from_the_kept_lines() {
     let f = fixture();
     assert_eq!(cached(&f), cold(&f));
-    assert!(
-        cache_file(&f, "list").is_none(),
-        "nothing is remembered while the rows cache changes"
-    );
-    remembered(&f);
-    // The remembered output is what is written: the rows cache, damaged now, is not even read
-    // (a run through it would rebuild it).
+    listed_twice(&f);
+    // A damaged rows cache is not trusted: the listing is the same, and the cache rebuilt.
     let rows = cache_file(&f, "rows").unwrap();
     std::fs::write(&rows, b"damaged").unwrap();
     assert_eq!(cached(&f), cold(&f));
-    assert_eq!(std::fs::read(&rows).unwrap(), b"damaged");
+    assert_ne!(std::fs::read(&rows).unwrap(), b"damaged");
+    listed_twice(&f);
     // `--limit` takes the first sessions of it.
     let limited = run(&f.home, Some(&f.xdg), &["--limit", "3"]);
     let want = run(&f.home, None, &["--limit", "3"]);
@@ -108,7 +110,7 @@ fn sessions(home: &Path) -> Vec<PathBuf> {
 #[test]
 fn every_change_to_the_store_is_listed_at_once() {
     let f = fixture();
-    remembered(&f);
+    listed_twice(&f);
     let files = sessions(&f.home);
     // A session grows.
     let mut grown = std::fs::OpenOptions::new()
@@ -119,11 +121,11 @@ fn every_change_to_the_store_is_listed_at_once() {
     writeln!(grown, "{reply}").unwrap();
     drop(grown);
     assert_eq!(cached(&f), cold(&f), "a grown session");
-    remembered(&f);
+    listed_twice(&f);
     // A session is deleted.
     std::fs::remove_file(&files[1]).unwrap();
     assert_eq!(cached(&f), cold(&f), "a deleted session");
-    remembered(&f);
+    listed_twice(&f);
     // A session is named.
     let id = cold(&f).0;
     let first: serde_json::Value =
@@ -136,11 +138,11 @@ fn every_change_to_the_store_is_listed_at_once() {
     let (out, said) = cached(&f);
     assert!(String::from_utf8_lossy(&out).contains("named later"));
     assert_eq!((out, said), cold(&f), "a named session");
-    remembered(&f);
+    listed_twice(&f);
 }
 
 #[test]
-fn files_passed_over_are_reported_again_by_a_remembered_listing() {
+fn files_passed_over_are_reported_again_by_a_warm_listing() {
     let f = fixture();
     let day = sessions(&f.home)[0].parent().unwrap().to_path_buf();
     let empty = day.join("rollout-2026-01-01T00-00-00-00000000-0000-0000-0000-000000000000.jsonl");
@@ -150,6 +152,6 @@ fn files_passed_over_are_reported_again_by_a_remembered_listing() {
         said.contains("codex-picker: ") && said.contains(&*empty.to_string_lossy()),
         "{said}"
     );
-    remembered(&f);
+    listed_twice(&f);
     assert_eq!(cached(&f), cold(&f));
 }

@@ -1,0 +1,151 @@
+use super::*;
+use crate::rollout::record::Meta;
+use crate::session::HistoryBase;
+
+#[allow(clippy::needless_update, reason = "fields added later are filled too")]
+fn full_state() -> ScanState {
+    let s = |v: &str| Some(v.to_owned());
+    ScanState {
+        offset: 123_456,
+        complete: true,
+        meta: Some(Meta {
+            id: s("0199aaaa-bbbb-7ccc-8ddd-eeeeeeeeeeee"),
+            timestamp: s("2026-01-01T00:00:00.000Z"),
+            cwd: s("/home/u/work"),
+            git_branch: s("main"),
+            source: s("cli"),
+            originator: s("codex_cli_rs"),
+            cli_version: s("0.130.0"),
+            model_provider: s("openai"),
+            forked_from_id: s("0199aaaa-bbbb-7ccc-8ddd-000000000000"),
+            history_base: Some(HistoryBase {
+                thread_id: "0199aaaa-bbbb-7ccc-8ddd-000000000000".into(),
+                end_ordinal_exclusive: Some(7),
+            }),
+        }),
+        event_user: 3,
+        event_assistant: 4,
+        response_user: 5,
+        response_assistant: 6,
+        event_prompt: s("fix the parser"),
+        response_prompt: s("fix the parser, please"),
+        thread_name: s("parser fix"),
+        skipped_lines: 2,
+        saw_message: true,
+        pending_tail: true,
+        ..ScanState::default()
+    }
+}
+
+/// The encoded state above, byte for byte. When this test fails, the layout of a cached state
+/// changed (a field added, removed, reordered or retyped in `ScanState` or what it holds): a
+/// cache written by an earlier build would be misread, so raise `cache::ROWS_VERSION`, then
+/// put the new bytes here.
+const FULL_STATE_BYTES: &str = concat!(
+    "c0c407",
+    "01",
+    "01",
+    "01243031393961616161",
+    "2d626262622d376363632d386464642d656565656565656565656565",
+    "0118323032362d30312d30315430303a30303a30302e3030305a",
+    "010c2f686f6d652f752f776f726b",
+    "01046d61696e",
+    "0103636c69",
+    "010c636f6465785f636c695f7273",
+    "0107302e3133302e30",
+    "01066f70656e6169",
+    "0124303139396161616",
+    "12d626262622d376363632d386464642d303030303030303030303030",
+    "01243031393961616161",
+    "2d626262622d376363632d386464642d303030303030303030303030",
+    "0107",
+    "03040506",
+    "010e666978207468652070617273657",
+    "2",
+    "0116666978207468652070617273657",
+    "22c20706c65617365",
+    "010a70617273657220666978",
+    "02",
+    "01",
+    "01",
+);
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[test]
+fn the_encoded_layout_of_a_state_is_the_one_this_version_reads() {
+    assert_eq!(
+        hex(&encode_state(&full_state())),
+        FULL_STATE_BYTES,
+        "the cached state's layout changed: raise cache::ROWS_VERSION and update the bytes"
+    );
+}
+
+/// Every value survives encoding, empty ones too: a field left out when empty
+/// (`skip_serializing_if`) would shift every field after it in a postcard body.
+#[test]
+fn states_round_trip_full_and_empty() {
+    for state in [full_state(), ScanState::default()] {
+        let bytes = encode_state(&state);
+        assert_eq!(decode_state(&bytes), Some(state));
+    }
+    let mut longer = encode_state(&full_state());
+    longer.push(0);
+    assert_eq!(decode_state(&longer), None, "trailing bytes");
+}
+
+#[test]
+fn sections_round_trip_and_give_each_part_its_bytes() {
+    let states = [
+        encode_state(&full_state()),
+        encode_state(&ScanState::default()),
+    ];
+    let key = |size, mtime_ms, compressed, archived, session, fork| Key {
+        size,
+        mtime_ms,
+        compressed,
+        archived,
+        session,
+        fork,
+    };
+    let records = [
+        RecordRef {
+            path: b"/s/rollout-a.jsonl",
+            key: key(10, -5, false, true, true, true),
+            state: &states[0],
+            id: b"0199",
+            line: b"{\"id\":\"0199\"}",
+        },
+        RecordRef {
+            path: b"/s/rollout-b.jsonl.zst",
+            key: key(u64::MAX, i64::MAX, true, false, false, false),
+            state: &states[1],
+            id: b"",
+            line: b"",
+        },
+    ];
+    let stamp = Stamp {
+        names_len: 3,
+        names_mtime_ns: 4,
+        format: 5,
+    };
+    let body = encode_section(b"xx".to_vec(), b"/home", stamp, &records).unwrap();
+    let section = decode_section(&body[2..]).unwrap();
+    assert_eq!(section.home, b"/home");
+    assert_eq!(section.stamp, stamp);
+    assert_eq!(section.records.len(), 2);
+    let bytes = &body[2..];
+    for (r, d) in records.iter().zip(&section.records) {
+        assert_eq!(d.key, r.key);
+        assert_eq!(&bytes[d.path.clone()], r.path);
+        assert_eq!(&bytes[d.state.clone()], r.state);
+        assert_eq!(&bytes[d.id.clone()], r.id);
+        assert_eq!(&bytes[d.line.clone()], r.line);
+    }
+    assert!(
+        decode_section(&body[2..body.len() - 1]).is_none(),
+        "cut short"
+    );
+}

@@ -1,0 +1,314 @@
+//! The index engine: the one path from the rollouts on disk to session rows, which the picker
+//! streams and `list` collects.
+//!
+//! ```text
+//!  rows cache ──load──┐                       names file (read when a row is made)
+//!  (first section     │                                │
+//!   sent at once when ▼                                ▼
+//!   asked)        RowCache ─┐   ┌─ walk (walkdir) ─ stat (rayon) ─┐
+//!                           ▼   ▼                                 │
+//!                 plan: merge the walked files with the cache     │ Found, Issue
+//!                 entries, both in path order                     │
+//!                   ├─ unchanged, its output line kept ─► Kept ───┤
+//!                   ├─ unchanged, sent already ─────────► (none)  │
+//!                   ├─ gone ─────────────────────────────► Removed│
+//!                   └─ new, grown, rewritten, to decode ─► settle (reader, on the rayon pool)
+//!                                                          ├─ not a session ─► Issue
+//!                                                          └─ row ───────────► Rows / Updated
+//!                 forks titled from their parents ─────────────────────────► Updated
+//!                 duplicate ids ───────────────────────────────────────────► Issue
+//!                 the cache saved when anything in it changed ─────────────► Finished
+//! ```
+//!
+//! Owns, once: the walk, settling files against the rows cache (path, size, mtime; a grown
+//! file read on from where it was left), the not-a-session rule (through [`super::reader`]),
+//! fork titling (through [`super::fork`]), duplicate ids, file problems and saving only what
+//! changed. Parallel work runs on one rayon pool per run; events go to the caller's sink on
+//! the calling thread, in batches; a sink that returns false stops the run.
+
+mod out;
+mod plan;
+mod settle;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::rollout::summary::Until;
+use crate::session::SessionRow;
+use crate::timefmt::Millis;
+
+use super::cache::RowCache;
+use super::walk::RolloutFile;
+use super::{FileIssue, Store};
+
+pub use settle::Stats;
+
+/// How a session's output line (`list --json`) is made, and a fingerprint of that format: a
+/// line kept in the cache is used only under the same format and the same names file.
+#[derive(Debug, Clone, Copy)]
+pub struct Lines {
+    pub render: fn(&SessionRow) -> String,
+    pub format: u64,
+}
+
+/// What a run reads and how it reports.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Archived sessions are walked too.
+    pub archived: bool,
+    /// How far each file is read: the first prompt (the picker) or to the end (exact counts).
+    pub until: Until,
+    /// The rows cache file; `None` reads everything and writes nothing.
+    pub cache: Option<PathBuf>,
+    /// Send the cached rows before walking (the picker's first screen).
+    pub cached_first: bool,
+    /// Make and keep each session's output line, and hand unchanged ones out as [`Row::Kept`].
+    pub lines: Option<Lines>,
+    /// Threads of the run's pool.
+    pub threads: usize,
+    /// The pool's threads run at a lower priority (the picker's, so typing keeps a core).
+    pub background: bool,
+    /// Rows per batch (a batch is also sent when `flush_every` passes).
+    pub batch: usize,
+    pub flush_every: Duration,
+}
+
+impl Options {
+    /// A run that reads `until` with the default pace and no cache.
+    pub fn new(archived: bool, until: Until) -> Self {
+        Options {
+            archived,
+            until,
+            cache: None,
+            cached_first: false,
+            lines: None,
+            threads: super::default_threads(),
+            background: false,
+            batch: 256,
+            flush_every: Duration::from_millis(30),
+        }
+    }
+}
+
+/// A session's row as a run hands it out.
+#[derive(Debug, Clone)]
+pub enum Row {
+    /// Made in this run (read, or decoded from the cache). Boxed: most rows of a warm `list`
+    /// are [`Row::Kept`], a few words each.
+    Made(Box<SessionRow>),
+    /// Unchanged since the cache kept its output line (only with [`Options::lines`]).
+    Kept(Kept),
+}
+
+/// An unchanged session of the rows cache: what it sorts by and its output line.
+#[derive(Debug, Clone)]
+pub struct Kept {
+    cache: Arc<RowCache>,
+    entry: usize,
+}
+
+impl Kept {
+    pub fn updated_ms(&self) -> Millis {
+        self.cache.entries()[self.entry].key().mtime_ms
+    }
+
+    pub fn id(&self) -> &[u8] {
+        self.cache.id(&self.cache.entries()[self.entry])
+    }
+
+    pub fn path(&self) -> &[u8] {
+        self.cache.path(&self.cache.entries()[self.entry])
+    }
+
+    /// The output line (no newline).
+    pub fn line(&self) -> &[u8] {
+        self.cache
+            .line(&self.cache.entries()[self.entry])
+            .unwrap_or_default()
+    }
+}
+
+impl Row {
+    pub fn updated_ms(&self) -> Millis {
+        match self {
+            Row::Made(r) => r.updated_ms,
+            Row::Kept(k) => k.updated_ms(),
+        }
+    }
+
+    pub fn id(&self) -> &[u8] {
+        match self {
+            Row::Made(r) => r.id.as_bytes(),
+            Row::Kept(k) => k.id(),
+        }
+    }
+
+    pub fn path(&self) -> &[u8] {
+        match self {
+            Row::Made(r) => r.path.as_os_str().as_encoded_bytes(),
+            Row::Kept(k) => k.path(),
+        }
+    }
+
+    /// The order of a listing: updated newest first, ties by id descending, then by path (the
+    /// order of [`SessionRow::cmp_updated_desc`]).
+    pub fn cmp_updated_desc(a: &Row, b: &Row) -> std::cmp::Ordering {
+        b.updated_ms()
+            .cmp(&a.updated_ms())
+            .then_with(|| b.id().cmp(a.id()))
+            .then_with(|| a.path().cmp(b.path()))
+    }
+}
+
+/// What a run tells its sink, in this order: cached `Rows` (with [`Options::cached_first`]),
+/// `Found`, then `Rows` / `Updated` / `Removed` / `Issue` / `Progress` in any mix, `Note`s,
+/// `Finished`.
+#[derive(Debug)]
+pub enum Event {
+    /// The walk finished: this many rollout files are in the store.
+    Found { total: usize },
+    /// Sessions not sent before in this run.
+    Rows(Vec<Row>),
+    /// Rows that replace earlier ones with the same path (a file that changed since the cache,
+    /// or a fork titled from its parent).
+    Updated(Vec<SessionRow>),
+    /// Rows sent earlier whose files are gone (or are no longer sessions): drop them.
+    Removed(Vec<PathBuf>),
+    /// A file or folder passed over.
+    Issue(FileIssue),
+    /// A file listed, with a warning about it (its session id is in another file too).
+    Note(FileIssue),
+    /// Files settled so far (unchanged cached files count as done at once).
+    Progress { done: usize, total: usize },
+    /// The run ended.
+    Finished(Box<Finished>),
+}
+
+/// The end of a run: what it found and what it did with the cache.
+#[derive(Debug, Default)]
+pub struct Finished {
+    /// Every rollout walked, newest first, with its session id (`None`: not a session).
+    pub files: Vec<(RolloutFile, Option<String>)>,
+    pub rows: usize,
+    /// Files and folders passed over.
+    pub issues: usize,
+    pub elapsed: Duration,
+    pub stats: Stats,
+    /// Why an existing cache was not used (missing, corrupt, old format...).
+    pub cache_ignored: Option<String>,
+    /// The cache had anything to change (and was saved, unless saving is not allowed).
+    pub changed: bool,
+    /// Saving the cache failed (the rows are still right).
+    pub save_error: Option<String>,
+}
+
+/// Run the engine over `store`, telling `sink` what it finds. Returns false when the sink
+/// stopped it.
+pub fn run(store: &Store, opts: &Options, sink: &mut dyn FnMut(Event) -> bool) -> bool {
+    match pool(opts.threads, opts.background) {
+        Ok(pool) => settle::Run::new(store, opts, &pool).go(sink),
+        // No threads to be had: the run is not possible, and says so.
+        Err(e) => sink(Event::Issue(FileIssue {
+            path: store.home.clone(),
+            reason: format!("cannot start reading threads: {e}"),
+        })),
+    }
+}
+
+/// The pool a run reads on: `threads` threads (at most 16), at a lower priority when
+/// `background`.
+pub fn pool(
+    threads: usize,
+    background: bool,
+) -> Result<rayon::ThreadPool, rayon::ThreadPoolBuildError> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.clamp(1, 16))
+        .thread_name(|i| format!("codex-picker-read-{i}"))
+        .start_handler(move |_| {
+            if background {
+                background_priority();
+            }
+        })
+        .build()
+}
+
+/// Lower this thread's scheduling priority (nice 10). On a machine with few cores the readers
+/// would otherwise keep the event loop and the terminal itself waiting for a core, and the
+/// first rows would be drawn late. Linux only: elsewhere the call would renice the whole
+/// process, picker included.
+pub fn background_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: gettid has no preconditions; setpriority on our own thread id only changes its
+    // scheduling weight, and a failure (an unusual sandbox) is harmless.
+    unsafe {
+        let tid = libc::gettid();
+        let _ = libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, 10);
+    }
+}
+
+/// Every event of a run over `store`, collected: the rows (updates applied, removals dropped,
+/// in no particular order), the problems met (by path) and the end.
+pub fn collect(store: &Store, opts: &Options) -> (Vec<Row>, Vec<FileIssue>, Finished) {
+    let mut rows: Vec<Row> = Vec::new();
+    let mut updated: Vec<SessionRow> = Vec::new();
+    let mut removed: Vec<PathBuf> = Vec::new();
+    let mut issues = Vec::new();
+    let mut finished = Finished::default();
+    run(store, opts, &mut |event| {
+        match event {
+            Event::Rows(r) => rows.extend(r),
+            Event::Found { total } => rows.reserve(total),
+            Event::Updated(r) => updated.extend(r),
+            Event::Removed(p) => removed.extend(p),
+            Event::Issue(i) | Event::Note(i) => issues.push(i),
+            Event::Finished(f) => finished = *f,
+            Event::Progress { .. } => {}
+        }
+        true
+    });
+    if !updated.is_empty() || !removed.is_empty() {
+        apply(&mut rows, updated, &removed);
+    }
+    issues.sort_by(|a, b| a.path.cmp(&b.path));
+    (rows, issues, finished)
+}
+
+/// [`collect`] for a run that keeps no output lines: every row made, newest first (in the
+/// order of [`SessionRow::cmp_updated_desc`]).
+pub fn rows(store: &Store, opts: &Options) -> (Vec<SessionRow>, Vec<FileIssue>, Finished) {
+    let (rows, issues, finished) = collect(
+        store,
+        &Options {
+            lines: None,
+            ..opts.clone()
+        },
+    );
+    let mut rows: Vec<SessionRow> = rows
+        .into_iter()
+        .filter_map(|row| match row {
+            Row::Made(row) => Some(*row),
+            Row::Kept(_) => None,
+        })
+        .collect();
+    SessionRow::sort_updated_desc(&mut rows);
+    (rows, issues, finished)
+}
+
+/// Replace rows by their updates (same path) and drop the removed ones.
+fn apply(rows: &mut Vec<Row>, updated: Vec<SessionRow>, removed: &[PathBuf]) {
+    let mut by_path: std::collections::HashMap<Vec<u8>, SessionRow> = updated
+        .into_iter()
+        .map(|r| (r.path.as_os_str().as_encoded_bytes().to_vec(), r))
+        .collect();
+    let gone: std::collections::HashSet<&[u8]> = removed
+        .iter()
+        .map(|p| p.as_os_str().as_encoded_bytes())
+        .collect();
+    rows.retain(|r| !gone.contains(r.path()));
+    for row in rows.iter_mut() {
+        if let Some(new) = by_path.remove(row.path()) {
+            *row = Row::Made(Box::new(new));
+        }
+    }
+}

@@ -1,0 +1,110 @@
+//! What a run must do with each walked file, found by merging the walk with the rows cache:
+//! both are in path order, so each file meets its entry (if any) without a lookup table.
+//! Pure: no file is opened here.
+
+use crate::rollout::summary::Until;
+use crate::store::cache::{self, Plan, RowCache};
+use crate::store::walk::RolloutFile;
+
+/// A file a reader must settle, and where it starts.
+#[derive(Debug, Clone, Copy)]
+pub struct Todo {
+    /// Its place among the walked files.
+    pub file: usize,
+    /// The cache entry it starts from and how (none: read from the start).
+    pub entry: Option<(usize, Plan)>,
+}
+
+/// The plan of a run.
+#[derive(Debug, Default)]
+pub struct Work {
+    /// Files to settle, newest first.
+    pub todo: Vec<Todo>,
+    /// Unchanged sessions whose output line is kept: (walked file, entry).
+    pub kept: Vec<(usize, usize)>,
+    /// Unchanged sessions sent already and needing nothing: (walked file, entry).
+    pub skipped: Vec<(usize, usize)>,
+    /// Entries whose files are gone.
+    pub gone: Vec<usize>,
+    /// Entries of files not walked this time (archived ones, when archived sessions were not
+    /// walked): kept as they are.
+    pub unwalked: Vec<usize>,
+    /// Each walked file's entry, when the cache has one.
+    pub entry_of: Vec<Option<usize>>,
+}
+
+/// What the plan needs to know besides the walk and the cache.
+pub struct Ask<'a> {
+    pub until: Until,
+    pub archived: bool,
+    /// The cache's output lines are usable (asked for, and made under this run's stamp).
+    pub lines: bool,
+    /// Entries whose rows the sink has had already.
+    pub sent: &'a [bool],
+}
+
+/// Merge `files` (newest name first, as walked) with the entries of `rc` (path order).
+pub fn plan(files: &[RolloutFile], rc: &RowCache, ask: &Ask) -> Work {
+    let entries = rc.entries();
+    let mut work = Work {
+        entry_of: vec![None; files.len()],
+        ..Work::default()
+    };
+    let mut next = 0;
+    // The walk is in descending path order: merge from its end.
+    for (i, file) in files.iter().enumerate().rev() {
+        let path = file.path.as_os_str().as_encoded_bytes();
+        while next < entries.len() && rc.path(&entries[next]) < path {
+            left_behind(rc, next, ask, &mut work);
+            next += 1;
+        }
+        let matched = next < entries.len() && rc.path(&entries[next]) == path;
+        if !matched {
+            work.todo.push(Todo {
+                file: i,
+                entry: None,
+            });
+            continue;
+        }
+        let e = next;
+        next += 1;
+        work.entry_of[i] = Some(e);
+        let key = entries[e].key();
+        let how = cache::plan(&key, file);
+        let sent = ask.sent.get(e).copied().unwrap_or(false);
+        if how == Plan::Fresh && key.session && !key.fork {
+            if ask.lines && rc.line(&entries[e]).is_some() {
+                work.kept.push((i, e));
+                continue;
+            }
+            // A preview is whole once read (exact counts would need the pass to have ended,
+            // which only its state says).
+            if sent && ask.until == Until::FirstPrompt {
+                work.skipped.push((i, e));
+                continue;
+            }
+        }
+        work.todo.push(Todo {
+            file: i,
+            entry: Some((e, how)),
+        });
+    }
+    for e in next..entries.len() {
+        left_behind(rc, e, ask, &mut work);
+    }
+    // Newest first: the first rows a picker draws are the ones it shows first. Files not looked
+    // at yet (nothing cached) keep the walk's order, newest name first.
+    work.todo.reverse();
+    work.todo
+        .sort_by(|a, b| files[b.file].mtime_ms.cmp(&files[a.file].mtime_ms));
+    work
+}
+
+/// An entry no walked file matched: gone, or kept when its folder was not walked.
+fn left_behind(rc: &RowCache, e: usize, ask: &Ask, work: &mut Work) {
+    if !ask.archived && rc.entries()[e].key().archived {
+        work.unwalked.push(e);
+    } else {
+        work.gone.push(e);
+    }
+}

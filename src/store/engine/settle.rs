@@ -1,0 +1,504 @@
+//! A run of the engine, phase by phase: the cached rows first (when asked), the walk beside the
+//! cache's loading, the plan, the files settled on the pool while this thread sends what they
+//! give, then forks, duplicate ids and the cache saved.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, OnceLock};
+use std::time::Instant;
+
+use rayon::prelude::*;
+use rayon::ThreadPool;
+
+use super::out::{Id, Out};
+use super::plan::{self, Todo, Work};
+use super::{Event, Finished, Options, Row};
+use crate::rollout::summary::{ScanOptions, ScanState, Until};
+use crate::session::SessionRow;
+use crate::store::cache::{self, LoadOutcome, Plan, RowCache, Stamp};
+use crate::store::walk::{self, Listed, RolloutFile};
+use crate::store::{fork, issues, reader, FileIssue, Store};
+
+/// What a run did: the test-visible account of the work.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Files whose cached state (or line) was used without reading.
+    pub reused: usize,
+    /// Files read on from a cached offset (grown, or incomplete when counts were needed).
+    pub resumed: usize,
+    /// Files read from the start (new or rewritten).
+    pub rescanned: usize,
+    /// Cached files that are gone.
+    pub removed: usize,
+    /// Walked files the cache had an entry for.
+    pub cached: usize,
+    /// Bytes of (decompressed) text read by all passes.
+    pub bytes_read: u64,
+    /// States written into the cache (files read, new or changed).
+    pub stored: usize,
+    /// Entries dropped for files that are not sessions (yet).
+    pub forgotten: usize,
+    /// Output lines made (and kept in the cache).
+    pub lines: usize,
+}
+
+impl Stats {
+    /// Whether the run changed the cache (so it is worth saving). A file that is not a session
+    /// and was not cached either is read each time but changes nothing.
+    pub fn changed_cache(&self) -> bool {
+        self.stored + self.forgotten + self.removed + self.lines > 0
+    }
+}
+
+/// Files a reader takes at a time.
+const CHUNK: usize = 8;
+
+/// How a file's pass went.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Pass {
+    /// The file could not be looked at.
+    Unread,
+    Reused,
+    Resumed(u64),
+    Rescanned(u64),
+}
+
+/// A session a reader made, and what the cache keeps of it anew.
+pub(super) struct Made {
+    pub(super) row: SessionRow,
+    /// The state's bytes, when the file was read.
+    pub(super) state: Option<Vec<u8>>,
+    /// The output line, when one was made.
+    pub(super) line: Option<String>,
+    pub(super) fork: bool,
+}
+
+/// One settled file.
+pub(super) struct Settled {
+    pub(super) todo: Todo,
+    /// The file as looked at by its reader (a start with nothing cached), when it could be.
+    pub(super) looked: Option<RolloutFile>,
+    pub(super) pass: Pass,
+    pub(super) made: Result<Made, FileIssue>,
+}
+
+/// What the cache keeps anew for one walked file.
+pub(super) struct Fresh {
+    pub(super) state: Option<Vec<u8>>,
+    pub(super) line: Option<String>,
+    pub(super) id: String,
+    pub(super) fork: bool,
+}
+
+pub(super) struct Run<'a> {
+    store: &'a Store,
+    opts: &'a Options,
+    pool: &'a ThreadPool,
+    started: Instant,
+    names: OnceLock<HashMap<String, String>>,
+    stamp: Stamp,
+    stop: AtomicBool,
+    /// Nothing is cached: the files are listed by name only and each reader looks at its file
+    /// first, so reading starts as soon as the names are listed.
+    cold: bool,
+}
+
+impl<'a> Run<'a> {
+    pub(super) fn new(store: &'a Store, opts: &'a Options, pool: &'a ThreadPool) -> Self {
+        Run {
+            store,
+            opts,
+            pool,
+            started: Instant::now(),
+            names: OnceLock::new(),
+            stamp: stamp(store, opts),
+            stop: AtomicBool::new(false),
+            cold: false,
+        }
+    }
+
+    fn names(&self) -> &HashMap<String, String> {
+        self.names.get_or_init(|| self.store.names())
+    }
+
+    /// Whether a cached entry's state is a session this run lists.
+    fn wanted(&self, key: cache::Key) -> bool {
+        key.session && (self.opts.archived || !key.archived)
+    }
+
+    pub(super) fn go(mut self, sink: &mut dyn FnMut(Event) -> bool) -> bool {
+        let file = self.opts.cache.as_deref();
+        let head = match (file, self.opts.cached_first) {
+            (Some(file), true) => RowCache::head(file, &self.store.home),
+            _ => RowCache::empty(&self.store.home),
+        };
+        if !head.is_empty() && !sink(Event::Rows(self.rows_of(&head, None))) {
+            return false;
+        }
+        let archived = self.opts.archived;
+        let ((listed, mut walk_issues), (mut rc, outcome)) = self.pool.install(|| {
+            rayon::join(
+                || self.store.listing(archived),
+                || match file {
+                    Some(file) => RowCache::load(file, &self.store.home),
+                    None => (RowCache::empty(&self.store.home), LoadOutcome::Loaded),
+                },
+            )
+        });
+        let mut in_head: Vec<Vec<u8>> = head
+            .entries()
+            .iter()
+            .filter(|e| self.wanted(e.key()))
+            .map(|e| head.path(e).to_vec())
+            .collect();
+        in_head.sort_unstable();
+        rc.adopt(head);
+        self.cold = rc.is_empty();
+        let files = if self.cold {
+            listed.into_iter().map(Listed::unlooked).collect()
+        } else {
+            let (files, more) = self.pool.install(|| walk::stat_all(listed));
+            walk_issues.extend(more);
+            files
+        };
+        let mut sent = vec![false; rc.len()];
+        if self.opts.cached_first {
+            for (s, e) in sent.iter_mut().zip(rc.entries()) {
+                *s = self.wanted(e.key());
+            }
+            let rest = self.rows_of(&rc, Some(&in_head));
+            if !rest.is_empty() && !sink(Event::Rows(rest)) {
+                return false;
+            }
+        }
+        let rc = Arc::new(rc);
+        let mut out = Out::new(sink, self.opts);
+        out.ignored = match outcome {
+            LoadOutcome::Ignored(why) if file.is_some() => Some(why),
+            _ => None,
+        };
+        out.total = files.len();
+        out.send(Event::Found { total: files.len() });
+        out.issues += walk_issues.len();
+        for issue in walk_issues {
+            out.send(Event::Issue(issue));
+        }
+        let ask = plan::Ask {
+            until: self.opts.until,
+            archived,
+            lines: self.opts.lines.is_some() && rc.stamp() == self.stamp,
+            sent: &sent,
+        };
+        let work = plan::plan(&files, &rc, &ask);
+        out.begin(&rc, &files, &work, &sent);
+        self.settle_all(&rc, &files, &work, &sent, &mut out);
+        if !out.alive {
+            return false;
+        }
+        let files = if self.cold {
+            // Each file as its reader looked at it; one that could not be is dropped below.
+            files
+                .into_iter()
+                .zip(std::mem::take(&mut out.looked))
+                .map(|(f, looked)| looked.unwrap_or(f))
+                .collect()
+        } else {
+            files
+        };
+        self.finish(rc, files, &work, out)
+    }
+
+    /// Rows made from the cached sessions of `rc` (those whose path is not in `except`),
+    /// decoded on the pool.
+    fn rows_of(&self, rc: &RowCache, except: Option<&[Vec<u8>]>) -> Vec<Row> {
+        let names = self.names();
+        self.pool.install(|| {
+            rc.entries()
+                .par_iter()
+                .filter(|e| self.wanted(e.key()))
+                .filter(|e| {
+                    except.is_none_or(|x| x.binary_search_by(|p| p[..].cmp(rc.path(e))).is_err())
+                })
+                .filter_map(|e| {
+                    let row = reader::row_from_state(&rc.file(e), rc.state(e)?, names);
+                    Some(Row::Made(Box::new(row)))
+                })
+                .collect()
+        })
+    }
+
+    /// Settle every file of the plan on the pool; this thread sends what they give.
+    fn settle_all(
+        &self,
+        rc: &RowCache,
+        files: &[RolloutFile],
+        work: &Work,
+        sent: &[bool],
+        out: &mut Out,
+    ) {
+        if work.todo.is_empty() {
+            return;
+        }
+        let (tx, rx) = mpsc::channel::<Vec<Settled>>();
+        self.pool.in_place_scope(|scope| {
+            scope.spawn(|_| {
+                work.todo
+                    .chunks(CHUNK)
+                    .par_bridge()
+                    .for_each_with(tx, |tx, chunk| {
+                        if self.stop.load(Ordering::Relaxed) {
+                            return;
+                        }
+                        let settled = chunk.iter().map(|t| self.settle(rc, files, *t)).collect();
+                        let _ = tx.send(settled);
+                    });
+            });
+            out.receive(&rx, files, sent);
+            if !out.alive {
+                self.stop.store(true, Ordering::Relaxed);
+            }
+            // The readers end by themselves once told to stop; what they still send is dropped.
+            drop(rx);
+        });
+    }
+
+    /// Settle one file: from the cache when that is enough, else read (on from a cached offset
+    /// when it only grew); its row, or why it is not a session.
+    fn settle(&self, rc: &RowCache, files: &[RolloutFile], todo: Todo) -> Settled {
+        if !self.cold {
+            return self.settle_file(rc, &files[todo.file], todo);
+        }
+        match files[todo.file].clone().look() {
+            Ok(file) => Settled {
+                looked: Some(file.clone()),
+                ..self.settle_file(rc, &file, todo)
+            },
+            Err(issue) => Settled {
+                todo,
+                looked: None,
+                pass: Pass::Unread,
+                made: Err(issue),
+            },
+        }
+    }
+
+    /// [`Run::settle`] of a file looked at.
+    fn settle_file(&self, rc: &RowCache, file: &RolloutFile, todo: Todo) -> Settled {
+        let entry = todo.entry.map(|(e, how)| (&rc.entries()[e], how));
+        let (mut state, fresh) = match entry {
+            Some((e, how)) if how != Plan::Rescan => match rc.state(e) {
+                // A grown file is read on from the state's offset, which must lie within it.
+                Some(s) if how == Plan::Fresh || s.offset <= file.size => (s, how == Plan::Fresh),
+                _ => (ScanState::default(), false),
+            },
+            _ => (ScanState::default(), false),
+        };
+        let read = !fresh || (self.opts.until == Until::End && !state.complete);
+        let from = state.offset;
+        let mut pass = Pass::Reused;
+        if read {
+            let scanned = reader::scan_file(file, &mut state, &ScanOptions::new(self.opts.until));
+            let bytes = state.offset.saturating_sub(from);
+            pass = if from == 0 {
+                Pass::Rescanned(bytes)
+            } else {
+                Pass::Resumed(bytes)
+            };
+            if let Err(issue) = scanned {
+                return Settled {
+                    todo,
+                    looked: None,
+                    pass,
+                    made: Err(issue),
+                };
+            }
+        }
+        if let Some(issue) = reader::not_a_session(file, &state) {
+            return Settled {
+                todo,
+                looked: None,
+                pass,
+                made: Err(issue),
+            };
+        }
+        let keep = read && self.opts.cache.is_some();
+        let encoded = keep.then(|| cache::encode_state(&state));
+        let fork = state
+            .meta
+            .as_ref()
+            .is_some_and(|m| m.history_base.is_some());
+        let row = reader::row_from_state(file, state, self.names());
+        let has_line = |e: &cache::Entry| rc.line(e).is_some() && rc.stamp() == self.stamp;
+        let want_line = !fork && (read || !entry.is_some_and(|(e, _)| has_line(e)));
+        let line = match self.opts.lines {
+            Some(lines) if want_line => Some((lines.render)(&row)),
+            _ => None,
+        };
+        Settled {
+            todo,
+            looked: None,
+            pass,
+            made: Ok(Made {
+                row,
+                state: encoded,
+                line,
+                fork,
+            }),
+        }
+    }
+
+    /// Forks titled from their parents, duplicate ids, the cache saved, `Finished`.
+    fn finish(self, rc: Arc<RowCache>, files: Vec<RolloutFile>, work: &Work, mut out: Out) -> bool {
+        // Every row goes before the updates that title forks.
+        out.flush();
+        let forks = std::mem::take(&mut out.forks);
+        let titled = self.pool.install(|| {
+            forks
+                .into_par_iter()
+                .filter_map(|mut row| {
+                    let before = row.clone();
+                    fork::fill_from_parent(&mut row, &mut files.as_slice());
+                    (row != before).then_some(row)
+                })
+                .collect::<Vec<_>>()
+        });
+        if !titled.is_empty() {
+            out.send(Event::Updated(titled));
+        }
+        let ids: Vec<Option<String>> = out
+            .ids
+            .iter()
+            .map(|id| match id {
+                Id::None => None,
+                Id::Cached(e) => {
+                    Some(String::from_utf8_lossy(rc.id(&rc.entries()[*e])).into_owned())
+                }
+                Id::Made(s) => Some(s.clone()),
+            })
+            .collect();
+        let dups = issues::duplicate_ids(
+            ids.iter()
+                .zip(&files)
+                .filter_map(|(id, f)| Some((id.as_deref()?, f.path.as_path()))),
+        );
+        for note in dups {
+            out.send(Event::Note(note));
+        }
+        out.flush();
+        let mut stats = std::mem::take(&mut out.stats);
+        stats.removed = work.gone.len();
+        stats.cached = work.entry_of.iter().flatten().count();
+        let changed = stats.changed_cache() || out.ignored.is_some();
+        let mut save_error = None;
+        if let (true, Some(file)) = (changed, self.opts.cache.as_deref()) {
+            if cache::allowed(file, &self.store.home) {
+                save_error = self.save(file, &rc, &files, work, &out).err();
+            }
+        }
+        let rows = ids.iter().flatten().count();
+        let unread = std::mem::take(&mut out.unread);
+        let mut walked: Vec<(RolloutFile, Option<String>)> = files
+            .into_iter()
+            .zip(ids)
+            .enumerate()
+            .filter(|(i, _)| !unread.get(*i).copied().unwrap_or(false))
+            .map(|(_, walked)| walked)
+            .collect();
+        walked.sort_unstable_by(|a, b| newest_first(&a.0, &b.0));
+        let finished = Finished {
+            files: walked,
+            rows,
+            issues: out.issues,
+            elapsed: self.started.elapsed(),
+            stats,
+            cache_ignored: out.ignored.take(),
+            changed,
+            save_error: save_error.map(|e| e.to_string()),
+        };
+        out.send(Event::Finished(Box::new(finished)));
+        out.alive
+    }
+
+    /// Save what the run ends with: the walked sessions (kept as read, or anew) and the entries
+    /// of folders not walked.
+    fn save(
+        &self,
+        file: &std::path::Path,
+        rc: &RowCache,
+        files: &[RolloutFile],
+        work: &Work,
+        out: &Out,
+    ) -> std::io::Result<()> {
+        let stamp = if self.opts.lines.is_some() {
+            self.stamp
+        } else {
+            rc.stamp()
+        };
+        let keep_lines = stamp == rc.stamp();
+        let entries = rc.entries();
+        let mut records = Vec::with_capacity(files.len() + work.unwalked.len());
+        for (i, f) in files.iter().enumerate().rev() {
+            let old = work.entry_of[i].map(|e| &entries[e]);
+            match (&out.fresh[i], old) {
+                (Some(new), _) => records.push(cache::RecordRef {
+                    path: f.path.as_os_str().as_encoded_bytes(),
+                    key: cache::Key {
+                        size: f.size,
+                        mtime_ms: f.mtime_ms,
+                        compressed: f.compressed,
+                        archived: f.archived,
+                        session: true,
+                        fork: new.fork,
+                    },
+                    state: match (&new.state, old) {
+                        (Some(state), _) => state,
+                        (None, Some(e)) => rc.record(e, false).state,
+                        (None, None) => continue,
+                    },
+                    id: new.id.as_bytes(),
+                    line: new.line.as_deref().unwrap_or_default().as_bytes(),
+                }),
+                (None, Some(e)) if !matches!(out.ids[i], Id::None) => {
+                    records.push(rc.record(e, keep_lines));
+                }
+                _ => {}
+            }
+        }
+        if !work.unwalked.is_empty() {
+            records.extend(
+                work.unwalked
+                    .iter()
+                    .map(|&e| rc.record(&entries[e], keep_lines)),
+            );
+            records.sort_unstable_by(|a, b| a.path.cmp(b.path));
+        }
+        cache::save(file, &rc.home, stamp, &records)
+    }
+}
+
+/// Most recently modified first; ties in path order, so the order is the same from run to run.
+pub fn newest_first(a: &RolloutFile, b: &RolloutFile) -> std::cmp::Ordering {
+    b.mtime_ms
+        .cmp(&a.mtime_ms)
+        .then_with(|| a.path.cmp(&b.path))
+}
+
+/// The stamp this run's output lines are made under: the names file as it is now, and the line
+/// format (none when no lines are made).
+fn stamp(store: &Store, opts: &Options) -> Stamp {
+    let names = std::fs::metadata(store.home.join("session_index.jsonl"))
+        .ok()
+        .filter(std::fs::Metadata::is_file);
+    let mtime_ns = |m: &std::fs::Metadata| {
+        m.modified()
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(0, |d| d.as_nanos() as u64)
+    };
+    Stamp {
+        names_len: names.as_ref().map_or(0, std::fs::Metadata::len),
+        names_mtime_ns: names.as_ref().map_or(0, mtime_ns),
+        format: opts.lines.map_or(0, |l| l.format),
+    }
+}

@@ -1,0 +1,143 @@
+//! The one place a session is read from its file: a pass over a rollout (started, or read on
+//! from a cached state), the not-a-session rule, and the row made of what the pass learnt. The
+//! index engine, `show` and fork titling read sessions only through here, so another kind of
+//! store would be another reader, not another pipeline.
+
+use std::collections::HashMap;
+
+use super::walk::RolloutFile;
+use super::{issues, open, FileIssue};
+use crate::rollout::record::Meta;
+use crate::rollout::rules;
+use crate::rollout::summary::{ScanOptions, ScanState, Until};
+use crate::session::{self, SessionRow};
+use crate::timefmt;
+
+/// Read size of a preview pass and of a full pass.
+const PREVIEW_BUF: usize = 32 << 10;
+const FULL_BUF: usize = 128 << 10;
+
+/// Continue (or start) a pass over one file.
+pub fn scan_file(
+    file: &RolloutFile,
+    state: &mut ScanState,
+    opts: &ScanOptions,
+) -> Result<(), FileIssue> {
+    let issue = |reason: String| FileIssue {
+        path: file.path.clone(),
+        reason,
+    };
+    let buf = match opts.until {
+        Until::FirstPrompt => PREVIEW_BUF,
+        Until::End => FULL_BUF,
+    };
+    let reader = open::open_at_with(&file.path, file.compressed, state.offset, buf)
+        .map_err(|e| issue(e.to_string()))?;
+    // A read error part-way ends the pass like the end of the file once the file is known to
+    // be a session (the reader's rule); before that it is the file's problem.
+    state.scan(reader, opts).map_err(|e| issue(e.to_string()))
+}
+
+/// Why a scanned file is not a session, if it is not.
+pub fn not_a_session(file: &RolloutFile, state: &ScanState) -> Option<FileIssue> {
+    if state.meta.is_some() || state.saw_message {
+        return None;
+    }
+    let reason = issues::not_a_session_reason(file.size, state.skipped_lines);
+    Some(FileIssue {
+        path: file.path.clone(),
+        reason,
+    })
+}
+
+/// Build the row of a scanned file.
+pub fn row_from_scan(
+    file: &RolloutFile,
+    state: &ScanState,
+    names: &HashMap<String, String>,
+) -> SessionRow {
+    row_from_parts(
+        file,
+        state,
+        state.meta.clone().unwrap_or_default(),
+        state.first_prompt().map(str::to_owned),
+        state.thread_name.clone(),
+        names,
+    )
+}
+
+/// [`row_from_scan`] from a state that is no longer needed: its strings are moved, not copied.
+pub fn row_from_state(
+    file: &RolloutFile,
+    mut state: ScanState,
+    names: &HashMap<String, String>,
+) -> SessionRow {
+    let meta = state.meta.take().unwrap_or_default();
+    let first = state.take_first_prompt();
+    let thread_name = state.thread_name.take();
+    row_from_parts(file, &state, meta, first, thread_name, names)
+}
+
+fn row_from_parts(
+    file: &RolloutFile,
+    state: &ScanState,
+    meta: Meta,
+    first: Option<String>,
+    thread_name: Option<String>,
+    names: &HashMap<String, String>,
+) -> SessionRow {
+    // The file name is only needed when the metadata has no id.
+    let id = meta.id.clone().unwrap_or_else(|| {
+        let file_name = file
+            .path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        session::uuid_from_file_name(&file_name).map_or_else(|| file_name.clone(), str::to_owned)
+    });
+    let (user, assistant) = state.counts();
+    let name = super::fork::own_name(&id, &meta, first.is_some(), names)
+        .cloned()
+        .or(thread_name);
+    SessionRow {
+        preview: first
+            .as_deref()
+            .map(rules::preview_line)
+            .unwrap_or_default(),
+        first_user_message: first,
+        created_ms: meta.timestamp.as_deref().and_then(timefmt::parse_rfc3339),
+        created_at: meta.timestamp,
+        updated_ms: file.mtime_ms,
+        interactive: session::is_interactive_source(meta.source.as_deref()),
+        cwd: meta.cwd,
+        git_branch: meta.git_branch,
+        source: meta.source,
+        originator: meta.originator,
+        cli_version: meta.cli_version,
+        model_provider: meta.model_provider,
+        forked_from_id: meta.forked_from_id,
+        history_base: meta.history_base,
+        archived: file.archived,
+        name,
+        user_messages: state.complete.then_some(user),
+        assistant_messages: state.complete.then_some(assistant),
+        size: file.size,
+        skipped_lines: state.skipped_lines,
+        id,
+        path: file.path.clone(),
+    }
+}
+
+/// Summarise one file from the start.
+pub fn summarise(
+    file: &RolloutFile,
+    until: Until,
+    names: &HashMap<String, String>,
+) -> Result<(SessionRow, ScanState), FileIssue> {
+    let mut state = ScanState::default();
+    scan_file(file, &mut state, &ScanOptions::new(until))?;
+    if let Some(issue) = not_a_session(file, &state) {
+        return Err(issue);
+    }
+    Ok((row_from_scan(file, &state, names), state))
+}

@@ -1,0 +1,175 @@
+//! The index engine seen from both sides: the picker's stream and `list` give the same rows of
+//! the same store, cold and through the cache each wrote, forks titled, files that are not
+//! sessions and duplicate ids reported alike.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use codex_picker::store::Store;
+use codex_picker::workers::indexer::{self, CacheSetup, Event, IndexOptions};
+use serde_json::Value;
+
+use crate::common::{bin, json_lines, stderr, stdout};
+
+/// The demo store (a paginated fork among its sessions), with a file that is not a session and
+/// an archived copy of a session (its id then twice in the store).
+fn store() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let home = codex_picker::demo::materialize(&dir.path().join("demo")).unwrap();
+    let first = walkdir::WalkDir::new(home.join("sessions"))
+        .into_iter()
+        .flatten()
+        .map(walkdir::DirEntry::into_path)
+        .find(|p| p.to_string_lossy().ends_with(".jsonl"))
+        .unwrap();
+    let day = first.parent().unwrap();
+    std::fs::write(
+        day.join("rollout-2026-01-01T00-00-00-00000000-0000-0000-0000-00000000000e.jsonl"),
+        b"not json\n",
+    )
+    .unwrap();
+    let archived = home.join("archived_sessions");
+    std::fs::create_dir_all(&archived).unwrap();
+    std::fs::copy(&first, archived.join(first.file_name().unwrap())).unwrap();
+    (dir, home)
+}
+
+/// What both sides show of a session: the fields a person reads in the list (the first
+/// message, branch, folder and creation time as `texts`). Not its counts, nor a name that only a
+/// `thread_name_updated` line after the first prompt gives: the picker reads each file up to
+/// its first prompt, `list` to its end.
+fn shown(id: &str, path: &Path, texts: [Option<&str>; 4], archived: bool) -> String {
+    format!("{id} | {} | {texts:?} | {archived}", path.display())
+}
+
+/// The picker's stream, applied as the picker applies it: rows by path, and the files passed
+/// over.
+fn picker(home: &Path, cache: &Path) -> (BTreeMap<PathBuf, String>, Vec<PathBuf>) {
+    let rx = indexer::spawn_with(
+        Store {
+            home: home.to_path_buf(),
+        },
+        IndexOptions::default(),
+        CacheSetup {
+            dir: Some(cache.to_path_buf()),
+            content: false,
+        },
+    );
+    let mut rows = BTreeMap::new();
+    let mut issues = Vec::new();
+    for event in rx {
+        match event {
+            Event::Rows(r) | Event::Updated(r) => {
+                for r in r {
+                    let texts = [
+                        r.first_user_message.as_deref(),
+                        r.git_branch.as_deref(),
+                        r.cwd.as_deref(),
+                        r.created_at.as_deref(),
+                    ];
+                    let line = shown(&r.id, &r.path, texts, r.archived);
+                    rows.insert(r.path.clone(), line);
+                }
+            }
+            Event::Removed(paths) => paths.iter().for_each(|p| drop(rows.remove(p))),
+            Event::Issue(issue) => issues.push(issue.path),
+            _ => {}
+        }
+    }
+    issues.sort();
+    (rows, issues)
+}
+
+/// `list --json --archived` with the cache in `xdg`: rows by path, and the files passed over
+/// (the warning that names a second copy of a session is not one: both copies are listed).
+fn list(home: &Path, xdg: &Path) -> (BTreeMap<PathBuf, String>, Vec<PathBuf>) {
+    let out = bin()
+        .args(["list", "--json", "--archived", "--codex-home"])
+        .arg(home)
+        .env("XDG_CACHE_HOME", xdg)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = |v: &Value| v.as_str().map(str::to_owned);
+    let rows = json_lines(&stdout(&out))
+        .iter()
+        .map(|r| {
+            let path = PathBuf::from(r["path"].as_str().unwrap());
+            let texts =
+                ["first_user_message", "git_branch", "cwd", "created_at"].map(|k| text(&r[k]));
+            let texts = [0, 1, 2, 3].map(|i| texts[i].as_deref());
+            let line = shown(
+                r["id"].as_str().unwrap(),
+                &path,
+                texts,
+                r["archived"].as_bool().unwrap(),
+            );
+            (path, line)
+        })
+        .collect();
+    let said = stderr(&out);
+    assert!(
+        said.contains("both are listed"),
+        "the second copy is named: {said}"
+    );
+    let mut issues: Vec<PathBuf> = said
+        .lines()
+        .filter(|l| !l.contains("both are listed"))
+        .filter_map(|l| l.strip_prefix("codex-picker: "))
+        .filter_map(|l| l.split(": ").next())
+        .map(PathBuf::from)
+        .collect();
+    issues.sort();
+    (rows, issues)
+}
+
+type Seen = (BTreeMap<PathBuf, String>, Vec<PathBuf>);
+
+/// `got` is `want`; else the rows that differ, and the files passed over.
+fn same(got: Seen, want: &Seen, what: &str) {
+    let differ: Vec<_> = want
+        .0
+        .iter()
+        .filter(|(p, r)| got.0.get(*p) != Some(*r))
+        .map(|(p, r)| (r, got.0.get(p)))
+        .collect();
+    let extra: Vec<_> = got.0.keys().filter(|p| !want.0.contains_key(*p)).collect();
+    assert!(
+        differ.is_empty() && extra.is_empty(),
+        "{what}: {differ:#?} {extra:?}"
+    );
+    assert_eq!(got.1, want.1, "{what}: files passed over");
+}
+
+#[test]
+fn the_picker_stream_and_list_give_the_same_rows() {
+    let (dir, home) = store();
+    let xdg = dir.path().join("xdg");
+    let picker_cache = dir.path().join("picker-cache");
+    let (cold_rows, cold_issues) = list(&home, &xdg);
+    assert_eq!(cold_issues.len(), 1, "not a session: {cold_issues:?}");
+    let fork = cold_rows
+        .values()
+        .find(|r| r.starts_with("019ac009-7e2d-7a41-9c3b-000000000009"))
+        .expect("the demo's fork");
+    assert_ne!(
+        fork.split(" | ").nth(2).map(|t| t.starts_with("[None")),
+        Some(true),
+        "the fork is titled from its parent: {fork}"
+    );
+    let want = (cold_rows, cold_issues);
+    for run in ["cold", "warm"] {
+        same(
+            picker(&home, &picker_cache),
+            &want,
+            &format!("picker, {run}"),
+        );
+        same(list(&home, &xdg), &want, &format!("list, {run}"));
+    }
+    // The picker reading through the cache `list` wrote (and the other way round).
+    let shared = dir.path().join("shared");
+    same(list(&home, &shared), &want, "list, cold");
+    let shared_cache = shared.join("codex-picker");
+    same(picker(&home, &shared_cache), &want, "picker after list");
+    same(list(&home, &shared), &want, "list after the picker");
+}
