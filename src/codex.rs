@@ -17,6 +17,28 @@ use std::time::Duration;
 /// first start on a store can take a few).
 pub const APP_SERVER_LIMIT: Duration = Duration::from_secs(15);
 
+/// Why codex cannot do what the picker asks of it.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum CodexError {
+    #[error("`codex` is not on PATH (install the Codex CLI, or set $CODEX_PICKER_CODEX)")]
+    NotFound,
+    #[error("codex {version} cannot {verb} sessions: it needs codex {since} or newer")]
+    TooOld {
+        version: Version,
+        verb: &'static str,
+        since: Version,
+    },
+    /// The program could not be started (its path, for the message).
+    #[error("cannot run {program}: {source}")]
+    Run {
+        program: String,
+        source: Arc<std::io::Error>,
+    },
+    /// The command ran and failed; codex's own reason.
+    #[error("codex {verb} failed: {why}")]
+    Failed { verb: &'static str, why: String },
+}
+
 /// A codex release, as `codex --version` prints it (`codex-cli 0.171.0`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Version(pub u32, pub u32, pub u32);
@@ -101,7 +123,7 @@ pub struct Codex {
     home: PathBuf,
     /// The home is not `~/.codex`: a command given to the user names it.
     home_named: bool,
-    version: Arc<OnceLock<Result<Option<Version>, String>>>,
+    version: Arc<OnceLock<Result<Option<Version>, CodexError>>>,
     /// The app-server started for a request, while it runs.
     app_server: app_server::InFlight,
 }
@@ -134,10 +156,8 @@ impl Codex {
     }
 
     /// The program, or why there is none.
-    pub fn program(&self) -> Result<&Path, String> {
-        self.program.as_deref().ok_or_else(|| {
-            "`codex` is not on PATH (install the Codex CLI, or set $CODEX_PICKER_CODEX)".to_owned()
-        })
+    pub fn program(&self) -> Result<&Path, CodexError> {
+        self.program.as_deref().ok_or(CodexError::NotFound)
     }
 
     /// The store codex is pointed at.
@@ -157,7 +177,7 @@ impl Codex {
     }
 
     /// `codex <args>` on this store: `CODEX_HOME` set whatever the environment says.
-    pub fn command(&self) -> Result<Command, String> {
+    pub fn command(&self) -> Result<Command, CodexError> {
         let mut cmd = Command::new(self.program()?);
         cmd.env("CODEX_HOME", &self.home);
         Ok(cmd)
@@ -165,36 +185,37 @@ impl Codex {
 
     /// Whether this codex has `change`'s command: it is found and, when its version can be
     /// read, at least as new as the command. `codex --version` is asked the first time only.
-    pub fn supports(&self, change: &Change) -> Result<(), String> {
+    pub fn supports(&self, change: &Change) -> Result<(), CodexError> {
         self.program()?;
         let Some(since) = change.since() else {
             return Ok(());
         };
         let version = self.version.get_or_init(|| self.ask_version()).clone()?;
         match version {
-            Some(v) if v < since => Err(format!(
-                "codex {v} cannot {} sessions: it needs codex {since} or newer",
-                change.verb(),
-            )),
+            Some(version) if version < since => Err(CodexError::TooOld {
+                version,
+                verb: change.verb(),
+                since,
+            }),
             // A version that cannot be read is given the benefit of the doubt: the command's
             // own error says the rest.
             _ => Ok(()),
         }
     }
 
-    fn ask_version(&self) -> Result<Option<Version>, String> {
+    fn ask_version(&self) -> Result<Option<Version>, CodexError> {
         let out = self
             .command()?
             .arg("--version")
             .stdin(Stdio::null())
             .output()
-            .map_err(|e| format!("cannot run {}: {e}", self.program_name()))?;
+            .map_err(|e| self.run_error(e))?;
         Ok(parse_version(&String::from_utf8_lossy(&out.stdout)))
     }
 
     /// Run `codex <change> <id>` to its end, without a terminal (a rename: ask codex's
     /// app-server, within [`APP_SERVER_LIMIT`]); codex's error text when it fails.
-    pub fn change(&self, change: &Change, id: &str) -> Result<(), String> {
+    pub fn change(&self, change: &Change, id: &str) -> Result<(), CodexError> {
         if let Change::Rename(name) = change {
             return self.rename(id, name).map(drop);
         }
@@ -205,7 +226,7 @@ impl Codex {
             .arg(id)
             .stdin(Stdio::null())
             .output()
-            .map_err(|e| format!("cannot run {}: {e}", self.program_name()))?;
+            .map_err(|e| self.run_error(e))?;
         if out.status.success() {
             return Ok(());
         }
@@ -215,15 +236,30 @@ impl Codex {
                 Some(code) => format!("it exited with status {code}"),
                 None => "it was killed".to_owned(),
             });
-        Err(format!("codex {} failed: {why}", change.verb()))
+        Err(CodexError::Failed {
+            verb: change.verb(),
+            why,
+        })
+    }
+
+    /// This program could not be started.
+    pub fn run_error(&self, e: std::io::Error) -> CodexError {
+        CodexError::Run {
+            program: self.program_name(),
+            source: Arc::new(e),
+        }
     }
 
     /// Name the session `id` `name` through codex's app-server; the name codex stored (white
     /// space trimmed), or why not.
-    pub fn rename(&self, id: &str, name: &str) -> Result<String, String> {
+    pub fn rename(&self, id: &str, name: &str) -> Result<String, CodexError> {
         let cmd = self.command()?;
-        app_server::set_thread_name(cmd, id, name, APP_SERVER_LIMIT, &self.app_server)
-            .map_err(|why| format!("codex rename failed: {why}"))
+        app_server::set_thread_name(cmd, id, name, APP_SERVER_LIMIT, &self.app_server).map_err(
+            |why| CodexError::Failed {
+                verb: "rename",
+                why,
+            },
+        )
     }
 
     /// Stop the app-server started for a request, if one is running (the picker is quitting).

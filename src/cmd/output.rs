@@ -1,4 +1,5 @@
-//! The non-interactive views: `list` as a table or JSON lines, `show` as text or JSON lines.
+//! The non-interactive views: `list` as a table or JSON lines, `show` as JSON lines (its text
+//! form is [`super::show_text`]).
 //!
 //! Every string from a rollout is neutralised (`sanitize`) in the text forms, and JSON has the
 //! control characters serde_json leaves raw escaped, so no output can drive a terminal.
@@ -8,7 +9,6 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use crate::json_out;
-use crate::rollout::record::{Role, ToolCall};
 use crate::rollout::transcript::{Entry, Transcript};
 use crate::sanitize;
 use crate::session::{self, SessionRow};
@@ -38,6 +38,7 @@ fn push_row_json(out: &mut Vec<u8>, row: &SessionRow) {
         .opt_str("git_branch", row.git_branch.as_deref())
         .opt_str("source", row.source.as_deref())
         .opt_str("originator", row.originator.as_deref())
+        .opt_str("client", row.client())
         .opt_str("cli_version", row.cli_version.as_deref())
         .opt_str("model_provider", row.model_provider.as_deref())
         .bool("interactive", row.interactive)
@@ -235,6 +236,11 @@ impl Table {
         } else {
             row.kind_label().unwrap_or("").to_owned()
         };
+        let kind = if row.forked_from_id.is_some() {
+            format!("⑂ {kind}").trim_end().to_owned()
+        } else {
+            kind
+        };
         let mut line = format!(
             "{} {} {} ",
             fit(&timefmt::relative(row.updated_ms, now), 5),
@@ -309,61 +315,6 @@ pub fn write_transcript_json(out: &mut dyn Write, t: &Transcript) -> io::Result<
     Ok(())
 }
 
-pub fn write_transcript_text(
-    out: &mut dyn Write,
-    row: &SessionRow,
-    t: &Transcript,
-    tools: bool,
-) -> io::Result<()> {
-    let (user, assistant) = t.counts();
-    writeln!(out, "# Session {}", sanitize::one_line(&row.id))?;
-    for (key, value) in session::metadata_lines(row).into_iter().skip(1) {
-        writeln!(out, "{key}: {}", sanitize::one_line(&value))?;
-    }
-    writeln!(out, "messages: {user} user, {assistant} assistant")?;
-    for entry in &t.entries {
-        match entry {
-            Entry::Message {
-                role,
-                text,
-                phase,
-                elided,
-                ..
-            } => {
-                let who = match role {
-                    Role::User => "User",
-                    Role::Assistant => "Assistant",
-                };
-                match phase {
-                    Some(p) => writeln!(out, "\n## {who} ({})\n", sanitize::one_line(p))?,
-                    None => writeln!(out, "\n## {who}\n")?,
-                }
-                writeln!(
-                    out,
-                    "{}",
-                    sanitize::for_terminal(text).trim_end_matches('\n')
-                )?;
-                if *elided > 0 {
-                    writeln!(
-                        out,
-                        "[… {elided} more bytes not shown (--full shows them) …]"
-                    )?;
-                }
-            }
-            Entry::Tool(ToolCall { kind, summary, .. }) if tools => {
-                writeln!(
-                    out,
-                    "\n  ▸ {}: {}",
-                    sanitize::one_line(kind),
-                    sanitize::one_line(summary)
-                )?;
-            }
-            Entry::Tool(_) => {}
-        }
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -380,6 +331,7 @@ mod tests {
         git_branch: Option<&'a str>,
         source: Option<&'a str>,
         originator: Option<&'a str>,
+        client: Option<&'a str>,
         cli_version: Option<&'a str>,
         model_provider: Option<&'a str>,
         interactive: bool,
@@ -405,6 +357,7 @@ mod tests {
             git_branch: row.git_branch.as_deref(),
             source: row.source.as_deref(),
             originator: row.originator.as_deref(),
+            client: row.client(),
             cli_version: row.cli_version.as_deref(),
             model_provider: row.model_provider.as_deref(),
             interactive: row.interactive,

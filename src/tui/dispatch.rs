@@ -2,8 +2,9 @@
 //! the workers send back applied to the app through its own `apply_*` functions. Owns the two
 //! hand-over rules: indexer batches that arrive together are taken together (the first one
 //! alone), and a conversation is held while the top row is still changing. Never blocks. The
-//! store's thread locks come from their own thread when they change, and are read here only
-//! just before an action on a session (a folder and `/proc/locks`).
+//! workers ring the loop's [`Wakeup`] after each message; which of them rang tells whether the
+//! indexer has news. The store's thread locks come from their own thread when they change, and
+//! are read here only just before an action on a session (a folder and `/proc/locks`).
 
 use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, Sender, TryRecvError};
@@ -11,7 +12,7 @@ use std::sync::mpsc::{Receiver, Sender, TryRecvError};
 use crate::workers::locks;
 use std::time::{Duration, Instant};
 
-use crate::codex::Codex;
+use crate::codex::{Codex, CodexError};
 use crate::session::SessionRow;
 use crate::store::Store;
 use crate::tui::app::App;
@@ -19,6 +20,7 @@ use crate::workers::changes::{self, Done};
 use crate::workers::indexer::Event;
 use crate::workers::search::{self, Answer};
 use crate::workers::transcript::{Job, Loaded};
+use crate::workers::wake::{Source, Wakeup};
 use crate::workers::watch::Changed;
 
 /// The longest the event loop spends taking in indexer events before it looks at the keyboard
@@ -31,9 +33,13 @@ const TOP_SETTLE: Duration = Duration::from_millis(120);
 
 /// The channels to the three workers, and the conversation held back from the transcript one.
 pub struct Workers {
+    /// What the workers ring.
+    wakeup: Wakeup,
     index: Receiver<Event>,
     /// The indexer is still sending.
     index_open: bool,
+    /// The indexer rang since its channel was last read empty.
+    index_news: bool,
     search: Sender<search::Request>,
     answers: Receiver<Answer>,
     jobs: Sender<Job>,
@@ -76,15 +82,18 @@ pub struct Drained {
 
 impl Workers {
     /// The picker's ends of the indexer's, the search worker's and the transcript worker's
-    /// channels, as their `spawn` functions return them.
+    /// channels, as their `spawn` functions return them, and what they ring.
     pub fn new(
+        wakeup: Wakeup,
         index: Receiver<Event>,
         (search, answers): (Sender<search::Request>, Receiver<Answer>),
         (jobs, loaded): (Sender<Job>, Receiver<Loaded>),
     ) -> Workers {
         Workers {
+            wakeup,
             index,
             index_open: true,
+            index_news: true,
             search,
             answers,
             jobs,
@@ -159,6 +168,7 @@ impl Workers {
             live.due = false;
             self.index = (live.restart)();
             self.index_open = true;
+            self.index_news = true;
             app.index_restarted();
         }
     }
@@ -166,27 +176,41 @@ impl Workers {
     /// Run codex for the picker: the launches that end it, and the store changes, on a thread
     /// of their own, on `store`.
     pub fn with_codex(mut self, codex: Codex, store: Store) -> Workers {
-        let (tx, rx) = changes::spawn(codex.clone(), store);
+        let (tx, rx) = changes::spawn(codex.clone(), store, self.wakeup.waker(Source::Answer));
         self.codex = Some((codex, tx, rx));
         self
     }
 
     /// Whether codex can be run, or why not.
-    pub fn codex(&self) -> Result<&Codex, String> {
-        let (codex, _, _) = self.codex.as_ref().ok_or("codex is not set up")?;
+    pub fn codex(&self) -> Result<&Codex, CodexError> {
+        let (codex, _, _) = self.codex.as_ref().ok_or(CodexError::NotFound)?;
         codex.program()?;
         Ok(codex)
     }
 
-    /// The indexer is still sending.
-    pub fn index_open(&self) -> bool {
-        self.index_open
+    /// What the workers ring: the event loop sleeps on it.
+    pub fn wakeup(&self) -> &Wakeup {
+        &self.wakeup
     }
 
-    /// A worker may have something for the app soon. The workers cannot wake the loop's wait
-    /// for a key, so while this holds it looks for their answers every few milliseconds.
-    pub fn busy(&self, app: &App) -> bool {
-        self.index_open || self.awaiting(app)
+    /// Take the rings since the last call (the loop has woken).
+    pub fn woken(&mut self) {
+        self.index_news |= self.wakeup.take().has(Source::Index);
+    }
+
+    /// The indexer has sent something not taken in yet (or has ended).
+    pub fn index_news(&self) -> bool {
+        self.index_news && self.index_open
+    }
+
+    /// When the conversation held back is to be sent, if one is.
+    pub fn held_until(&self, app: &App) -> Option<Instant> {
+        let (_, since) = self.held.as_ref()?;
+        Some(if app.follows_top() {
+            *since + TOP_SETTLE
+        } else {
+            Instant::now()
+        })
     }
 
     /// An answer the app asked for is still to come: a search, or a conversation (held back or
@@ -211,7 +235,7 @@ impl Workers {
                 Some((_, tx, _)) if tx.send(req.clone()).is_ok() => self.changing += 1,
                 _ => app.apply_change(Done {
                     request: req,
-                    result: Err("codex is not set up".into()),
+                    result: Err(CodexError::NotFound.into()),
                 }),
             }
         }
@@ -264,6 +288,7 @@ impl Workers {
     pub fn drain_index(&mut self, app: &mut App) -> Drained {
         let drained = drain_index(app, &self.index);
         self.index_open &= drained.open;
+        self.index_news = drained.backlog;
         drained
     }
 }

@@ -8,8 +8,9 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread;
 
-use crate::codex::{Change, Codex};
+use crate::codex::{Change, Codex, CodexError};
 use crate::store::Store;
+use crate::workers::wake::{self, Waker};
 
 /// A change asked for by the user.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,17 +34,29 @@ pub enum After {
     Named(String),
 }
 
-/// A change done, or codex's reason why not.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Done {
-    pub request: Request,
-    pub result: Result<After, String>,
+/// Why a change was not done.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum ChangeError {
+    /// codex could not be run, or said no.
+    #[error(transparent)]
+    Codex(#[from] CodexError),
+    /// codex said it deleted the session, and its file is still there.
+    #[error("codex said it deleted the session, but {} is still there", crate::sanitize::path_line(.0))]
+    StillThere(PathBuf),
 }
 
-/// Start the thread; it stops when the request channel closes.
-pub fn spawn(codex: Codex, store: Store) -> (Sender<Request>, Receiver<Done>) {
+/// A change done, or codex's reason why not.
+#[derive(Debug, Clone)]
+pub struct Done {
+    pub request: Request,
+    pub result: Result<After, ChangeError>,
+}
+
+/// Start the thread; each change done wakes the loop through `waker`. It stops when the
+/// request channel closes.
+pub fn spawn(codex: Codex, store: Store, waker: Waker) -> (Sender<Request>, Receiver<Done>) {
     let (tx, requests) = mpsc::channel::<Request>();
-    let (done, rx) = mpsc::channel();
+    let (done, rx) = wake::channel(waker);
     thread::Builder::new()
         .name("store-changes".into())
         .spawn(move || {
@@ -59,17 +72,14 @@ pub fn spawn(codex: Codex, store: Store) -> (Sender<Request>, Receiver<Done>) {
 }
 
 /// Run one change and find the session's file (or its name) afterwards.
-pub fn run(codex: &Codex, store: &Store, req: &Request) -> Result<After, String> {
+pub fn run(codex: &Codex, store: &Store, req: &Request) -> Result<After, ChangeError> {
     let change = &req.change;
     match change {
-        Change::Rename(name) => codex.rename(&req.id, name).map(After::Named),
+        Change::Rename(name) => Ok(codex.rename(&req.id, name).map(After::Named)?),
         Change::Delete => {
             codex.change(change, &req.id)?;
             if req.path.exists() {
-                return Err(format!(
-                    "codex said it deleted the session, but {} is still there",
-                    crate::sanitize::path_line(&req.path)
-                ));
+                return Err(ChangeError::StillThere(req.path.clone()));
             }
             Ok(After::Gone)
         }
@@ -168,19 +178,19 @@ esac
 
         let archived = store.archived_dir().join(NAME);
         let after = run(&codex, &store, &ask(Change::Archive, &day.join(NAME)));
-        assert_eq!(after, Ok(After::Moved(archived.clone())));
+        assert_eq!(after.unwrap(), After::Moved(archived.clone()));
 
         let again = run(&codex, &store, &ask(Change::Archive, &day.join(NAME)));
         assert_eq!(
-            again,
-            Err("codex archive failed: failed to archive session".into())
+            again.unwrap_err().to_string(),
+            "codex archive failed: failed to archive session"
         );
 
         let after = run(&codex, &store, &ask(Change::Unarchive, &archived));
-        assert_eq!(after, Ok(After::Moved(day.join(NAME))));
+        assert_eq!(after.unwrap(), After::Moved(day.join(NAME)));
 
         let after = run(&codex, &store, &ask(Change::Delete, &day.join(NAME)));
-        assert_eq!(after, Ok(After::Gone));
+        assert_eq!(after.unwrap(), After::Gone);
         assert!(!day.join(NAME).exists());
     }
 }

@@ -182,7 +182,7 @@ impl App {
         let after = match done.result {
             Ok(after) => after,
             Err(why) => {
-                self.screen.notify(why);
+                self.screen.notify(why.to_string());
                 return;
             }
         };

@@ -1,8 +1,8 @@
 //! What can be done with a session beyond picking it, as state: the action menu (Ctrl+X) and
 //! its cursor, the questions asked before acting (delete; resume, fork or archive a session
 //! another codex has open) and the session each is about, the name being typed for a rename,
-//! and the one change codex is making for the picker. The menu's items, their letters and
-//! their direct keys are one table ([`MENU`]), which the menu and the help both draw.
+//! and the one change codex is making for the picker. The menu's items and their letters are
+//! one table ([`MENU`]), which the menu draws beside each item's direct key from the key table.
 
 use std::path::PathBuf;
 
@@ -28,12 +28,12 @@ pub enum Item {
     Delete,
 }
 
-/// A menu line: the item, the letter that takes it in the menu, its key elsewhere.
+/// A menu line: the item and the letter that takes it in the menu (its key elsewhere is the
+/// key table's).
 #[derive(Debug, Clone, Copy)]
 pub struct Entry {
     pub item: Item,
     pub letter: char,
-    pub key: &'static str,
 }
 
 /// The menu, in the order drawn.
@@ -41,47 +41,38 @@ pub const MENU: &[Entry] = &[
     Entry {
         item: Item::ResumeInFolder,
         letter: 'o',
-        key: "Ctrl+O",
     },
     Entry {
         item: Item::ResumeHere,
         letter: 'h',
-        key: "",
     },
     Entry {
         item: Item::Fork,
         letter: 'f',
-        key: "Alt+F",
     },
     Entry {
         item: Item::CopyId,
         letter: 'i',
-        key: "Ctrl+Y",
     },
     Entry {
         item: Item::CopyCommand,
         letter: 'c',
-        key: "Alt+Y",
     },
     Entry {
         item: Item::Export,
         letter: 'x',
-        key: "x in the conversation",
     },
     Entry {
         item: Item::Archive,
         letter: 'a',
-        key: "Alt+A",
     },
     Entry {
         item: Item::Rename,
         letter: 'n',
-        key: "F2",
     },
     Entry {
         item: Item::Delete,
         letter: 'd',
-        key: "Alt+D",
     },
 ];
 

@@ -7,7 +7,7 @@
 use super::filters::Filters;
 use super::rows::Rows;
 use super::{Action, Hidden, Reselect, CONTENT_PREFIX};
-use crate::query_filter::{self, Split};
+use crate::query_filter::{self, FilterError, Split};
 use crate::search::{self, Query, Recency};
 use crate::session::SessionRow;
 use crate::timefmt::Millis;
@@ -65,8 +65,8 @@ impl List {
     }
 
     /// The first filter of the query that could not be read, said briefly.
-    pub fn filter_error(&self) -> Option<&str> {
-        self.split.error.as_deref()
+    pub fn filter_error(&self) -> Option<&FilterError> {
+        self.split.error.as_ref()
     }
 
     pub fn parsed(&self) -> &Query {

@@ -16,8 +16,11 @@
 //! - the thread locks as last read: which sessions another codex has open.
 //!
 //! What one needs of another (the selected row for the pane, the rows, the answer and the
-//! filters for the list) `App` passes as an argument. Pure: no terminal, no files, no clock (the event loop sets
-//! it with [`App::set_now`]). Drawing reads this state and never changes it.
+//! filters for the list) `App` passes as an argument. No terminal and no clock: the time is
+//! given ([`App::new`], then the event loop's [`App::set_now`] before each frame and each
+//! key), and `date:` filters and the list's ages count from it. It opens no file; its one look
+//! at the file system is whether the shown session's folder still exists (a `stat`, for the
+//! pane's warning). Drawing reads this state and never changes it.
 
 mod act;
 mod actions;
@@ -84,7 +87,7 @@ impl App {
         };
         let mut app = App {
             rows: Rows::default(),
-            list: List::new(opts.query.clone(), opts.order, crate::timefmt::now_ms()),
+            list: List::new(opts.query.clone(), opts.order, now),
             filters: Filters::new(&opts),
             searches: Searches::new(mode),
             pane: Pane::default(),
@@ -152,7 +155,8 @@ impl App {
         &self.screen
     }
 
-    /// The time the list's ages are counted to (the event loop sets it before each frame).
+    /// The time the list's ages and `date:` filters are counted to (the event loop sets it
+    /// before each frame and each key).
     pub fn set_now(&mut self, now: Millis) {
         self.screen.set_now(now);
     }
@@ -193,7 +197,7 @@ impl App {
     /// The query changed: search again, or show every row when it is empty.
     fn query_changed(&mut self) {
         self.searches.end_fallback();
-        self.list.reparse(crate::timefmt::now_ms());
+        self.list.reparse(self.screen.now());
         if self.list.parsed().is_empty() {
             self.searches.query_emptied();
             self.refilter(Reselect::Top);

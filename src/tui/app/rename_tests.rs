@@ -3,7 +3,7 @@
 //! and codex's refusal is the status line.
 
 use super::*;
-use crate::codex::Change;
+use crate::codex::{Change, CodexError};
 use crate::workers::changes::{After, Done};
 
 fn typed(app: &App) -> Option<&str> {
@@ -101,11 +101,17 @@ fn codexs_refusal_is_shown_and_the_name_stays() {
     app.update(Action::Accept);
     let asked = app.take_outbox().changes;
     assert_eq!(asked[0].change, Change::Rename(String::new()));
-    let why = "codex rename failed: thread name must not be empty".to_owned();
+    let why = CodexError::Failed {
+        verb: "rename",
+        why: "thread name must not be empty".to_owned(),
+    };
     app.apply_change(Done {
         request: asked[0].clone(),
-        result: Err(why.clone()),
+        result: Err(why.into()),
     });
-    assert_eq!(app.screen().flash(), Some(why.as_str()));
+    assert_eq!(
+        app.screen().flash(),
+        Some("codex rename failed: thread name must not be empty")
+    );
     assert_eq!(app.selected_row().unwrap().name, None);
 }

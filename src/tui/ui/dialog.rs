@@ -15,6 +15,7 @@ use crate::store::locks::Holder;
 use crate::textwidth;
 use crate::timefmt::Millis;
 use crate::tui::app::{App, Dialog, MENU};
+use crate::tui::keys;
 
 use super::Theme;
 
@@ -171,7 +172,10 @@ fn menu_lines(cursor: usize, archived: bool, theme: &Theme) -> Vec<Line<'static>
             Line::from(vec![
                 Span::styled(format!("{}  ", e.letter), pick(theme.help_key)),
                 Span::styled(format!("{label}{pad}"), pick(theme.help_text)),
-                Span::styled(format!("  {}", e.key), pick(theme.placeholder)),
+                Span::styled(
+                    format!("  {}", keys::key_name(&e.item.action()).unwrap_or_default()),
+                    pick(theme.placeholder),
+                ),
             ])
         })
         .collect();

@@ -1,5 +1,5 @@
-//! The session list: one line per session (age, title with matched characters highlighted,
-//! project, branch, exec/archived marker); the selected line is reversed/bold with a `▶`
+//! The session list: one line per session (age, fork/exec/archived marker, title with matched
+//! characters highlighted, project, branch); the selected line is reversed/bold with a `▶`
 //! marker, so it stands out without colour; a `●` beside the marker says another codex has the
 //! session open. Highlights are computed for drawn rows only.
 
@@ -252,15 +252,20 @@ fn row_line(
     }
 }
 
-/// The row's kind (archived, exec, another source), `None` for an interactive session. A custom
-/// `source` can be any text: its label gets a short column.
+/// The row's kind (archived, exec, another source), `None` for an interactive session, after
+/// `⑂` for a fork. A custom `source` can be any text: its label gets a short column.
 fn kind_label(row: &SessionRow) -> Option<String> {
     let kind = if row.archived {
         Some("archived")
     } else {
         row.kind_label()
     };
-    kind.map(|k| textwidth::truncate(&sanitize::one_line(k), 10))
+    let kind = kind.map(|k| textwidth::truncate(&sanitize::one_line(k), 10));
+    match (row.forked_from_id.is_some(), kind) {
+        (true, Some(k)) => Some(format!("⑂ {k}")),
+        (true, None) => Some("⑂".to_owned()),
+        (false, kind) => kind,
+    }
 }
 
 /// The title column's text, the characters to highlight and its style: a content hit's snippet
