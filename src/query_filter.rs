@@ -20,13 +20,23 @@ pub struct QueryFilters {
     dates: Vec<(Millis, Millis)>,
 }
 
+/// A filter that cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FilterError {
+    /// `dir:` or `branch:` with nothing after it.
+    #[error("{key}: needs a part of a name after it")]
+    Empty { key: String },
+    #[error("date:{value} is not a date ({DATE_FORMS})")]
+    NotADate { value: String },
+}
+
 /// A query split into its filters and the words left to search.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Split {
     pub words: String,
     pub filters: QueryFilters,
-    /// The first filter that could not be read, said briefly.
-    pub error: Option<String>,
+    /// The first filter that could not be read.
+    pub error: Option<FilterError>,
 }
 
 impl QueryFilters {
@@ -77,9 +87,11 @@ pub fn split(text: &str, now: Millis) -> Split {
     out
 }
 
-fn non_empty(key: &str, value: &str) -> Result<String, String> {
+fn non_empty(key: &str, value: &str) -> Result<String, FilterError> {
     if value.is_empty() {
-        return Err(format!("{key}: needs a part of a name after it"));
+        return Err(FilterError::Empty {
+            key: key.to_owned(),
+        });
     }
     Ok(value.to_lowercase())
 }
@@ -87,8 +99,10 @@ fn non_empty(key: &str, value: &str) -> Result<String, String> {
 const DATE_FORMS: &str = "today, yesterday, <2w, >3d, >2026-10-01, 2026-11";
 
 /// The updated times a `date:` value stands for.
-fn date(value: &str, now: Millis) -> Result<(Millis, Millis), String> {
-    let bad = || format!("date:{value} is not a date ({DATE_FORMS})");
+fn date(value: &str, now: Millis) -> Result<(Millis, Millis), FilterError> {
+    let bad = || FilterError::NotADate {
+        value: value.to_owned(),
+    };
     let today = now.div_euclid(DAY_MS) * DAY_MS;
     match value {
         "today" => return Ok((today, Millis::MAX)),
@@ -237,7 +251,10 @@ mod tests {
             "date:",
         ] {
             let s = split(q, NOW);
-            let e = s.error.unwrap_or_else(|| panic!("{q} accepted"));
+            let e = s
+                .error
+                .unwrap_or_else(|| panic!("{q} accepted"))
+                .to_string();
             assert!(
                 e.len() < 90 && e.contains(q.split(':').next().unwrap()),
                 "{q}: {e}"

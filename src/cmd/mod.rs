@@ -8,6 +8,7 @@ mod list;
 pub mod output;
 mod setup;
 mod show;
+pub mod show_text;
 
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -22,8 +23,12 @@ pub use setup::{run_completions, run_init, run_man};
 pub use show::{find_target, run_show, SHOW_TEXT_CAP};
 
 /// One `codex-picker: <message>` line on stderr, neutralised: messages echo paths and arguments.
-fn say(err: &mut dyn Write, msg: &str) {
-    let _ = writeln!(err, "codex-picker: {}", crate::sanitize::one_line(msg));
+fn say(err: &mut dyn Write, msg: impl std::fmt::Display) {
+    let _ = writeln!(
+        err,
+        "codex-picker: {}",
+        crate::sanitize::one_line(&msg.to_string())
+    );
 }
 
 fn report(err: &mut dyn Write, issues: &[FileIssue]) {
@@ -66,7 +71,7 @@ fn finish(result: io::Result<()>, err: &mut dyn Write) -> i32 {
         Ok(()) => EXIT_OK,
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => EXIT_OK,
         Err(e) => {
-            say(err, &e.to_string());
+            say(err, e);
             EXIT_ERROR
         }
     }

@@ -26,6 +26,23 @@ fn file_id(file: &RolloutFile) -> Option<&str> {
         .and_then(session::uuid_from_file_name)
 }
 
+/// Why a `show` target names no one session.
+#[derive(Debug, thiserror::Error)]
+pub enum TargetError {
+    /// A file that is there and cannot be read.
+    #[error("{}: {source}", crate::sanitize::path_line(.path))]
+    Unreadable { path: PathBuf, source: io::Error },
+    /// Neither a file nor text that can be an id.
+    #[error("{}: no such file", crate::sanitize::path_line(.0))]
+    NoSuchFile(PathBuf),
+    #[error("an empty session id")]
+    EmptyId,
+    #[error("no session {target} in {} (archived sessions are searched too)", .home.display())]
+    NotFound { target: String, home: PathBuf },
+    #[error("{target} matches {count} sessions; give more of the id")]
+    Ambiguous { target: String, count: usize },
+}
+
 /// The rollout a `show` target names: an existing file, or a session id or unique id prefix.
 /// Several files with the same id (copies) resolve to the most recently written one. A file
 /// whose name carries no id is matched by the id in its `session_meta`.
@@ -33,22 +50,21 @@ pub fn find_target(
     store: &Store,
     target: &std::ffi::OsStr,
     files: &[RolloutFile],
-) -> Result<RolloutFile, String> {
+) -> Result<RolloutFile, TargetError> {
     let as_path = Path::new(target);
     if as_path.is_file() {
-        return RolloutFile::at(as_path)
-            .map_err(|e| format!("{}: {e}", crate::sanitize::path_line(as_path)));
+        return RolloutFile::at(as_path).map_err(|source| TargetError::Unreadable {
+            path: as_path.to_path_buf(),
+            source,
+        });
     }
     // A path of any bytes is taken above; an id is text.
     let Some(target) = target.to_str() else {
-        return Err(format!(
-            "{}: no such file",
-            crate::sanitize::path_line(as_path)
-        ));
+        return Err(TargetError::NoSuchFile(as_path.to_path_buf()));
     };
     let needle = target.trim().to_ascii_lowercase();
     if needle.is_empty() {
-        return Err("an empty session id".into());
+        return Err(TargetError::EmptyId);
     }
     let matches_id = |id: &str| id.to_ascii_lowercase().starts_with(&needle);
     let mut matches: Vec<(&RolloutFile, String)> = files
@@ -74,10 +90,10 @@ pub fn find_target(
     }
     let same_id = matches.windows(2).all(|w| w[0].1 == w[1].1);
     match matches.as_slice() {
-        [] => Err(format!(
-            "no session {target} in {} (archived sessions are searched too)",
-            store.home.display()
-        )),
+        [] => Err(TargetError::NotFound {
+            target: target.to_owned(),
+            home: store.home.clone(),
+        }),
         [(one, _)] => Ok((*one).clone()),
         copies if same_id => Ok(copies
             .iter()
@@ -89,10 +105,10 @@ pub fn find_target(
             })
             .cloned()
             .expect("at least two matches")),
-        many => Err(format!(
-            "{target} matches {} sessions; give more of the id",
-            many.len()
-        )),
+        many => Err(TargetError::Ambiguous {
+            target: target.to_owned(),
+            count: many.len(),
+        }),
     }
 }
 
@@ -177,8 +193,8 @@ fn show_text(
     let opts = TranscriptOptions {
         tools: args.tools,
         max_message_bytes: (!args.full).then_some(SHOW_TEXT_CAP),
-        // The text view prints a tool row's summary line; what it keeps of the rest is bounded.
-        max_tool_output_bytes: Some(SHOW_TEXT_CAP),
+        // What the text view keeps of each tool text is bounded (`--full` lifts it).
+        max_tool_output_bytes: (!args.full).then_some(SHOW_TEXT_CAP),
         ..TranscriptOptions::default()
     };
     let transcript = match fork::read_transcript(file, &mut { files }, &opts, Parse::Every) {
@@ -202,7 +218,13 @@ fn show_text(
         meta: transcript.meta.clone(),
         ..ScanState::default()
     };
-    let mut row = store::row_from_scan(file, &state, &store.names());
+    let names = store.names();
+    let mut row = store::row_from_scan(file, &state, &names);
+    if let Some(meta) = &transcript.meta {
+        // A fork's own prompt decides whether a name copied from its parent is its own.
+        let prompted = transcript.own_entries().iter().any(Entry::is_prompt);
+        row.name = fork::own_name(&row.id, meta, prompted, &names).cloned();
+    }
     let (user, assistant) = transcript.counts();
     row.user_messages = Some(user);
     row.assistant_messages = Some(assistant);
@@ -216,7 +238,11 @@ fn show_text(
             true,
         );
     }
-    let result = output::write_transcript_text(out, &row, &transcript, args.tools);
+    let view = super::show_text::TextView {
+        tools: args.tools,
+        full: args.full,
+    };
+    let result = super::show_text::write_transcript_text(out, &row, &transcript, view);
     finish(result.and_then(|()| out.flush()), err)
 }
 
@@ -287,8 +313,8 @@ fn show_streamed(
     }
 }
 
-/// The Markdown document of a scanned session: its row (titled and counted as the list has it,
-/// a fork's inherited messages included) for the header, then each entry as it is read.
+/// The Markdown document of a scanned session: its row (titled and counted as the list has it:
+/// a fork by its own messages) for the header, then each entry as it is read.
 fn stream_markdown(
     shown: &Shown<'_>,
     state: &ScanState,
@@ -297,10 +323,11 @@ fn stream_markdown(
 ) -> io::Result<()> {
     let mut row = store::row_from_scan(shown.file, state, &shown.store.names());
     fork::fill_from_parent(&mut row, &mut { shown.files });
+    let fork_of = fork::parent_title(&row, &mut { shown.files });
     // The document is written in many small pieces; standard output flushes at each newline.
     let mut buffered = io::BufWriter::with_capacity(64 << 10, out);
     let mut writer = MarkdownWriter::new(&mut buffered, tools);
-    writer.header(&row)?;
+    writer.header(&row, fork_of.as_deref())?;
     let opts = TranscriptOptions {
         tools,
         ..TranscriptOptions::default()

@@ -8,6 +8,7 @@ mod cache_codec;
 pub mod engine;
 pub mod fork;
 pub mod issues;
+pub mod locks;
 pub mod names;
 pub mod open;
 pub mod reader;

@@ -1,12 +1,18 @@
 //! The picker's side of the worker channels: the app's requests sent to the workers, and what
 //! the workers send back applied to the app through its own `apply_*` functions. Owns the two
 //! hand-over rules: indexer batches that arrive together are taken together (the first one
-//! alone), and a conversation is held while the top row is still changing. Never blocks.
+//! alone), and a conversation is held while the top row is still changing. Never blocks. The
+//! workers ring the loop's [`Wakeup`] after each message; which of them rang tells whether the
+//! indexer has news. The store's thread locks come from their own thread when they change, and
+//! are read here only just before an action on a session (a folder and `/proc/locks`).
 
+use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, Sender, TryRecvError};
+
+use crate::workers::locks;
 use std::time::{Duration, Instant};
 
-use crate::codex::Codex;
+use crate::codex::{Codex, CodexError};
 use crate::session::SessionRow;
 use crate::store::Store;
 use crate::tui::app::App;
@@ -14,6 +20,7 @@ use crate::workers::changes::{self, Done};
 use crate::workers::indexer::Event;
 use crate::workers::search::{self, Answer};
 use crate::workers::transcript::{Job, Loaded};
+use crate::workers::wake::{Source, Wakeup};
 use crate::workers::watch::Changed;
 
 /// The longest the event loop spends taking in indexer events before it looks at the keyboard
@@ -26,9 +33,13 @@ const TOP_SETTLE: Duration = Duration::from_millis(120);
 
 /// The channels to the three workers, and the conversation held back from the transcript one.
 pub struct Workers {
+    /// What the workers ring.
+    wakeup: Wakeup,
     index: Receiver<Event>,
     /// The indexer is still sending.
     index_open: bool,
+    /// The indexer rang since its channel was last read empty.
+    index_news: bool,
     search: Sender<search::Request>,
     answers: Receiver<Answer>,
     jobs: Sender<Job>,
@@ -43,6 +54,8 @@ pub struct Workers {
     changing: usize,
     /// The store read again when it changes (`None`: it is read once).
     live: Option<Live>,
+    /// The Codex home whose thread locks are read, and their thread.
+    locks: Option<(PathBuf, locks::Watch)>,
 }
 
 /// Reading the store again: the watcher (started once the first rows phase has ended, so it
@@ -69,15 +82,18 @@ pub struct Drained {
 
 impl Workers {
     /// The picker's ends of the indexer's, the search worker's and the transcript worker's
-    /// channels, as their `spawn` functions return them.
+    /// channels, as their `spawn` functions return them, and what they ring.
     pub fn new(
+        wakeup: Wakeup,
         index: Receiver<Event>,
         (search, answers): (Sender<search::Request>, Receiver<Answer>),
         (jobs, loaded): (Sender<Job>, Receiver<Loaded>),
     ) -> Workers {
         Workers {
+            wakeup,
             index,
             index_open: true,
+            index_news: true,
             search,
             answers,
             jobs,
@@ -87,7 +103,29 @@ impl Workers {
             codex: None,
             changing: 0,
             live: None,
+            locks: None,
         }
+    }
+
+    /// Watch the thread locks of the store at `home` for the app.
+    pub fn with_locks(mut self, home: PathBuf) -> Workers {
+        let watch = locks::spawn(home.clone());
+        self.locks = Some((home, watch));
+        self
+    }
+
+    /// The thread locks: as their thread last sent them, or read now when `now` (just before
+    /// an action on a session); whether what the app shows changed.
+    pub fn refresh_locks(&mut self, app: &mut App, now: bool) -> bool {
+        let Some((home, watch)) = &self.locks else {
+            return false;
+        };
+        let newest = if now {
+            Some(crate::store::locks::read(home))
+        } else {
+            watch.snapshots.try_iter().last()
+        };
+        newest.is_some_and(|locks| app.apply_locks(locks))
     }
 
     /// Read the store again whenever the watcher `watch` starts says it changed, or the user
@@ -130,6 +168,7 @@ impl Workers {
             live.due = false;
             self.index = (live.restart)();
             self.index_open = true;
+            self.index_news = true;
             app.index_restarted();
         }
     }
@@ -137,27 +176,41 @@ impl Workers {
     /// Run codex for the picker: the launches that end it, and the store changes, on a thread
     /// of their own, on `store`.
     pub fn with_codex(mut self, codex: Codex, store: Store) -> Workers {
-        let (tx, rx) = changes::spawn(codex.clone(), store);
+        let (tx, rx) = changes::spawn(codex.clone(), store, self.wakeup.waker(Source::Answer));
         self.codex = Some((codex, tx, rx));
         self
     }
 
     /// Whether codex can be run, or why not.
-    pub fn codex(&self) -> Result<&Codex, String> {
-        let (codex, _, _) = self.codex.as_ref().ok_or("codex is not set up")?;
+    pub fn codex(&self) -> Result<&Codex, CodexError> {
+        let (codex, _, _) = self.codex.as_ref().ok_or(CodexError::NotFound)?;
         codex.program()?;
         Ok(codex)
     }
 
-    /// The indexer is still sending.
-    pub fn index_open(&self) -> bool {
-        self.index_open
+    /// What the workers ring: the event loop sleeps on it.
+    pub fn wakeup(&self) -> &Wakeup {
+        &self.wakeup
     }
 
-    /// A worker may have something for the app soon. The workers cannot wake the loop's wait
-    /// for a key, so while this holds it looks for their answers every few milliseconds.
-    pub fn busy(&self, app: &App) -> bool {
-        self.index_open || self.awaiting(app)
+    /// Take the rings since the last call (the loop has woken).
+    pub fn woken(&mut self) {
+        self.index_news |= self.wakeup.take().has(Source::Index);
+    }
+
+    /// The indexer has sent something not taken in yet (or has ended).
+    pub fn index_news(&self) -> bool {
+        self.index_news && self.index_open
+    }
+
+    /// When the conversation held back is to be sent, if one is.
+    pub fn held_until(&self, app: &App) -> Option<Instant> {
+        let (_, since) = self.held.as_ref()?;
+        Some(if app.follows_top() {
+            *since + TOP_SETTLE
+        } else {
+            Instant::now()
+        })
     }
 
     /// An answer the app asked for is still to come: a search, or a conversation (held back or
@@ -182,7 +235,7 @@ impl Workers {
                 Some((_, tx, _)) if tx.send(req.clone()).is_ok() => self.changing += 1,
                 _ => app.apply_change(Done {
                     request: req,
-                    result: Err("codex is not set up".into()),
+                    result: Err(CodexError::NotFound.into()),
                 }),
             }
         }
@@ -235,7 +288,17 @@ impl Workers {
     pub fn drain_index(&mut self, app: &mut App) -> Drained {
         let drained = drain_index(app, &self.index);
         self.index_open &= drained.open;
+        self.index_news = drained.backlog;
         drained
+    }
+}
+
+impl Drop for Workers {
+    /// An app-server started for a request does not outlive the picker.
+    fn drop(&mut self) {
+        if let Some((codex, _, _)) = &self.codex {
+            codex.stop_app_server();
+        }
     }
 }
 

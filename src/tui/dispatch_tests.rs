@@ -1,8 +1,10 @@
 //! The hand-over rules: indexer batches taken in together, conversations held while the top
-//! row is still changing, and the loop kept looking while a conversation is read.
+//! row is still changing, and the loop woken by the answers it waits for.
 
 use super::*;
 use crate::tui::app::{Action, Options};
+use crate::workers::transcript::ReadError;
+use crate::workers::wake::{self, Source, Wakeup};
 use std::path::PathBuf;
 use std::sync::mpsc;
 
@@ -36,7 +38,7 @@ struct Ends {
     _search: mpsc::Receiver<search::Request>,
     _answers: mpsc::Sender<Answer>,
     jobs: mpsc::Receiver<Job>,
-    loaded: mpsc::Sender<Loaded>,
+    loaded: wake::Sender<Loaded>,
 }
 
 fn workers() -> (Workers, Ends) {
@@ -44,8 +46,14 @@ fn workers() -> (Workers, Ends) {
     let (search_tx, search) = mpsc::channel();
     let (answers, answer_rx) = mpsc::channel();
     let (job_tx, jobs) = mpsc::channel();
-    let (loaded, loaded_rx) = mpsc::channel();
-    let workers = Workers::new(index_rx, (search_tx, answer_rx), (job_tx, loaded_rx));
+    let wakeup = Wakeup::new().unwrap();
+    let (loaded, loaded_rx) = wake::channel(wakeup.waker(Source::Answer));
+    let workers = Workers::new(
+        wakeup,
+        index_rx,
+        (search_tx, answer_rx),
+        (job_tx, loaded_rx),
+    );
     let ends = Ends {
         index,
         _search: search,
@@ -113,6 +121,11 @@ fn a_conversation_waits_for_the_top_row_to_settle_while_the_first_index_streams_
     );
     let (job, _) = workers.held.as_ref().expect("the newest ask is held");
     assert_eq!(job.id, "b");
+    let until = workers.held_until(&app).expect("the loop wakes to send it");
+    assert!(
+        until > Instant::now() && until <= Instant::now() + TOP_SETTLE,
+        "when the top has had time to settle"
+    );
 
     // The top stayed the same long enough: its conversation is read.
     if let Some((_, since)) = workers.held.as_mut() {
@@ -137,7 +150,7 @@ fn a_conversation_waits_for_the_top_row_to_settle_while_the_first_index_streams_
 }
 
 #[test]
-fn once_the_index_is_done_the_loop_still_looks_for_a_conversation_until_it_arrives() {
+fn once_the_index_is_done_the_conversation_wakes_the_loop_when_it_arrives() {
     let mut app = app();
     let (mut workers, ends) = workers();
     drop(ends.index);
@@ -154,16 +167,32 @@ fn once_the_index_is_done_the_loop_still_looks_for_a_conversation_until_it_arriv
         .try_recv()
         .expect("read at once: the index is complete");
     assert!(
-        workers.busy(&app),
+        workers.awaiting(&app),
         "nothing else runs, yet the answer is on its way"
+    );
+    assert!(workers.held_until(&app).is_none(), "nothing held back");
+    workers.woken();
+    let start = Instant::now();
+    workers.wakeup().wait(Duration::from_millis(50)).unwrap();
+    assert!(
+        start.elapsed() >= Duration::from_millis(50),
+        "nothing has rung yet: the loop sleeps"
     );
     ends.loaded
         .send(Loaded {
             gen: job.gen,
             id: job.id,
-            result: Err("gone".into()),
+            result: Err(ReadError::Open(std::io::ErrorKind::NotFound.into())),
         })
         .unwrap();
+    let start = Instant::now();
+    workers.wakeup().wait(Duration::from_secs(10)).unwrap();
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "the answer woke the loop"
+    );
+    workers.woken();
+    assert!(!workers.index_news(), "the indexer had nothing to say");
     assert!(workers.take_answers(&mut app));
-    assert!(!workers.busy(&app), "nothing left to wait for");
+    assert!(!workers.awaiting(&app), "nothing left to wait for");
 }

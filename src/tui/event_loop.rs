@@ -1,6 +1,11 @@
-//! The picker's event loop, on any ratatui backend: draw if due -> take every ready terminal
-//! event -> `App::update` -> effects -> send the app's requests -> take in the indexer's events
-//! and the workers' answers. Never blocks on a worker.
+//! The picker's event loop, on any ratatui backend: draw if due -> sleep until something
+//! happens -> take every ready terminal event -> `App::update` -> effects -> send the app's
+//! requests -> take in the indexer's events and the workers' answers. Never blocks on a worker.
+//!
+//! It sleeps until a key (or a paste, a click, a resize), a worker's message (each rings the
+//! loop's [`Wakeup`]), or the next thing it has set itself a time for: a frame of rows that
+//! stream in, a conversation held while the top row settles, the minute the list's ages move
+//! on. Nothing wakes it while nothing happens.
 //!
 //! What it draws on is a [`Terminal`], where its events come from an [`Input`], and what it
 //! asks of the terminal besides frames (the clipboard, Ctrl+Z) a [`Host`]: the real ones are
@@ -16,12 +21,16 @@ use ratatui::Terminal;
 use crate::tui::app::{Action, App, Dialog, Effect, Outcome};
 use crate::tui::dispatch::{Drained, Workers};
 use crate::tui::{keys, terminal, ui};
+use crate::workers::wake::Wakeup;
 
 /// Where the loop's terminal events come from.
 pub trait Input {
-    /// Whether an event is ready within `timeout` (looks without waiting when it is zero).
-    fn poll(&mut self, timeout: Duration) -> io::Result<bool>;
-    /// The next event; called once `poll` has said one is ready.
+    /// Sleep until a terminal event may be ready, `wakeup` rings (the ring is left for the
+    /// loop to take) or `timeout` has passed; whether an event is ready.
+    fn wait(&mut self, wakeup: &Wakeup, timeout: Duration) -> io::Result<bool>;
+    /// Whether another event is ready now, without sleeping.
+    fn ready(&mut self) -> io::Result<bool>;
+    /// The next event; called once `wait` or `ready` has said one is ready.
     fn read(&mut self) -> io::Result<TermEvent>;
 }
 
@@ -39,12 +48,6 @@ const INPUT_BUDGET: Duration = Duration::from_millis(25);
 
 /// The longest the screen goes undrawn: the list's ages move on by themselves.
 const AGE_TICK: Duration = Duration::from_secs(60);
-
-/// How often the loop looks for the workers' answers while they are busy.
-const TICK: Duration = Duration::from_millis(10);
-
-/// How long the loop waits for a key when no worker is busy.
-const IDLE: Duration = Duration::from_millis(500);
 
 /// The shortest time between two frames drawn for rows streaming in.
 const FRAME: Duration = Duration::from_millis(30);
@@ -76,25 +79,33 @@ where
                 .map_err(io::Error::other)?;
             pace.drawn();
         }
-        if input.poll(pace.wait(workers.busy(app)))? {
+        let index_news = workers.index_news().then_some(app.rows().is_empty());
+        let timeout = pace.wait(index_news, workers.held_until(app));
+        let ready = input.wait(workers.wakeup(), timeout)?;
+        workers.woken();
+        if ready {
+            // What is typed is read at the time it is typed (`date:` filters count from it).
+            app.set_now(crate::timefmt::now_ms());
             if let Some(outcome) = take_input(terminal, input, host, workers, app, &mut pace)? {
                 return Ok(outcome);
             }
         }
         workers.send(app);
-        if workers.index_open() && pace.index_due(app.rows().is_empty()) {
+        if workers.index_news() && pace.index_due(app.rows().is_empty()) {
             pace.drained(workers.drain_index(app));
         }
-        if workers.take_answers(app) {
+        let answered = workers.take_answers(app);
+        let locks_changed = workers.refresh_locks(app, false);
+        if answered || locks_changed {
             pace.changed();
         }
         workers.send(app);
     }
 }
 
-/// When the loop draws and how long it waits. What the user is waiting for (a key's effect, an
-/// answer, the first rows, the end of the index) is drawn at once; rows streaming in at most
-/// once a frame, and taken in once a frame (each time the list is sorted again).
+/// When the loop draws and how long it sleeps. What the user is waiting for (a key's effect,
+/// an answer, the first rows, the end of the index) is drawn at once; rows streaming in at
+/// most once a frame, and taken in once a frame (each time the list is sorted again).
 struct Pace {
     /// Something changed since the last frame.
     dirty: bool,
@@ -128,21 +139,27 @@ impl Pace {
         (self.dirty, self.urgent, self.drawn) = (false, false, Instant::now());
     }
 
-    /// How long to wait for a key: not at all through a backlog, a tick while a worker is
-    /// `busy`, and never past the next frame when something waits to be drawn.
-    fn wait(&self, busy: bool) -> Duration {
-        let wait = if self.backlog {
-            Duration::ZERO
-        } else if busy {
-            TICK
-        } else {
-            IDLE
-        };
+    /// How long to sleep: until the next frame when something waits to be drawn, until the
+    /// index events that came (`index_news`: whether the list is still empty) are due,
+    /// until `held` (a conversation to send), and at most until the ages move on.
+    fn wait(&self, index_news: Option<bool>, held: Option<Instant>) -> Duration {
+        let now = Instant::now();
+        let mut until = self.drawn + AGE_TICK;
         if self.dirty {
-            wait.min(FRAME.saturating_sub(self.drawn.elapsed()))
-        } else {
-            wait
+            until = until.min(self.drawn + FRAME);
         }
+        if let Some(no_rows) = index_news {
+            let due = if self.backlog || no_rows {
+                now
+            } else {
+                self.drained_at + FRAME
+            };
+            until = until.min(due);
+        }
+        if let Some(held) = held {
+            until = until.min(held);
+        }
+        until.saturating_duration_since(now)
     }
 
     /// Something the user waits for changed: draw it at once.
@@ -170,7 +187,7 @@ fn take_input<B, I, H>(
     terminal: &mut Terminal<B>,
     input: &mut I,
     host: &mut H,
-    workers: &Workers,
+    workers: &mut Workers,
     app: &mut App,
     pace: &mut Pace,
 ) -> io::Result<Option<Outcome>>
@@ -197,7 +214,7 @@ where
                 return Ok(Some(outcome));
             }
         }
-        if start.elapsed() >= INPUT_BUDGET || !input.poll(Duration::ZERO)? {
+        if start.elapsed() >= INPUT_BUDGET || !input.ready()? {
             if !typed.is_empty() {
                 pace.changed();
                 app.update(Action::Type(typed));
@@ -211,7 +228,7 @@ where
 fn apply<B, H>(
     terminal: &mut Terminal<B>,
     host: &mut H,
-    workers: &Workers,
+    workers: &mut Workers,
     app: &mut App,
     action: Action,
 ) -> io::Result<Option<Outcome>>
@@ -220,6 +237,10 @@ where
     B::Error: Send + Sync + 'static,
     H: Host<B>,
 {
+    if App::acts_on_session(&action) {
+        // Whether another codex has the session open is checked again just before acting.
+        workers.refresh_locks(app, true);
+    }
     match app.update(action) {
         Effect::None => {}
         Effect::Quit(Outcome::Print(_) | Outcome::Exec(_)) if picked_file_gone(app) => {
@@ -297,7 +318,10 @@ fn to_action(ev: TermEvent, app: &App) -> Option<Action> {
                 finding: app.pane().find().editing(),
                 modal: app.actions().dialog().map(|d| match d {
                     Dialog::Menu { .. } => keys::Modal::Menu,
-                    Dialog::ConfirmDelete { .. } => keys::Modal::Confirm,
+                    Dialog::ConfirmDelete { .. } | Dialog::ConfirmOpen { .. } => {
+                        keys::Modal::Confirm
+                    }
+                    Dialog::Rename { .. } => keys::Modal::Input,
                 }),
             },
         ),

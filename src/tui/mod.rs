@@ -1,5 +1,6 @@
 //! The interactive picker: [`picker`] sets it up (store, terminal, workers), [`event_loop`] runs
-//! it on any ratatui backend, [`dispatch`] carries messages between the app and the workers,
+//! it on any ratatui backend (sleeping until a key, from [`input`], or a worker's message),
+//! [`dispatch`] carries messages between the app and the workers,
 //! [`terminal`] owns the terminal ([`signals`] gives it back when the picker is killed),
 //! [`keys`] maps keys to actions, [`app`] is the picker's pure state, [`render`] makes rollout
 //! text into the pane's styled lines (Markdown, code), [`ui`] draws it all; [`clipboard`] and
@@ -9,6 +10,7 @@ pub mod app;
 pub mod clipboard;
 pub mod dispatch;
 pub mod event_loop;
+pub mod input;
 pub mod keys;
 pub mod launch;
 pub mod picker;

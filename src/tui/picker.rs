@@ -4,7 +4,6 @@
 
 use std::io::{self, Write};
 use std::path::Path;
-use std::time::Duration;
 
 use ratatui::crossterm::event::{self, Event as TermEvent};
 use ratatui::Terminal;
@@ -16,10 +15,12 @@ use crate::config::{self, FileConfig, Scope, Settings};
 use crate::store::{self, Store};
 use crate::tui::app::{App, Options, Outcome};
 use crate::tui::dispatch::Workers;
-use crate::tui::event_loop::{self, Host, Input};
+use crate::tui::event_loop::{self, Host};
+use crate::tui::input::TerminalInput;
 use crate::tui::terminal::{self, Modes, Tui};
 use crate::tui::{clipboard, launch, ui};
 use crate::workers::indexer::{self, CacheSetup, IndexOptions};
+use crate::workers::wake::{self, Source, Wakeup};
 use crate::workers::{search, transcript, watch};
 
 /// The repository root of `dir` (the nearest folder up with a `.git`), else `dir` itself.
@@ -77,18 +78,19 @@ pub fn run(cli: &Cli) -> i32 {
         resume_args: settings.resume_args,
         codex_env: codex.env_prefix(p.shell),
     };
-    let mut tui = match Tui::enter() {
-        Ok(t) => t,
+    let (mut tui, mut input, wakeup) = match open_terminal() {
+        Ok(opened) => opened,
         Err(e) => {
             eprintln!("codex-picker: cannot open the terminal (/dev/tty): {e}");
             return EXIT_ERROR;
         }
     };
-    let mut workers = spawn_workers(store, CacheSetup::from_args(&cli.store), codex.clone());
+    let cache = CacheSetup::from_args(&cli.store);
+    let mut workers = spawn_workers(store, cache, codex.clone(), wakeup);
     let mut app = App::new(opts, crate::timefmt::now_ms());
     let outcome = event_loop::run(
         &mut tui.terminal,
-        &mut TerminalInput,
+        &mut input,
         &mut tui.modes,
         &mut workers,
         &mut app,
@@ -114,6 +116,12 @@ pub fn run(cli: &Cli) -> i32 {
             EXIT_ERROR
         }
     }
+}
+
+/// The terminal taken over, its events, and what the workers ring to wake the loop.
+fn open_terminal() -> std::io::Result<(Tui, TerminalInput, Wakeup)> {
+    let tui = Tui::enter()?;
+    Ok((tui, TerminalInput::new()?, Wakeup::new()?))
 }
 
 /// Why the terminal cannot show the picker (`TERM=dumb`: no cursor movement, no screen of its
@@ -149,41 +157,29 @@ fn no_store(msg: &str, theme: &ui::Theme) -> i32 {
 
 /// Start the indexer (archived sessions included, the picker filters them), the search worker,
 /// the transcript worker and the store-change worker (running `codex`) on `store`, with the
-/// store watched: it is read again when it changes.
-pub fn spawn_workers(store: Store, cache: CacheSetup, codex: Codex) -> Workers {
+/// store watched: it is read again when it changes. Each rings `wakeup` when it has something
+/// for the picker.
+pub fn spawn_workers(store: Store, cache: CacheSetup, codex: Codex, wakeup: Wakeup) -> Workers {
     let index_run = {
         let store = store.clone();
+        let waker = wakeup.waker(Source::Index);
         move || {
             let opts = IndexOptions {
                 archived: true,
                 ..IndexOptions::default()
             };
-            indexer::spawn_with(store.clone(), opts, cache.clone())
+            let events = indexer::spawn_with(store.clone(), opts, cache.clone());
+            wake::forward(events, waker.clone())
         }
     };
-    let watched = store.clone();
-    Workers::new(
-        index_run(),
-        search::spawn(),
-        transcript::spawn(store.clone()),
-    )
-    .with_codex(codex, store)
-    .with_live(move || watch::spawn(&watched), index_run)
-}
-
-/// The terminal's own events.
-struct TerminalInput;
-
-impl Input for TerminalInput {
-    fn poll(&mut self, timeout: Duration) -> io::Result<bool> {
-        // crossterm's poll(2) reader does not look at the terminal at all for a zero timeout
-        // (only at events it has parsed already): the shortest wait it does look for.
-        event::poll(timeout.max(Duration::from_millis(1)))
-    }
-
-    fn read(&mut self) -> io::Result<TermEvent> {
-        event::read()
-    }
+    let (watched, watch_waker) = (store.clone(), wakeup.waker(Source::Watch));
+    let home = store.home.clone();
+    let search = search::spawn(wakeup.waker(Source::Answer));
+    let transcripts = transcript::spawn(store.clone(), wakeup.waker(Source::Answer));
+    Workers::new(wakeup, index_run(), search, transcripts)
+        .with_codex(codex, store)
+        .with_live(move || watch::spawn(&watched, watch_waker), index_run)
+        .with_locks(home)
 }
 
 /// The real terminal's clipboard and Ctrl+Z.

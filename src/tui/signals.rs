@@ -2,7 +2,9 @@
 //! tab, `tmux kill-pane`): SIGTERM, SIGHUP, SIGQUIT and SIGINT give the terminal back (raw mode
 //! off, main screen, mouse and bracketed paste off, cursor shown) and end the picker with the
 //! conventional status, 128 + the signal's number. A thread of signal-hook's waits for them, so
-//! the restoring runs as ordinary code, not in a signal handler.
+//! the restoring runs as ordinary code, not in a signal handler. What gives the terminal back
+//! is the terminal guard's, handed in by it ([`watch`]): this file knows nothing of the
+//! terminal.
 //!
 //! Once the terminal is given back the signals act as they would by default, except SIGINT
 //! while codex runs in the foreground (resume, fork): codex gets it too and decides, and the
@@ -19,8 +21,9 @@ static TERMINAL_TAKEN: AtomicBool = AtomicBool::new(false);
 /// codex runs in the foreground.
 static CHILD_RUNNING: AtomicBool = AtomicBool::new(false);
 
-/// Start the thread, once. Best effort: without it the signals act by default.
-pub fn watch() {
+/// Start the thread, once; `give_back` gives the terminal back while it is taken. Best
+/// effort: without the thread the signals act by default.
+pub fn watch(give_back: fn()) {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         let Ok(mut signals) = Signals::new([SIGTERM, SIGHUP, SIGQUIT, SIGINT]) else {
@@ -30,15 +33,15 @@ pub fn watch() {
             .name("signals".into())
             .spawn(move || {
                 for signal in signals.forever() {
-                    on_signal(signal);
+                    on_signal(signal, give_back);
                 }
             });
     });
 }
 
-fn on_signal(signal: i32) {
+fn on_signal(signal: i32, give_back: fn()) {
     if TERMINAL_TAKEN.load(Ordering::SeqCst) {
-        super::terminal::give_back();
+        give_back();
         std::process::exit(128 + signal);
     }
     if signal == SIGINT && CHILD_RUNNING.load(Ordering::SeqCst) {

@@ -71,7 +71,7 @@ impl Tui {
     pub fn enter() -> io::Result<Tui> {
         let mut tty = BufWriter::with_capacity(256 << 10, open_tty()?);
         install_panic_hook();
-        super::signals::watch();
+        super::signals::watch(give_back);
         super::signals::terminal_taken(true);
         enter_modes(&mut tty)?;
         let terminal = Terminal::new(CrosstermBackend::new(tty))?;

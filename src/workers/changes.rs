@@ -1,14 +1,16 @@
-//! The store-change thread: runs codex's own `archive`, `unarchive` and `delete` for the picker,
-//! one at a time and off the event loop (codex takes a few hundred milliseconds to start), and
-//! says where the session's file is afterwards, so the list can follow it without a re-read.
-//! It never touches a file itself: it only looks where codex put it.
+//! The store-change thread: runs codex's own `archive`, `unarchive` and `delete`, and renames
+//! through codex's app-server, for the picker, one at a time and off the event loop (codex
+//! takes a few hundred milliseconds to start), and says where the session's file is
+//! afterwards (or the name codex stored), so the list can follow it without a re-read. It
+//! never touches a file itself: it only looks where codex put it.
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread;
 
-use crate::codex::{Change, Codex};
+use crate::codex::{Change, Codex, CodexError};
 use crate::store::Store;
+use crate::workers::wake::{self, Waker};
 
 /// A change asked for by the user.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,19 +30,33 @@ pub enum After {
     Gone,
     /// codex said it was done, but the file is not where codex keeps such files.
     Lost,
+    /// Renamed: the name codex stored.
+    Named(String),
+}
+
+/// Why a change was not done.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum ChangeError {
+    /// codex could not be run, or said no.
+    #[error(transparent)]
+    Codex(#[from] CodexError),
+    /// codex said it deleted the session, and its file is still there.
+    #[error("codex said it deleted the session, but {} is still there", crate::sanitize::path_line(.0))]
+    StillThere(PathBuf),
 }
 
 /// A change done, or codex's reason why not.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Done {
     pub request: Request,
-    pub result: Result<After, String>,
+    pub result: Result<After, ChangeError>,
 }
 
-/// Start the thread; it stops when the request channel closes.
-pub fn spawn(codex: Codex, store: Store) -> (Sender<Request>, Receiver<Done>) {
+/// Start the thread; each change done wakes the loop through `waker`. It stops when the
+/// request channel closes.
+pub fn spawn(codex: Codex, store: Store, waker: Waker) -> (Sender<Request>, Receiver<Done>) {
     let (tx, requests) = mpsc::channel::<Request>();
-    let (done, rx) = mpsc::channel();
+    let (done, rx) = wake::channel(waker);
     thread::Builder::new()
         .name("store-changes".into())
         .spawn(move || {
@@ -55,20 +71,27 @@ pub fn spawn(codex: Codex, store: Store) -> (Sender<Request>, Receiver<Done>) {
     (tx, rx)
 }
 
-/// Run one change and find the session's file afterwards.
-pub fn run(codex: &Codex, store: &Store, req: &Request) -> Result<After, String> {
-    codex.change(req.change, &req.id)?;
-    Ok(match req.change {
-        Change::Delete if req.path.exists() => {
-            return Err(format!(
-                "codex said it deleted the session, but {} is still there",
-                crate::sanitize::path_line(&req.path)
-            ))
+/// Run one change and find the session's file (or its name) afterwards.
+pub fn run(codex: &Codex, store: &Store, req: &Request) -> Result<After, ChangeError> {
+    let change = &req.change;
+    match change {
+        Change::Rename(name) => Ok(codex.rename(&req.id, name).map(After::Named)?),
+        Change::Delete => {
+            codex.change(change, &req.id)?;
+            if req.path.exists() {
+                return Err(ChangeError::StillThere(req.path.clone()));
+            }
+            Ok(After::Gone)
         }
-        Change::Delete => After::Gone,
-        Change::Archive => archived_file(store, &req.path).map_or(After::Lost, After::Moved),
-        Change::Unarchive => active_file(store, &req.path).map_or(After::Lost, After::Moved),
-    })
+        Change::Archive => {
+            codex.change(change, &req.id)?;
+            Ok(archived_file(store, &req.path).map_or(After::Lost, After::Moved))
+        }
+        Change::Unarchive => {
+            codex.change(change, &req.id)?;
+            Ok(active_file(store, &req.path).map_or(After::Lost, After::Moved))
+        }
+    }
 }
 
 /// An archived rollout keeps its name in the flat `archived_sessions/`.
@@ -155,19 +178,19 @@ esac
 
         let archived = store.archived_dir().join(NAME);
         let after = run(&codex, &store, &ask(Change::Archive, &day.join(NAME)));
-        assert_eq!(after, Ok(After::Moved(archived.clone())));
+        assert_eq!(after.unwrap(), After::Moved(archived.clone()));
 
         let again = run(&codex, &store, &ask(Change::Archive, &day.join(NAME)));
         assert_eq!(
-            again,
-            Err("codex archive failed: failed to archive session".into())
+            again.unwrap_err().to_string(),
+            "codex archive failed: failed to archive session"
         );
 
         let after = run(&codex, &store, &ask(Change::Unarchive, &archived));
-        assert_eq!(after, Ok(After::Moved(day.join(NAME))));
+        assert_eq!(after.unwrap(), After::Moved(day.join(NAME)));
 
         let after = run(&codex, &store, &ask(Change::Delete, &day.join(NAME)));
-        assert_eq!(after, Ok(After::Gone));
+        assert_eq!(after.unwrap(), After::Gone);
         assert!(!day.join(NAME).exists());
     }
 }

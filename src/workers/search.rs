@@ -12,6 +12,7 @@ use std::sync::Arc;
 use crate::fulltext::{ContentHit, ContentIndex};
 use crate::search::{Haystack, Recency, Searcher};
 use crate::session::SessionRow;
+use crate::workers::wake::{self, Waker};
 
 /// Sessions a content search in the picker returns: more than any list shows, few enough
 /// that each keystroke stays fast.
@@ -55,9 +56,11 @@ enum Job {
     Content(u64, String),
 }
 
-pub fn spawn() -> (Sender<Request>, Receiver<Answer>) {
+/// Start the thread; each answer wakes the loop through `waker`. It stops when the request
+/// channel closes.
+pub fn spawn(waker: Waker) -> (Sender<Request>, Receiver<Answer>) {
     let (tx, rx) = mpsc::channel::<Request>();
-    let (atx, arx) = mpsc::channel();
+    let (atx, arx) = wake::channel(waker);
     thread::Builder::new()
         .name("codex-picker-search".into())
         .spawn(move || run(&rx, &atx))
@@ -65,7 +68,7 @@ pub fn spawn() -> (Sender<Request>, Receiver<Answer>) {
     (tx, arx)
 }
 
-fn run(rx: &Receiver<Request>, tx: &Sender<Answer>) {
+fn run(rx: &Receiver<Request>, tx: &wake::Sender<Answer>) {
     let mut hays: Vec<Haystack> = Vec::new();
     let mut searcher = Searcher::default();
     let mut content: Option<Arc<ContentIndex>> = None;
@@ -157,7 +160,7 @@ mod tests {
 
     #[test]
     fn rows_not_yet_prepared_are_searched_and_replaced_like_the_others() {
-        let (tx, rx) = spawn();
+        let (tx, rx) = spawn(Waker::noop());
         tx.send(Request::AddRows(vec![
             row("a", "fix the parser"),
             row("b", "tidy"),

@@ -15,6 +15,7 @@ use std::time::Duration;
 use notify::{RecursiveMode, Watcher};
 
 use crate::store::Store;
+use crate::workers::wake::{self, Waker};
 
 /// How long the store must stay quiet after a change before the tick (a session being
 /// written changes many times a second).
@@ -27,11 +28,11 @@ pub const FALLBACK: Duration = Duration::from_secs(2);
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Changed;
 
-/// Watch `store`: the ticks. The watches are set up on the thread (a recursive watch walks
-/// every folder), which then ticks once, for what changed before they were in place; it stops
-/// when the receiver is dropped.
-pub fn spawn(store: &Store) -> Receiver<Changed> {
-    let (tx, rx) = mpsc::channel();
+/// Watch `store`: the ticks, each waking the loop through `waker`. The watches are set up on
+/// the thread (a recursive watch walks every folder), which then ticks once, for what changed
+/// before they were in place; it stops when the receiver is dropped.
+pub fn spawn(store: &Store, waker: Waker) -> Receiver<Changed> {
+    let (tx, rx) = wake::channel(waker);
     let home = store.home.clone();
     let _ = thread::Builder::new()
         .name("store-watch".into())
@@ -105,7 +106,7 @@ impl Filter {
 }
 
 /// One tick per burst: after a change, wait until the store has been quiet for [`SETTLE`].
-fn debounce(raw: &Receiver<()>, tx: &Sender<Changed>) {
+fn debounce(raw: &Receiver<()>, tx: &wake::Sender<Changed>) {
     while raw.recv().is_ok() {
         loop {
             match raw.recv_timeout(SETTLE) {
@@ -149,7 +150,7 @@ mod tests {
         };
         let day = dir.path().join("sessions/2026/11/30");
         std::fs::create_dir_all(&day).unwrap();
-        let ticks = spawn(&store);
+        let ticks = spawn(&store, Waker::noop());
         assert_eq!(
             ticks.recv_timeout(Duration::from_secs(5)),
             Ok(Changed),

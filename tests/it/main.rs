@@ -7,6 +7,7 @@ mod fixtures;
 mod pane_screens;
 mod picker_hostile;
 mod picker_loop;
+mod rich;
 mod screens;
 mod shell_integration;
 mod shell_setup;
@@ -16,6 +17,7 @@ mod tmux;
 mod tmux_actions;
 mod tmux_live;
 mod tmux_pane;
+mod tmux_rename;
 mod tmux_signals;
 
 #[path = "../../examples/common/mod.rs"]
@@ -30,9 +32,12 @@ mod fuzz;
 mod fuzz_gen;
 mod generator;
 mod hostile;
+mod hostile_entries;
 mod limits;
 mod list_lines;
 mod markdown;
+mod open_elsewhere;
 mod read_only;
+mod readme_keys;
 mod terminal_safety;
 mod theme_screens;

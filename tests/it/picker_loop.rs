@@ -4,7 +4,8 @@
 //! at most) for what it expects.
 
 use std::io;
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{self, Receiver, TryRecvError};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -15,6 +16,7 @@ use codex_picker::tui::event_loop::{self, Host, Input};
 use codex_picker::tui::picker;
 use codex_picker::tui::ui::Theme;
 use codex_picker::workers::indexer::CacheSetup;
+use codex_picker::workers::wake::{self, Source, Wakeup};
 use ratatui::backend::{Backend, ClearType, TestBackend, WindowSize};
 use ratatui::buffer::Cell;
 use ratatui::crossterm::event::{Event as TermEvent, KeyCode, KeyEvent, KeyModifiers};
@@ -94,25 +96,36 @@ impl Backend for SharedBackend {
     }
 }
 
-/// Terminal events sent by the test.
+/// Terminal events sent by the test (each send wakes the loop).
 struct Keys {
     rx: Receiver<TermEvent>,
     ready: Option<TermEvent>,
+    /// How many times the loop has gone to sleep.
+    sleeps: Arc<AtomicUsize>,
 }
 
 impl Input for Keys {
-    fn poll(&mut self, timeout: Duration) -> io::Result<bool> {
+    fn wait(&mut self, wakeup: &Wakeup, timeout: Duration) -> io::Result<bool> {
+        self.sleeps.fetch_add(1, Ordering::SeqCst);
+        if self.ready()? {
+            return Ok(true);
+        }
+        wakeup.wait(timeout)?;
+        self.ready()
+    }
+
+    fn ready(&mut self) -> io::Result<bool> {
         if self.ready.is_some() {
             return Ok(true);
         }
-        match self.rx.recv_timeout(timeout) {
+        match self.rx.try_recv() {
             Ok(ev) => {
                 self.ready = Some(ev);
                 Ok(true)
             }
-            Err(RecvTimeoutError::Timeout) => Ok(false),
+            Err(TryRecvError::Empty) => Ok(false),
             // The test is over (or failed): end the loop.
-            Err(RecvTimeoutError::Disconnected) => Err(io::ErrorKind::UnexpectedEof.into()),
+            Err(TryRecvError::Disconnected) => Err(io::ErrorKind::UnexpectedEof.into()),
         }
     }
 
@@ -147,9 +160,10 @@ impl<B: Backend> Host<B> for Recorder {
 struct Running {
     _dir: tempfile::TempDir,
     screen: SharedBackend,
-    keys: Sender<TermEvent>,
+    keys: wake::Sender<TermEvent>,
     host: Recorder,
     outcome: Receiver<io::Result<Outcome>>,
+    sleeps: Arc<AtomicUsize>,
 }
 
 impl Running {
@@ -159,9 +173,12 @@ impl Running {
         let home = codex_picker::demo::materialize(dir.path()).unwrap();
         let screen = SharedBackend(Arc::new(Mutex::new(TestBackend::new(WIDTH, HEIGHT))));
         let host = Recorder::default();
-        let (keys, rx) = mpsc::channel();
+        let wakeup = Wakeup::new().unwrap();
+        let (keys, rx) = wake::channel(wakeup.waker(Source::Input));
         let (done, outcome) = mpsc::channel();
         let (backend, mut recorder) = (screen.clone(), host.clone());
+        let sleeps = Arc::new(AtomicUsize::new(0));
+        let counted = Arc::clone(&sleeps);
         thread::spawn(move || {
             let cache = CacheSetup {
                 dir: None,
@@ -169,13 +186,17 @@ impl Running {
             };
             // No codex: these tests never run one.
             let codex = codex_picker::codex::Codex::new(None, &home, None);
-            let mut workers = picker::spawn_workers(Store { home }, cache, codex);
+            let mut workers = picker::spawn_workers(Store { home }, cache, codex, wakeup);
             let opts = Options {
                 all: true,
                 ..Options::default()
             };
             let mut app = App::new(opts, codex_picker::timefmt::now_ms());
-            let mut input = Keys { rx, ready: None };
+            let mut input = Keys {
+                rx,
+                ready: None,
+                sleeps: counted,
+            };
             let result =
                 Terminal::new(backend)
                     .map_err(io::Error::other)
@@ -197,6 +218,7 @@ impl Running {
             keys,
             host,
             outcome,
+            sleeps,
         }
     }
 
@@ -242,7 +264,7 @@ impl Running {
 
     /// Every demo session has been read (the archived one is hidden).
     fn wait_for_every_row(&self) -> String {
-        self.wait_for("12 of 13 sessions")
+        self.wait_for("13 of 14 sessions")
     }
 
     /// The query line shows `query`, and the answer to it.
@@ -421,12 +443,34 @@ fn once_everything_is_indexed_a_conversation_is_drawn_as_soon_as_it_is_read() {
         });
         took.push(start.elapsed());
     }
-    // The loop looks for answers every 10 ms while one is on its way (it used to wait up to
-    // half a second for a key once the indexer was done). The median shrugs off one slow turn
-    // on a busy machine.
+    // Each answer wakes the loop as it is sent (it used to wait up to half a second for a key
+    // once the indexer was done). The median shrugs off one slow turn on a busy machine.
     took.sort();
     assert!(
         took[took.len() / 2] < Duration::from_millis(250),
         "each move waited for its conversation: {took:?}"
     );
+}
+
+#[test]
+fn an_idle_picker_sleeps_until_something_happens() {
+    let picker = Running::start();
+    picker.wait_for_every_row();
+    picker.wait_until("the content index", |r| {
+        !r.text().contains("conversations indexed") && r.shown_id().is_some()
+    });
+    // The watcher's first tick reads the store again once; let that run end.
+    thread::sleep(Duration::from_secs(1));
+    let before = picker.sleeps.load(Ordering::SeqCst);
+    thread::sleep(Duration::from_secs(2));
+    let turns = picker.sleeps.load(Ordering::SeqCst) - before;
+    // Nothing happens: no key, no answer, no change to the store, the minute not up. A loop
+    // that looked every 10 ms (or every 500 ms) would have gone round 200 (or 4) times.
+    assert!(
+        turns <= 1,
+        "the loop went round {turns} times in 2 s of quiet"
+    );
+    // ... and a key still wakes it at once.
+    picker.type_text("terraform");
+    picker.wait_until("the answer", |r| r.answered("terraform"));
 }

@@ -10,6 +10,7 @@ use codex_picker::tui::app::{Action, App, Options};
 use codex_picker::tui::dispatch::Workers;
 use codex_picker::tui::ui::{self, Theme};
 use codex_picker::workers::indexer::Event;
+use codex_picker::workers::wake::{Waker, Wakeup};
 use codex_picker::workers::{search, transcript};
 use ratatui::backend::TestBackend;
 use ratatui::style::Modifier;
@@ -33,6 +34,12 @@ pub(crate) struct Demo {
 pub(crate) fn demo() -> Demo {
     let dir = tempfile::tempdir().unwrap();
     let home = codex_picker::demo::materialize(dir.path()).unwrap();
+    store_at(dir, home)
+}
+
+/// The rows and workers of the store at `home` (`dir` is kept for as long as they are), with
+/// file times shifted so the newest is 7 minutes before [`now`].
+pub(crate) fn store_at(dir: tempfile::TempDir, home: std::path::PathBuf) -> Demo {
     let store = Store { home };
     let opts = engine::Options::new(true, codex_picker::rollout::summary::Until::FirstPrompt);
     let (mut rows, _, _) = engine::rows(&store, &opts);
@@ -44,7 +51,13 @@ pub(crate) fn demo() -> Demo {
     }
     // The rows are applied by hand: the indexer's channel is closed from the start.
     let (_, index) = mpsc::channel();
-    let workers = Workers::new(index, search::spawn(), transcript::spawn(store.clone()));
+    // The answers are looked for by `settle`, not slept for: nothing needs to ring.
+    let workers = Workers::new(
+        Wakeup::new().unwrap(),
+        index,
+        search::spawn(Waker::noop()),
+        transcript::spawn(store.clone(), Waker::noop()),
+    );
     Demo {
         _dir: dir,
         store,
@@ -225,6 +238,27 @@ fn help_overlay() {
     assert!(text.contains("codex-picker keys"));
     assert!(text.contains("Ctrl+Y"));
     insta::assert_snapshot!("help", term.backend());
+}
+
+#[test]
+fn help_in_the_conversation_lists_its_keys_first_and_says_what_does_not_fit() {
+    let mut demo = demo();
+    let mut app = app(&mut demo, all(), 120, 24);
+    app.update(Action::FocusConversation);
+    settle(&mut app, &mut demo);
+    app.update(Action::ToggleHelp);
+    let term = screen(&app, 120, 24);
+    let text = text_of(&term);
+    let at = |what: &str| text.find(what).unwrap_or_else(|| panic!("{what}:\n{text}"));
+    assert!(at("in the conversation:") < at("] / [ / } / {"));
+    assert!(at("] / [ / } / {") < at("everywhere:"));
+    assert!(at("everywhere:") < at("Ctrl+O"));
+    assert!(
+        text.contains("more: a taller terminal shows them"),
+        "what is cut is said:\n{text}"
+    );
+    assert!(text.contains("Esc, F1 or any key closes this help"));
+    insta::assert_snapshot!("help_conversation", term.backend());
 }
 
 #[test]

@@ -3,14 +3,15 @@
 
 use super::*;
 use crate::codex::Change;
-use crate::workers::changes::{After, Done, Request as ChangeRequest};
+use crate::codex::CodexError;
+use crate::workers::changes::{After, ChangeError, Done, Request as ChangeRequest};
 
 /// The changes queued since the last look.
 fn changes(app: &mut App) -> Vec<ChangeRequest> {
     app.take_outbox().changes
 }
 
-fn done(req: ChangeRequest, result: Result<After, String>) -> Done {
+fn done(req: ChangeRequest, result: Result<After, ChangeError>) -> Done {
     Done {
         request: req,
         result,
@@ -33,6 +34,7 @@ fn the_menu_lists_every_action_and_takes_a_letter_or_the_cursor() {
             Item::CopyCommand,
             Item::Export,
             Item::Archive,
+            Item::Rename,
             Item::Delete
         ]
     );
@@ -156,7 +158,7 @@ fn delete_asks_first_and_only_y_deletes() {
     let asked = changes(&mut app);
     assert_eq!(asked.len(), 1);
     assert_eq!(
-        (asked[0].change, asked[0].id.as_str()),
+        (asked[0].change.clone(), asked[0].id.as_str()),
         (Change::Delete, "b")
     );
     app.apply_change(done(asked[0].clone(), Ok(After::Gone)));
@@ -179,9 +181,15 @@ fn a_failed_change_says_codexs_reason_and_changes_nothing() {
         app.screen().flash(),
         Some("codex is still archiving “preview of b”: one change at a time")
     );
-    let why = "codex archive failed: failed to archive session".to_owned();
-    app.apply_change(done(asked[0].clone(), Err(why.clone())));
-    assert_eq!(app.screen().flash(), Some(why.as_str()));
+    let why = ChangeError::Codex(CodexError::Failed {
+        verb: "archive",
+        why: "failed to archive session".into(),
+    });
+    app.apply_change(done(asked[0].clone(), Err(why)));
+    assert_eq!(
+        app.screen().flash(),
+        Some("codex archive failed: failed to archive session")
+    );
     assert_eq!(shown(&app), ["a", "b", "c", "d", "e"]);
     assert_eq!(selected(&app), "b");
     assert!(!app.rows().iter().any(|r| r.archived && r.id == "b"));

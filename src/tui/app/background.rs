@@ -8,6 +8,7 @@ use crate::rollout::transcript::Transcript;
 use crate::session::SessionRow;
 use crate::workers::indexer::Event;
 use crate::workers::search::Request;
+use crate::workers::transcript::ReadError;
 
 /// A query this long at least is looked for in the conversations when no title holds it.
 const FALLBACK_MIN_CHARS: usize = 3;
@@ -196,9 +197,11 @@ impl App {
     /// A transcript the worker read for session `id`; kept in the cache even when the user has
     /// moved on. Whatever its generation: transcripts are kept by session, so a late one is not
     /// stale.
-    pub fn apply_transcript(&mut self, id: String, result: Result<Transcript, String>) {
+    pub fn apply_transcript(&mut self, id: String, result: Result<Transcript, ReadError>) {
         let ctx = self.pane_context();
         let row = self.list.selected_row(&self.rows);
-        self.pane.loaded(id, result, row, &ctx);
+        // The pane shows the reason in place of the conversation.
+        self.pane
+            .loaded(id, result.map_err(|e| e.to_string()), row, &ctx);
     }
 }

@@ -107,3 +107,24 @@ fn the_counts_add_up_over_every_filter_after_a_deletion_and_an_unreadable_folder
     }));
     check_all(&mut app, "with an unreadable folder");
 }
+
+#[test]
+fn a_date_filter_counts_from_the_clock_the_loop_gives() {
+    const DAY: i64 = 86_400_000;
+    let now = 10 * DAY;
+    let mut app = App::new(all(), now);
+    app.update(Action::Resize(120, 12));
+    app.apply_index(Event::Rows(vec![
+        row("fresh", "/w/p", now - DAY / 24, true, false),
+        row("old", "/w/p", now - 3 * DAY, true, false),
+    ]));
+    app.update(Action::Paste("date:<2d".into()));
+    answer(&mut app);
+    assert_eq!(shown(&app), ["fresh"]);
+    // Five days on, neither was updated within two days.
+    app.set_now(now + 5 * DAY);
+    app.update(Action::ClearQuery);
+    app.update(Action::Paste("date:<2d".into()));
+    answer(&mut app);
+    assert!(shown(&app).is_empty(), "{:?}", shown(&app));
+}

@@ -11,11 +11,16 @@
 //! - [`Pane`]: the conversation pane and the transcripts read;
 //! - [`IndexStatus`]: the indexer's progress;
 //! - [`Screen`]: size, layout, focus, help, the status message and the clock;
-//! - [`Actions`]: the action menu, the delete question and the change codex is making.
+//! - [`Actions`]: the action menu, the questions, the rename box and the change codex is
+//!   making;
+//! - the thread locks as last read: which sessions another codex has open.
 //!
 //! What one needs of another (the selected row for the pane, the rows, the answer and the
-//! filters for the list) `App` passes as an argument. Pure: no terminal, no files, no clock (the event loop sets
-//! it with [`App::set_now`]). Drawing reads this state and never changes it.
+//! filters for the list) `App` passes as an argument. No terminal and no clock: the time is
+//! given ([`App::new`], then the event loop's [`App::set_now`] before each frame and each
+//! key), and `date:` filters and the list's ages count from it. It opens no file; its one look
+//! at the file system is whether the shown session's folder still exists (a `stat`, for the
+//! pane's warning). Drawing reads this state and never changes it.
 
 mod act;
 mod actions;
@@ -27,7 +32,9 @@ pub mod geometry;
 mod hits;
 mod index_status;
 mod list;
+mod open_elsewhere;
 mod pane;
+mod rename;
 mod resume;
 mod rows;
 mod screen;
@@ -36,7 +43,7 @@ pub mod tool_view;
 mod types;
 mod update;
 
-pub use actions::{Actions, Dialog, Item, Running, MENU};
+pub use actions::{Actions, Dialog, Item, Running, MAX_NAME_CHARS, MENU};
 pub use filters::{in_scope, Filters};
 pub use index_status::IndexStatus;
 pub use list::List;
@@ -63,6 +70,11 @@ pub struct App {
     index: IndexStatus,
     screen: Screen,
     actions: Actions,
+    /// The thread locks as last read (`None`: not read yet).
+    locks: Option<crate::store::locks::Snapshot>,
+    /// A question about a session open elsewhere was answered `y`: the action it held goes
+    /// through without asking again.
+    asked_already: bool,
     outbox: Outbox,
 }
 
@@ -75,13 +87,15 @@ impl App {
         };
         let mut app = App {
             rows: Rows::default(),
-            list: List::new(opts.query.clone(), opts.order, crate::timefmt::now_ms()),
+            list: List::new(opts.query.clone(), opts.order, now),
             filters: Filters::new(&opts),
             searches: Searches::new(mode),
             pane: Pane::default(),
             index: IndexStatus::default(),
             screen: Screen::new(now),
             actions: Actions::default(),
+            locks: None,
+            asked_already: false,
             outbox: Outbox::default(),
             handoff: Handoff::new(&opts),
         };
@@ -141,7 +155,8 @@ impl App {
         &self.screen
     }
 
-    /// The time the list's ages are counted to (the event loop sets it before each frame).
+    /// The time the list's ages and `date:` filters are counted to (the event loop sets it
+    /// before each frame and each key).
     pub fn set_now(&mut self, now: Millis) {
         self.screen.set_now(now);
     }
@@ -182,7 +197,7 @@ impl App {
     /// The query changed: search again, or show every row when it is empty.
     fn query_changed(&mut self) {
         self.searches.end_fallback();
-        self.list.reparse(crate::timefmt::now_ms());
+        self.list.reparse(self.screen.now());
         if self.list.parsed().is_empty() {
             self.searches.query_emptied();
             self.refilter(Reselect::Top);
@@ -247,6 +262,9 @@ impl App {
             width: self.screen.pane_width(),
             height: self.screen.pane_height(),
             content_query: self.content_mode().then(|| self.list.words().to_owned()),
+            open_in: self
+                .selected_holder()
+                .map(crate::store::locks::Holder::describe),
         }
     }
 

@@ -1,4 +1,5 @@
-//! The help overlay: every key from the key table, centred over the screen.
+//! The help overlay: the rows of the key table (their keys, their short descriptions) for
+//! where the user is, the list or the conversation, centred over the screen.
 
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -6,30 +7,73 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 use ratatui::Frame;
 
 use crate::textwidth;
+use crate::tui::app::Focus;
 use crate::tui::keys;
 
 use super::Theme;
 
-pub fn draw(frame: &mut Frame, screen: Rect, theme: &Theme) {
-    let key_w = keys::HELP
+/// The overlay's lines, (keys, what they do), for where the keys are pressed: under the list,
+/// its rows and the query's syntax, then where the conversation's own keys are; in the
+/// conversation, its own rows first, then the keys that work everywhere.
+fn entries(focus: Focus) -> Vec<(String, String)> {
+    let rows = |section: keys::Section| keys::ROWS.iter().filter(move |r| r.section == section);
+    let line = |r: &keys::Row| (r.label(), r.help.to_owned());
+    match focus {
+        Focus::List => rows(keys::Section::List)
+            .map(line)
+            .chain([(
+                "→ then F1".to_owned(),
+                "the conversation's own keys".to_owned(),
+            )])
+            .collect(),
+        Focus::Conversation => std::iter::once(("in the conversation:".to_owned(), String::new()))
+            .chain(rows(keys::Section::Conversation).map(line))
+            .chain([("everywhere:".to_owned(), String::new())])
+            .chain(rows(keys::Section::List).filter(|r| !r.syntax).map(line))
+            .collect(),
+    }
+}
+
+/// The entries that fit in `capacity` lines: when they do not all fit, the last line says how
+/// many more a taller terminal shows.
+fn fit(mut entries: Vec<(String, String)>, capacity: usize) -> Vec<(String, String)> {
+    if entries.len() > capacity {
+        let keep = capacity.saturating_sub(1);
+        let more = entries.len() - keep;
+        entries.truncate(keep);
+        entries.push((
+            "…".to_owned(),
+            format!("{more} more: a taller terminal shows them"),
+        ));
+    }
+    entries
+}
+
+pub fn draw(frame: &mut Frame, screen: Rect, focus: Focus, theme: &Theme) {
+    let entries = entries(focus);
+    let key_w = entries
         .iter()
         .map(|(k, _)| textwidth::width(k))
         .max()
         .unwrap_or(0);
-    let want_w = keys::HELP
+    let want_w = entries
         .iter()
         .map(|(_, d)| key_w + 2 + textwidth::width(d))
         .max()
         .unwrap_or(0)
         + 4;
     // Too many keys for the height: two columns, when the width allows.
-    let fits = keys::HELP.len() + 4 <= usize::from(screen.height);
+    let fits = entries.len() + 4 <= usize::from(screen.height);
     let columns = if !fits && usize::from(screen.width) >= 2 * want_w + 2 {
         2
     } else {
         1
     };
-    let rows = keys::HELP.len().div_ceil(columns);
+    let entries = fit(
+        entries,
+        usize::from(screen.height.saturating_sub(4)) * columns,
+    );
+    let rows = entries.len().div_ceil(columns);
     let w = u16::try_from(want_w * columns + 3 * (columns - 1))
         .unwrap_or(u16::MAX)
         .min(screen.width);
@@ -45,7 +89,7 @@ pub fn draw(frame: &mut Frame, screen: Rect, theme: &Theme) {
     let text_w = usize::from(w.saturating_sub(4));
     let col_w = (text_w + 3) / columns - 3 * (columns - 1);
     let desc_w = col_w.saturating_sub(key_w + 2);
-    let cell = |(k, d): &(&str, &str)| {
+    let cell = |(k, d): &(String, String)| {
         let d = textwidth::truncate(d, desc_w);
         let pad = desc_w.saturating_sub(textwidth::width(&d));
         vec![
@@ -56,8 +100,8 @@ pub fn draw(frame: &mut Frame, screen: Rect, theme: &Theme) {
     };
     let mut lines: Vec<Line> = (0..rows)
         .map(|r| {
-            let mut spans = cell(&keys::HELP[r]);
-            if let Some(right) = keys::HELP.get(r + rows).filter(|_| columns == 2) {
+            let mut spans = cell(&entries[r]);
+            if let Some(right) = entries.get(r + rows).filter(|_| columns == 2) {
                 spans.push(Span::styled(" │ ", theme.help_border));
                 spans.extend(cell(right));
             }

@@ -48,7 +48,7 @@ pub fn status_text(app: &App) -> String {
         ));
     }
     if let Some(e) = app.list().filter_error() {
-        parts.insert(0, crate::sanitize::one_line(e));
+        parts.insert(0, crate::sanitize::one_line(&e.to_string()));
     }
     if let Some(r) = app.actions().running() {
         parts.insert(0, format!("codex is {} “{}”…", r.change.doing(), r.title));
@@ -123,9 +123,9 @@ pub fn draw(frame: &mut Frame, status: Rect, footer: Rect, app: &App, theme: &Th
         let keys = if app.pane().find().editing() {
             keys::FOOTER_FINDING
         } else if app.screen().focus() == crate::tui::app::Focus::Conversation {
-            keys::FOOTER_READING
+            keys::footer(keys::Section::Conversation)
         } else {
-            keys::FOOTER
+            keys::footer(keys::Section::List)
         };
         frame.render_widget(
             Line::from(Span::styled(
