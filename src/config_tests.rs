@@ -62,7 +62,7 @@ height = "40%"
 
 [keys]
 copy-id = "alt-c"
-resume-in-folder = ["ctrl-o", "f2"]
+resume-in-folder = ["ctrl-o", "f5"]
 
 [keys.conversation]
 export = "X"
@@ -83,7 +83,7 @@ export = "X"
                 binding(
                     false,
                     "resume-in-folder",
-                    &["ctrl-o", "f2"],
+                    &["ctrl-o", "f5"],
                     text,
                     "resume-in-folder ="
                 ),
@@ -139,7 +139,7 @@ fn a_value_of_the_wrong_type_names_its_line() {
 #[test]
 fn a_height_too_small_or_not_a_height_names_its_line() {
     let err = load_error("theme = \"light\"\nheight = 3\n", 2);
-    assert!(err.contains("at least 12 rows"), "{err}");
+    assert!(err.contains("at least 13 rows"), "{err}");
     let err = load_error("\nheight = \"150%\"\n", 2);
     assert!(err.contains("1% to 100%"), "{err}");
     let err = load_error("height = true\n", 1);
@@ -169,9 +169,9 @@ fn a_keys_line_that_cannot_be_taken_names_its_line() {
         ),
         "{err}"
     );
-    let err = load_error("[keys]\ncopy-id = \"f2\"\nquit = [\"ctrl-q\", \"f2\"]\n", 3);
+    let err = load_error("[keys]\ncopy-id = \"f5\"\nquit = [\"ctrl-q\", \"f5\"]\n", 3);
     assert!(
-        err.contains("F2 would give both quit and copy-id in [keys]"),
+        err.contains("F5 would give both quit and copy-id in [keys]"),
         "{err}"
     );
     let err = load_error("[keys]\nscroll-up = \"k\"\n", 2);

@@ -7,9 +7,9 @@ use std::fmt;
 use std::str::FromStr;
 
 /// The fewest rows the inline picker is drawn in: the query, the status line and the keys'
-/// line around the list, and room for the action menu (8 items, a hint and a border) and the
+/// line around the list, and room for the action menu (9 items, a hint and a border) and the
 /// delete question whole.
-pub const MIN_ROWS: u16 = 12;
+pub const MIN_ROWS: u16 = 13;
 
 /// The picker's height.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -139,9 +139,10 @@ mod tests {
         let err = "3".parse::<Height>().unwrap_err();
         assert_eq!(
             err,
-            "height 3: too small, the picker needs at least 12 rows"
+            "height 3: too small, the picker needs at least 13 rows"
         );
-        assert_eq!("12".parse(), Ok(Height::Rows(MIN_ROWS)));
+        assert_eq!("13".parse(), Ok(Height::Rows(MIN_ROWS)));
+        assert!("12".parse::<Height>().is_err());
     }
 
     #[test]

@@ -93,7 +93,7 @@ fn extract(file: &RolloutFile, files: &[RolloutFile]) -> Vec<(Place, String)> {
                 first &= role != Role::User;
                 Some((place, text))
             }
-            Entry::Tool(_) => None,
+            Entry::Tool(_) | Entry::Marker(_) => None,
         })
         .collect()
 }

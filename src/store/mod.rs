@@ -8,6 +8,7 @@ mod cache_codec;
 pub mod engine;
 pub mod fork;
 pub mod issues;
+pub mod locks;
 pub mod names;
 pub mod open;
 pub mod reader;
@@ -79,20 +80,19 @@ impl Store {
     /// Rollout files, archived ones too when asked, with their metadata (read on the current
     /// rayon pool), newest name first.
     pub fn files(&self, archived: bool) -> (Vec<RolloutFile>, Vec<FileIssue>) {
-        let archived_dir = self.archived_dir();
-        walk::find_rollouts(
-            &self.sessions_dir(),
-            archived.then_some(archived_dir.as_path()),
-        )
+        self.walk(archived, true)
     }
 
-    /// Every rollout by name only, newest name first (see [`walk::list_rollouts`]).
-    pub fn listing(&self, archived: bool) -> (Vec<walk::Listed>, Vec<FileIssue>) {
+    /// Every rollout, newest name first, walked on the current rayon pool; with `look`, with
+    /// its size and modification time (else 0, see [`RolloutFile::look`]).
+    pub fn walk(&self, archived: bool, look: bool) -> (Vec<RolloutFile>, Vec<FileIssue>) {
         let archived_dir = self.archived_dir();
-        walk::list_rollouts(
-            &self.sessions_dir(),
-            archived.then_some(archived_dir.as_path()),
-        )
+        let archived = archived.then_some(archived_dir.as_path());
+        if look {
+            walk::find_rollouts(&self.sessions_dir(), archived)
+        } else {
+            walk::list_rollouts(&self.sessions_dir(), archived)
+        }
     }
 
     /// Names from `session_index.jsonl`.

@@ -189,11 +189,13 @@ pub fn spawn_workers(store: Store, cache: CacheSetup, codex: Codex, wakeup: Wake
         }
     };
     let (watched, watch_waker) = (store.clone(), wakeup.waker(Source::Watch));
+    let home = store.home.clone();
     let search = search::spawn(wakeup.waker(Source::Answer));
     let transcripts = transcript::spawn(store.clone(), wakeup.waker(Source::Answer));
     Workers::new(wakeup, index_run(), search, transcripts)
         .with_codex(codex, store)
         .with_live(move || watch::spawn(&watched, watch_waker), index_run)
+        .with_locks(home)
 }
 
 /// The real terminal's clipboard and Ctrl+Z.

@@ -69,7 +69,7 @@ fn too_small_a_height_is_an_error_that_says_the_minimum() {
     assert_eq!(
         stderr(&out),
         format!(
-            "codex-picker: {}:2: height 3: too small, the picker needs at least 12 rows\n",
+            "codex-picker: {}:2: height 3: too small, the picker needs at least 13 rows\n",
             path.display()
         )
     );
@@ -78,7 +78,7 @@ fn too_small_a_height_is_an_error_that_says_the_minimum() {
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
     assert!(
-        err.contains("'--height <HEIGHT>': height 3: too small, the picker needs at least 12 rows"),
+        err.contains("'--height <HEIGHT>': height 3: too small, the picker needs at least 13 rows"),
         "{err}"
     );
     assert!(out.stdout.is_empty());

@@ -119,9 +119,9 @@ fn the_readmes_rebinding_example_is_taken_and_shows_in_the_help() {
         .iter()
         .map(codex_picker::tui::keys::KeyRow::label)
         .collect();
-    assert!(labels.contains(&"Ctrl+O, F2".to_owned()), "{labels:?}");
+    assert!(labels.contains(&"Ctrl+O, F5".to_owned()), "{labels:?}");
     assert!(
-        labels.contains(&"Alt+A / (none) / Alt+F".to_owned()),
+        labels.contains(&"Alt+A / (none) / Alt+F / F2".to_owned()),
         "{labels:?}"
     );
     assert!(labels.contains(&"j / k / } / {".to_owned()), "{labels:?}");

@@ -34,6 +34,12 @@ pub(crate) struct Demo {
 pub(crate) fn demo() -> Demo {
     let dir = tempfile::tempdir().unwrap();
     let home = codex_picker::demo::materialize(dir.path()).unwrap();
+    store_at(dir, home)
+}
+
+/// The rows and workers of the store at `home` (`dir` is kept for as long as they are), with
+/// file times shifted so the newest is 7 minutes before [`now`].
+pub(crate) fn store_at(dir: tempfile::TempDir, home: std::path::PathBuf) -> Demo {
     let store = Store { home };
     let opts = engine::Options::new(true, codex_picker::rollout::summary::Until::FirstPrompt);
     let (mut rows, _, _) = engine::rows(&store, &opts);

@@ -18,7 +18,7 @@ fn a_rebound_key_works_and_the_footer_and_help_show_it() {
     std::fs::create_dir_all(config.parent().unwrap()).unwrap();
     std::fs::write(
         &config,
-        "[keys]\npick = [\"enter\", \"f5\"]\nhelp = \"f2\"\ncopy-id = \"alt-c\"\n",
+        "[keys]\npick = [\"enter\", \"f5\"]\nhelp = \"f6\"\ncopy-id = \"alt-c\"\n",
     )
     .unwrap();
     let out = dir.path().join("out");
@@ -29,14 +29,14 @@ fn a_rebound_key_works_and_the_footer_and_help_show_it() {
     );
     start(&tmux, &cmd);
     let screen = tmux.wait_for("Draft the 2.4 release notes");
-    assert!(screen.contains("F2 help"), "the footer names F2:\n{screen}");
-    // F1 no longer opens the help; F2 does, and names the keys in effect.
+    assert!(screen.contains("F6 help"), "the footer names F6:\n{screen}");
+    // F1 no longer opens the help; F6 does, and names the keys in effect.
     tmux.keys(&["F1"]);
     std::thread::sleep(Duration::from_millis(300));
     assert!(!tmux.capture().contains("codex-picker keys"));
-    tmux.keys(&["F2"]);
+    tmux.keys(&["F6"]);
     let help = tmux.wait_for("codex-picker keys");
-    for row in ["Enter, F5", "Alt+C / Alt+Y", "F2 "] {
+    for row in ["Enter, F5", "Alt+C / Alt+Y", "F6 "] {
         assert!(help.contains(row), "{row:?} in the help:\n{help}");
     }
     tmux.keys(&["Escape"]);

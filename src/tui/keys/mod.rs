@@ -10,7 +10,7 @@
 //! In the conversation (→), a few printable keys move through it and change what it shows (its
 //! own rows, looked at first); while a find query is typed there, keys go to it. The action
 //! menu and the delete question take the keys first: their own keys (letters, ↑ ↓, Enter, Esc;
-//! `y`) are fixed.
+//! `y`) are fixed, and so are those of the rename box (the query's editing keys, Enter, Esc).
 
 mod key;
 mod keymap;
@@ -41,8 +41,11 @@ pub enum Modal {
     /// The action menu: its letters, ↑ ↓ and Enter; Esc or the key that opened it closes it;
     /// the direct keys (Alt+A, Ctrl+Y, ...) still work.
     Menu,
-    /// The delete question: `y` deletes, any other key cancels.
+    /// A question (delete; act on a session open elsewhere): `y` goes ahead, any other key
+    /// cancels.
     Confirm,
+    /// A line being typed (a session's new name): keys edit it, Enter takes it, Esc drops it.
+    Input,
 }
 
 /// The action of a key press with the keys of `keys`, if any.
@@ -63,6 +66,7 @@ pub fn action(key: KeyEvent, ctx: Context, keys: &Keymap) -> Option<Action> {
                 return Some(a);
             }
         }
+        Some(Modal::Input) => return input_key(press),
         None => {}
     }
     if ctx.finding && !ctrl_or_alt {
@@ -128,6 +132,29 @@ fn menu_key(press: Key, ctx: Context, keys: &Keymap) -> Option<Action> {
         KeyCode::Esc => Action::CloseDialog,
         KeyCode::Char(c) => Action::MenuPick(Some(c)),
         _ => Action::CloseDialog,
+    };
+    Some(a)
+}
+
+/// The keys of a line being typed: the query's editing keys, Enter, Esc and Ctrl+C; no other
+/// key does anything until it is closed.
+fn input_key(press: Key) -> Option<Action> {
+    let ctrl = press.mods.contains(KeyModifiers::CONTROL);
+    let alt = press.mods.contains(KeyModifiers::ALT);
+    let a = match press.code {
+        KeyCode::Char(c) if ctrl => match c.to_ascii_lowercase() {
+            'c' => Action::Quit,
+            'u' => Action::ClearQuery,
+            'w' | 'h' => Action::DeleteWord,
+            _ => return None,
+        },
+        KeyCode::Char(_) if alt => return None,
+        KeyCode::Char(c) => Action::Insert(c),
+        KeyCode::Backspace if ctrl || alt => Action::DeleteWord,
+        KeyCode::Backspace => Action::DeleteBack,
+        KeyCode::Enter => Action::Accept,
+        KeyCode::Esc => Action::Escape,
+        _ => return None,
     };
     Some(a)
 }
@@ -219,6 +246,36 @@ mod tests {
             action(key(KeyCode::Down, KeyModifiers::NONE), reading),
             Some(Action::Scroll(1))
         );
+    }
+
+    #[test]
+    fn f2_renames_and_the_name_box_takes_the_keys() {
+        assert_eq!(
+            action(key(KeyCode::F(2), KeyModifiers::NONE), LIST),
+            Some(Action::Rename)
+        );
+        let input = Context {
+            modal: Some(Modal::Input),
+            ..LIST
+        };
+        let press = |code, mods| action(key(code, mods), input);
+        let none = KeyModifiers::NONE;
+        // Every printable key is typed, `?` and letters the menu uses included.
+        for c in ['?', 'y', 'n', 'é'] {
+            assert_eq!(press(KeyCode::Char(c), none), Some(Action::Insert(c)));
+        }
+        assert_eq!(press(KeyCode::Enter, none), Some(Action::Accept));
+        assert_eq!(press(KeyCode::Esc, none), Some(Action::Escape));
+        assert_eq!(press(KeyCode::Backspace, none), Some(Action::DeleteBack));
+        let ctrl = KeyModifiers::CONTROL;
+        assert_eq!(press(KeyCode::Char('w'), ctrl), Some(Action::DeleteWord));
+        assert_eq!(press(KeyCode::Char('u'), ctrl), Some(Action::ClearQuery));
+        assert_eq!(press(KeyCode::Char('c'), ctrl), Some(Action::Quit));
+        // The picker's other keys do nothing until the box is closed.
+        assert_eq!(press(KeyCode::Char('x'), ctrl), None);
+        assert_eq!(press(KeyCode::Char('d'), KeyModifiers::ALT), None);
+        assert_eq!(press(KeyCode::Down, none), None);
+        assert_eq!(press(KeyCode::F(2), none), None);
     }
 
     #[test]
@@ -369,6 +426,20 @@ mod tests {
         assert_eq!(key_name(&Action::ResumeHere), None);
     }
 
+    #[test]
+    fn every_command_of_the_table_has_one_name_of_its_own() {
+        for row in ROWS {
+            for bind in row.binds {
+                let name = bind.command.name();
+                assert!(!name.is_empty(), "{:?} has no name", bind.command);
+                assert_eq!(Command::named(name), Some(bind.command), "{name}");
+            }
+        }
+        for (i, (_, a)) in NAMES.iter().enumerate() {
+            assert!(NAMES[i + 1..].iter().all(|(_, b)| a != b), "{a} twice");
+        }
+    }
+
     /// The keymap of a config file's text.
     fn keymap(text: &str) -> Keymap {
         let file = crate::config::parse(text).unwrap();
@@ -378,7 +449,7 @@ mod tests {
     #[test]
     fn a_rebound_key_gives_its_action_and_the_old_one_no_longer_does() {
         let keys = keymap(
-            "[keys]\ncopy-id = \"alt-c\"\ndelete-word = \"alt-w\"\nhelp = [\"f2\", \"h\"]\n\
+            "[keys]\ncopy-id = \"alt-c\"\ndelete-word = \"alt-w\"\nhelp = [\"f6\", \"h\"]\n\
              [keys.conversation]\nnext-message = \"j\"\n",
         );
         let press = |code, mods, ctx| super::action(key(code, mods), ctx, &keys);
@@ -395,7 +466,7 @@ mod tests {
         assert_eq!(press(KeyCode::Char('w'), ctrl, LIST), None);
         // A printable key works only while the query is empty.
         let none = KeyModifiers::NONE;
-        assert_eq!(press(KeyCode::F(2), none, LIST), Some(Action::ToggleHelp));
+        assert_eq!(press(KeyCode::F(6), none, LIST), Some(Action::ToggleHelp));
         assert_eq!(
             press(KeyCode::Char('h'), none, LIST),
             Some(Action::ToggleHelp)
@@ -425,13 +496,13 @@ mod tests {
             Some(Action::Insert(']'))
         );
         assert_eq!(key_name(&keys, &Action::CopyId).as_deref(), Some("Alt+C"));
-        assert!(keys.footer(Section::List).ends_with("F2 help"));
+        assert!(keys.footer(Section::List).ends_with("F6 help"));
         assert!(keys
             .footer(Section::Conversation)
             .starts_with("j [ message"));
         let help: Vec<String> = keys.rows().iter().map(KeyRow::label).collect();
         assert!(help.contains(&"Alt+C / Alt+Y".to_owned()), "{help:?}");
-        assert!(help.contains(&"F2, h (empty query)".to_owned()), "{help:?}");
+        assert!(help.contains(&"F6, h (empty query)".to_owned()), "{help:?}");
     }
 
     #[test]

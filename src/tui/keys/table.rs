@@ -18,6 +18,7 @@ pub enum Command {
     Archive,
     Delete,
     Fork,
+    Rename,
     Back,
     Quit,
     MoveUp,
@@ -76,6 +77,7 @@ impl Command {
             C::Archive => Action::Archive,
             C::Delete => Action::Delete,
             C::Fork => Action::Fork,
+            C::Rename => Action::Rename,
             C::Back => Action::Escape,
             C::Quit => Action::Quit,
             C::MoveUp => Action::MoveUp,
@@ -134,6 +136,7 @@ pub const NAMES: &[(Command, &str)] = &[
     (Command::Archive, "archive"),
     (Command::Delete, "delete"),
     (Command::Fork, "fork"),
+    (Command::Rename, "rename"),
     (Command::Back, "back"),
     (Command::Quit, "quit"),
     (Command::MoveUp, "move-up"),
@@ -345,15 +348,16 @@ pub const ROWS: &[Row] = &[
             &[Key::ctrl('x')],
             Hint::List("actions"),
         )],
-        "actions: resume here, fork, copy, export, archive, delete",
+        "actions: resume here, fork, copy, export, archive, rename, delete",
     ),
     row(
         &[
             bind(C::Archive, &[Key::alt('a')]),
             bind(C::Delete, &[Key::alt('d')]),
             bind(C::Fork, &[Key::alt('f')]),
+            bind(C::Rename, &[plain(K::F(2))]),
         ],
-        "archive (unarchive), delete (asks first), fork: by codex",
+        "archive (unarchive), delete (asks first), fork, rename: by codex",
     ),
     row(
         &[
