@@ -54,7 +54,7 @@ fn open(store: &Store, file: &RolloutFile) -> Opened {
     let mut partial = first.result.as_ref().is_ok_and(|t| t.partial);
     pane.loaded(
         first.id,
-        first.result.map_err(|e| e.to_string()),
+        first.result,
         Some(&row),
         &CTX,
     );
@@ -64,7 +64,7 @@ fn open(store: &Store, file: &RolloutFile) -> Opened {
         partial = next.result.as_ref().is_ok_and(|t| t.partial);
         pane.loaded(
             next.id,
-            next.result.map_err(|e| e.to_string()),
+            next.result,
             Some(&row),
             &CTX,
         );

@@ -60,7 +60,7 @@ pub fn run(cli: &Cli) -> i32 {
     }
     let store = match store::resolve(&cli.store) {
         Ok(store) => store,
-        Err(msg) => return no_store(&msg, &ui::Theme::from_env(settings.theme)),
+        Err(e) => return no_store(&e.to_string(), &ui::Theme::from_env(settings.theme)),
     };
     let p = &cli.picker;
     let codex = Codex::locate(&store.home);

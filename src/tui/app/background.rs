@@ -202,6 +202,6 @@ impl App {
         let row = self.list.selected_row(&self.rows);
         // The pane shows the reason in place of the conversation.
         self.pane
-            .loaded(id, result.map_err(|e| e.to_string()), row, &ctx);
+            .loaded(id, result, row, &ctx);
     }
 }
