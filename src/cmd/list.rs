@@ -28,7 +28,7 @@ pub fn run_list(
     let store = match store::resolve(store_args) {
         Ok(store) => store,
         Err(e) => {
-            say(err, &e.to_string());
+            say(err, &e);
             return EXIT_ERROR;
         }
     };

@@ -145,7 +145,7 @@ pub fn run_show(
             }
         }
         Err(e) => {
-            say(err, &e.to_string());
+            say(err, &e);
             return EXIT_ERROR;
         }
     };

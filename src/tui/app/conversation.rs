@@ -17,8 +17,8 @@ use crate::sanitize;
 use crate::session::SessionRow;
 use crate::tui::render::markdown::{self, CodeBlock};
 use crate::tui::render::wrap::wrap;
-use crate::workers::transcript::ReadError;
 pub use crate::tui::render::{PaneLine, Part};
+use crate::workers::transcript::ReadError;
 
 use super::tool_view;
 
