@@ -37,6 +37,9 @@ pub enum CodexError {
     /// The command ran and failed; codex's own reason.
     #[error("codex {verb} failed: {why}")]
     Failed { verb: &'static str, why: String },
+    /// codex's app-server did not set the name.
+    #[error("codex rename failed: {0}")]
+    Rename(#[source] app_server::AppServerError),
 }
 
 /// A codex release, as `codex --version` prints it (`codex-cli 0.171.0`).
@@ -254,12 +257,8 @@ impl Codex {
     /// space trimmed), or why not.
     pub fn rename(&self, id: &str, name: &str) -> Result<String, CodexError> {
         let cmd = self.command()?;
-        app_server::set_thread_name(cmd, id, name, APP_SERVER_LIMIT, &self.app_server).map_err(
-            |why| CodexError::Failed {
-                verb: "rename",
-                why,
-            },
-        )
+        app_server::set_thread_name(cmd, id, name, APP_SERVER_LIMIT, &self.app_server)
+            .map_err(CodexError::Rename)
     }
 
     /// Stop the app-server started for a request, if one is running (the picker is quitting).

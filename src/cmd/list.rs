@@ -27,8 +27,8 @@ pub fn run_list(
 ) -> i32 {
     let store = match store::resolve(store_args) {
         Ok(store) => store,
-        Err(msg) => {
-            say(err, &msg);
+        Err(e) => {
+            say(err, &e);
             return EXIT_ERROR;
         }
     };

@@ -32,6 +32,26 @@ const MAX_LINE: u64 = 1 << 20;
 /// How much of the server's stderr is kept, from its end.
 const STDERR_TAIL: usize = 8 << 10;
 
+/// Why the app-server did not set the name.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum AppServerError {
+    /// The program could not be started.
+    #[error("cannot run {program}: {source}")]
+    Run {
+        program: String,
+        source: Arc<std::io::Error>,
+    },
+    /// No answer within the time limit (the server was stopped).
+    #[error("codex app-server did not answer within {secs} s (it was stopped)")]
+    TimedOut { secs: u64 },
+    /// The server ended without answering: its error line on stderr, else how it ended.
+    #[error("codex app-server ended without answering: {0}")]
+    Ended(String),
+    /// codex answered with an error: its message, on one line.
+    #[error("{0}")]
+    Refused(String),
+}
+
 /// The process group of the app-server being run, if any: the picker stops it when it quits.
 #[derive(Debug, Clone, Default)]
 pub struct InFlight(Arc<Mutex<Option<i32>>>);
@@ -76,7 +96,7 @@ pub fn set_thread_name(
     name: &str,
     limit: Duration,
     in_flight: &InFlight,
-) -> Result<String, String> {
+) -> Result<String, AppServerError> {
     let mut server = Server::start(cmd, limit, in_flight)?;
     let result = server.set_thread_name(id, name);
     server.stop();
@@ -101,7 +121,11 @@ enum NoAnswer {
 }
 
 impl<'a> Server<'a> {
-    fn start(mut cmd: Command, limit: Duration, in_flight: &'a InFlight) -> Result<Self, String> {
+    fn start(
+        mut cmd: Command,
+        limit: Duration,
+        in_flight: &'a InFlight,
+    ) -> Result<Self, AppServerError> {
         let program = crate::sanitize::path_line(std::path::Path::new(cmd.get_program()));
         let mut child = cmd
             .arg("app-server")
@@ -110,7 +134,10 @@ impl<'a> Server<'a> {
             .stderr(Stdio::piped())
             .process_group(0)
             .spawn()
-            .map_err(|e| format!("cannot run {program}: {e}"))?;
+            .map_err(|e| AppServerError::Run {
+                program,
+                source: Arc::new(e),
+            })?;
         // The group's id is the child's pid (`process_group(0)`).
         let group = i32::try_from(child.id()).ok();
         in_flight.set(group);
@@ -127,7 +154,7 @@ impl<'a> Server<'a> {
         })
     }
 
-    fn set_thread_name(&mut self, id: &str, name: &str) -> Result<String, String> {
+    fn set_thread_name(&mut self, id: &str, name: &str) -> Result<String, AppServerError> {
         let hello = json!({"method": "initialize", "id": 0, "params": {"clientInfo": {
             "name": "codex-picker", "title": "codex-picker",
             "version": env!("CARGO_PKG_VERSION")}}});
@@ -154,15 +181,13 @@ impl<'a> Server<'a> {
     }
 
     /// The answer to request `id`: its result, or codex's error message.
-    fn answer(&mut self, id: u64) -> Result<Value, String> {
+    fn answer(&mut self, id: u64) -> Result<Value, AppServerError> {
         loop {
             let message = match self.next_message(self.deadline) {
                 Ok(message) => message,
                 Err(NoAnswer::TimedOut) => {
-                    return Err(format!(
-                        "codex app-server did not answer within {} s (it was stopped)",
-                        self.limit.as_secs_f32().round()
-                    ))
+                    let secs = self.limit.as_secs_f32().round() as u64;
+                    return Err(AppServerError::TimedOut { secs });
                 }
                 Err(NoAnswer::Ended) => return Err(self.ended()),
             };
@@ -174,7 +199,7 @@ impl<'a> Server<'a> {
                     .get("message")
                     .and_then(Value::as_str)
                     .map_or_else(|| error.to_string(), str::to_owned);
-                return Err(one_line(&text));
+                return Err(AppServerError::Refused(one_line(&text)));
             }
             return Ok(message.get("result").cloned().unwrap_or(Value::Null));
         }
@@ -216,7 +241,7 @@ impl<'a> Server<'a> {
     }
 
     /// Why the server ended without answering: its error line on stderr, else how it ended.
-    fn ended(&mut self) -> String {
+    fn ended(&mut self) -> AppServerError {
         let end = Instant::now() + EXIT_GRACE;
         let status = loop {
             match self.child.try_wait() {
@@ -231,7 +256,7 @@ impl<'a> Server<'a> {
             Some(_) => "killed by a signal".to_owned(),
             None => "no reason given".to_owned(),
         });
-        format!("codex app-server ended without answering: {why}")
+        AppServerError::Ended(why)
     }
 
     /// Close the server's stdin, give it a moment to end, then kill what is left of its group

@@ -34,8 +34,9 @@ done
 echo ended >> "$LOG"
 "#;
 
+/// The name set, or the error's message as the user reads it.
 fn run(cmd: Command, name: &str, limit: Duration) -> Result<String, String> {
-    set_thread_name(cmd, ID, name, limit, &InFlight::default())
+    set_thread_name(cmd, ID, name, limit, &InFlight::default()).map_err(|e| e.to_string())
 }
 
 #[test]
@@ -172,7 +173,7 @@ fn a_server_in_flight_is_stopped_when_asked() {
         thread::sleep(Duration::from_millis(10));
     }
     in_flight.stop();
-    let why = asked.join().unwrap().unwrap_err();
+    let why = asked.join().unwrap().unwrap_err().to_string();
     assert!(started.elapsed() < Duration::from_secs(30));
     assert!(
         why.starts_with("codex app-server ended without answering"),

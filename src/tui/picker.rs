@@ -71,9 +71,9 @@ pub fn run(cli: &Cli) -> i32 {
     }
     let store = match store::resolve(&cli.store) {
         Ok(store) => store,
-        Err(msg) => {
+        Err(e) => {
             let theme = ui::Theme::from_env(settings.theme);
-            return no_store(&msg, settings.height, &theme);
+            return no_store(&e.to_string(), settings.height, &theme);
         }
     };
     let p = &cli.picker;

@@ -18,6 +18,7 @@ use crate::session::SessionRow;
 use crate::tui::render::markdown::{self, CodeBlock};
 use crate::tui::render::wrap::wrap;
 pub use crate::tui::render::{PaneLine, Part};
+use crate::workers::transcript::ReadError;
 
 use super::tool_view;
 
@@ -192,7 +193,7 @@ fn header(b: &mut Built, row: &SessionRow, t: Option<&Transcript>, width: usize,
 /// reader comes to it, so the first screen of a session of any size costs what it shows).
 pub fn build(
     row: &SessionRow,
-    transcript: Option<&Result<Transcript, String>>,
+    transcript: Option<&Result<Transcript, ReadError>>,
     width: usize,
     view: &View,
     until: usize,
@@ -209,7 +210,10 @@ pub fn build(
             return b;
         }
         Some(Err(reason)) => {
-            let msg = format!("cannot read this session: {}", sanitize::one_line(reason));
+            let msg = format!(
+                "cannot read this session: {}",
+                sanitize::one_line(&reason.to_string())
+            );
             b.push_wrapped(&msg, width, Part::Notice);
             return b;
         }

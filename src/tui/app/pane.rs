@@ -15,7 +15,7 @@ use super::hits::Hits;
 use super::HitStep;
 use crate::rollout::transcript::{Entry, Transcript};
 use crate::session::SessionRow;
-use crate::workers::transcript::Job;
+use crate::workers::transcript::{Job, ReadError};
 
 /// Transcripts kept for instant switching back.
 const TRANSCRIPT_CACHE: usize = 8;
@@ -37,7 +37,7 @@ pub struct PaneContext {
     pub open_in: Option<String>,
 }
 
-type Read = Arc<Result<Transcript, String>>;
+type Read = Arc<Result<Transcript, ReadError>>;
 
 /// Where the reader is, by entry: kept across a rebuild that changes the lines above.
 #[derive(Debug, Clone, Copy)]
@@ -245,7 +245,7 @@ impl Pane {
     pub fn loaded(
         &mut self,
         id: String,
-        result: Result<Transcript, String>,
+        result: Result<Transcript, ReadError>,
         selected: Option<&SessionRow>,
         ctx: &PaneContext,
     ) {
