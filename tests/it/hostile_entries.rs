@@ -139,6 +139,7 @@ proptest! {
             expanded: Expanded { all: true, ..Expanded::default() },
             folder_missing: false,
             open_in: None,
+            keys: Default::default(),
         };
         for open in [true, false] {
             let mut view = view.clone();

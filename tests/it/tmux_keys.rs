@@ -1,6 +1,6 @@
 //! Keys given in the config file's `[keys]`, in the real picker in tmux: a rebound key does its
 //! action and the key it replaced no longer does; the footer and the help (F1's new key) name
-//! the keys in effect.
+//! the keys in effect, and so do the conversation pane's notes.
 
 use std::time::{Duration, Instant};
 
@@ -18,7 +18,7 @@ fn a_rebound_key_works_and_the_footer_and_help_show_it() {
     std::fs::create_dir_all(config.parent().unwrap()).unwrap();
     std::fs::write(
         &config,
-        "[keys]\npick = [\"enter\", \"f5\"]\nhelp = \"f6\"\ncopy-id = \"alt-c\"\n",
+        "[keys]\npick = [\"enter\", \"f5\"]\nhelp = \"f6\"\ncopy-id = \"alt-c\"\ntoggle-tools = \"f7\"\n",
     )
     .unwrap();
     let out = dir.path().join("out");
@@ -46,7 +46,12 @@ fn a_rebound_key_works_and_the_footer_and_help_show_it() {
         std::thread::sleep(Duration::from_millis(50));
     }
     tmux.keys(&["-l", "checkout rounding"]);
-    tmux.wait_for("name        checkout rounding fix");
+    let pane = tmux.wait_for("name        checkout rounding fix");
+    // The pane's notes name the keys in effect too.
+    assert!(
+        pane.contains("tool calls hidden (F7 shows them)"),
+        "the pane names F7:\n{pane}"
+    );
     // Ctrl+Y is no longer copy-id's key; Alt+C is.
     tmux.keys(&["C-y"]);
     std::thread::sleep(Duration::from_millis(300));

@@ -46,6 +46,35 @@ pub struct View {
     pub folder_missing: bool,
     /// Another codex has the session open: which ("open in codex, pid 42").
     pub open_in: Option<String>,
+    /// The keys the pane's notes name (they may be rebound).
+    pub keys: KeyHints,
+}
+
+/// The names of the keys the pane's notes tell the reader about, as the key table has them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyHints {
+    pub tools: String,
+    pub reasoning: String,
+    pub expand: String,
+    pub content: String,
+    pub find: String,
+    pub next_match: String,
+    pub previous_match: String,
+}
+
+impl Default for KeyHints {
+    /// The default keys.
+    fn default() -> Self {
+        KeyHints {
+            tools: "Ctrl+T".into(),
+            reasoning: "r in the conversation".into(),
+            expand: "e".into(),
+            content: "Ctrl+F".into(),
+            find: "/".into(),
+            next_match: "n".into(),
+            previous_match: "N".into(),
+        }
+    }
 }
 
 /// What kind of entry starts at a line.
@@ -291,7 +320,12 @@ fn entry_lines(
         }
         Entry::Marker(marker) => {
             let open = view.expanded.is(i);
-            b.lines.extend(tool_view::marker_lines(marker, width, open));
+            b.lines.extend(tool_view::marker_lines(
+                marker,
+                width,
+                open,
+                &view.keys.expand,
+            ));
             EntryKind::Marker
         }
         Entry::Tool(call) => {
@@ -300,7 +334,8 @@ fn entry_lines(
                 return None;
             }
             let open = view.expanded.is(i);
-            b.lines.extend(tool_view::lines(call, width, open));
+            b.lines
+                .extend(tool_view::lines(call, width, open, &view.keys.expand));
             if reasoning {
                 EntryKind::Reasoning
             } else {
@@ -332,11 +367,14 @@ fn notices(b: &mut Built, t: &Transcript, width: usize, view: &View) {
     };
     if !view.tools && tools > 0 {
         let calls = plural(tools, "tool call", "tool calls");
-        hidden.push(format!("{calls} hidden (Ctrl+T shows them)"));
+        hidden.push(format!("{calls} hidden ({} shows them)", view.keys.tools));
     }
     if !view.reasoning && reasoning > 0 {
         let steps = plural(reasoning, "reasoning step", "reasoning steps");
-        hidden.push(format!("{steps} hidden (r in the conversation shows them)"));
+        hidden.push(format!(
+            "{steps} hidden ({} shows them)",
+            view.keys.reasoning
+        ));
     }
     if !hidden.is_empty() {
         b.push_wrapped(&hidden.join(" · "), width, Part::Notice);

@@ -102,6 +102,7 @@ impl App {
             handoff: Handoff::new(&opts),
             keys: opts.keys.clone(),
         };
+        app.pane.set_keys(key_hints(&app.keys));
         if !app.list.query().is_empty() {
             app.request_search();
         }
@@ -290,3 +291,20 @@ impl App {
 
 #[cfg(test)]
 mod tests;
+
+/// The keys the pane's notes name, from the key table in effect (a key rebound to nothing
+/// keeps its default's name out: the note then names none).
+fn key_hints(keys: &crate::tui::keys::Keymap) -> conversation::KeyHints {
+    use crate::tui::keys::{key_label, key_name};
+    let name = |action: Action| key_name(keys, &action).unwrap_or_else(|| "no key".into());
+    let label = |action: Action| key_label(keys, &action).unwrap_or_else(|| "no key".into());
+    conversation::KeyHints {
+        tools: name(Action::ToggleTools),
+        reasoning: name(Action::ToggleReasoning),
+        expand: label(Action::Expand { all: false }),
+        content: name(Action::ToggleContent),
+        find: label(Action::FindStart),
+        next_match: label(Action::JumpHit(HitStep::Next)),
+        previous_match: label(Action::JumpHit(HitStep::Previous)),
+    }
+}

@@ -166,17 +166,26 @@ pub const FOOTER_FINDING: &str =
 /// The first key of `keys` that gives `action` (`x in the conversation` for a key of the
 /// conversation's own), if one does.
 pub fn key_name(keys: &Keymap, action: &Action) -> Option<String> {
-    [Section::List, Section::Conversation]
+    first_key(keys, action, [Section::List, Section::Conversation]).map(|(section, name)| {
+        match section {
+            Section::List => name,
+            Section::Conversation => format!("{name} in the conversation"),
+        }
+    })
+}
+
+/// The first key of `keys` that gives `action` while the conversation is read (its own keys
+/// first), without saying where it works.
+pub fn key_label(keys: &Keymap, action: &Action) -> Option<String> {
+    first_key(keys, action, [Section::Conversation, Section::List]).map(|(_, name)| name)
+}
+
+fn first_key(keys: &Keymap, action: &Action, order: [Section; 2]) -> Option<(Section, String)> {
+    order
         .into_iter()
         .flat_map(|section| keys.binds(section).map(move |b| (section, b)))
         .find(|(_, b)| b.command.action() == *action && !b.keys.is_empty())
-        .and_then(|(section, b)| {
-            let name = b.keys.first()?.label();
-            Some(match section {
-                Section::List => name,
-                Section::Conversation => format!("{name} in the conversation"),
-            })
-        })
+        .and_then(|(section, b)| Some((section, b.keys.first()?.label())))
 }
 
 #[cfg(test)]
