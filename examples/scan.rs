@@ -144,7 +144,7 @@ fn classify_all<'a>(lines: &[&'a [u8]]) -> ([usize; 6], Vec<&'a [u8]>) {
             Kind::Meta => 0,
             Kind::Message => 1,
             Kind::ThreadName => 2,
-            Kind::Tool => 3,
+            Kind::Tool | Kind::Turn | Kind::ToolEvent => 3,
             Kind::Other => 4,
             Kind::Malformed => 5,
         }] += 1;

@@ -20,6 +20,7 @@ pub const FILES: &[(&str, &[u8])] = demo_files![
     "session_index.jsonl",
     "archived_sessions/rollout-2026-11-10T10-05-00-019ac006-7e2d-7a41-9c3b-000000000006.jsonl",
     "sessions/rollout-2026-11-15T09-00-00-019ac00d-7e2d-7a41-9c3b-00000000000d.jsonl",
+    "sessions/2026/11/12/rollout-2026-11-12T16-20-00-019ac00e-7e2d-7a41-9c3b-00000000000e.jsonl",
     "sessions/2026/11/20/rollout-2026-11-20T09-45-00-019ac007-7e2d-7a41-9c3b-000000000007.jsonl.zst",
     "sessions/2026/11/22/rollout-2026-11-22T15-30-00-019ac00c-7e2d-7a41-9c3b-00000000000c.jsonl",
     "sessions/2026/11/24/rollout-2026-11-24T13-15-00-019ac00a-7e2d-7a41-9c3b-00000000000a.jsonl",
@@ -77,7 +78,8 @@ mod tests {
 
     #[test]
     fn ages_follow_file_names() {
-        assert_eq!(age_of(FILES[13].0), 7 * 60_000);
-        assert_eq!(age_of(FILES[12].0), (89 + 7) * 60_000);
+        let file = |id: &str| FILES.iter().find(|f| f.0.contains(id)).unwrap().0;
+        assert_eq!(age_of(file("000000000009")), 7 * 60_000);
+        assert_eq!(age_of(file("000000000003")), (89 + 7) * 60_000);
     }
 }

@@ -13,9 +13,13 @@
 //! - each message as `<!-- message N role -->` (role `user` or `assistant`), then a heading
 //!   `## N · User` or `## N · Assistant · final answer`, then its text as written (it is
 //!   Markdown already); the comment marks where a message starts for a reader of the file;
-//! - with tools, each tool call, output and reasoning summary as a label line and a fenced
-//!   block (info string `text`, or `diff` for a patch) whose fence is longer than any run of
-//!   backticks inside.
+//! - each marker (a compaction with the summary codex wrote, an interrupted turn, where a
+//!   fork's own part begins) as a bold line of its own;
+//! - with tools, each tool call as a bold line saying what it did and how it ended (`✓`, `✗`
+//!   with codex's reason), then its facts: the files a patch changed (each with codex's diff),
+//!   a plan's steps as a task list, notes, and texts (the command, what it printed, the
+//!   arguments) in fenced blocks whose fence is longer than any run of backticks inside. The
+//!   words are [`describe`]'s, as in every view.
 //!
 //! Every string from the rollout is untrusted. Control characters are removed
 //! ([`sanitize::for_document`]); header values are escaped to plain text; a message keeps its
@@ -30,7 +34,8 @@ use std::io::{self, Write};
 
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag};
 
-use crate::rollout::record::{self, Role, ToolCall, ToolDetail, ToolOutput};
+use crate::rollout::describe::{self, Block, Described, Lang};
+use crate::rollout::record::{self, Role};
 use crate::rollout::transcript::{Entry, Transcript};
 use crate::sanitize;
 use crate::session::{self, SessionRow};
@@ -43,7 +48,8 @@ pub fn write_markdown(
     transcript: &Transcript,
     tools: bool,
 ) -> io::Result<()> {
-    write_header(out, row, Some(transcript.counts()))?;
+    let fork_of = transcript.fork_of();
+    write_header(out, row, fork_of.as_deref(), Some(transcript.counts()))?;
     let mut writer = MarkdownWriter::new(out, tools);
     for entry in &transcript.entries {
         writer.entry(entry)?;
@@ -69,11 +75,11 @@ impl<'a> MarkdownWriter<'a> {
         }
     }
 
-    /// The title, the metadata list (message counts when the row has them) and the resume
-    /// command.
-    pub fn header(&mut self, row: &SessionRow) -> io::Result<()> {
+    /// The title, the metadata list (the parent of a fork, the message counts when the row
+    /// has them) and the resume command.
+    pub fn header(&mut self, row: &SessionRow, fork_of: Option<&str>) -> io::Result<()> {
         let counts = row.user_messages.zip(row.assistant_messages);
-        write_header(self.out, row, counts)
+        write_header(self.out, row, fork_of, counts)
     }
 
     /// One entry: a message under its marker and heading, or a tool block (when tools are
@@ -85,9 +91,14 @@ impl<'a> MarkdownWriter<'a> {
                 text,
                 phase,
                 elided,
+                images,
                 ..
-            } => self.message(*role, text, phase.as_deref(), *elided),
-            Entry::Tool(call) if self.tools => write_tool(self.out, call),
+            } => {
+                let images = describe::images(images);
+                self.message(*role, text, phase.as_deref(), *elided, images.as_deref())
+            }
+            Entry::Marker(marker) => write_described(self.out, &describe::marker(marker)),
+            Entry::Tool(call) if self.tools => write_described(self.out, &describe::tool(call)),
             Entry::Tool(_) => Ok(()),
         }
     }
@@ -103,6 +114,7 @@ impl<'a> MarkdownWriter<'a> {
         text: &str,
         phase: Option<&str>,
         elided: u64,
+        images: Option<&str>,
     ) -> io::Result<()> {
         self.messages += 1;
         let n = self.messages;
@@ -112,6 +124,9 @@ impl<'a> MarkdownWriter<'a> {
         };
         writeln!(self.out, "<!-- message {n} {} -->", role.as_str())?;
         writeln!(self.out, "## {n} · {who}\n")?;
+        if let Some(images) = images {
+            writeln!(self.out, "*{}*\n", inline_text(images))?;
+        }
         match body(text) {
             Body::Markdown(md) if md.is_empty() => {}
             Body::Markdown(md) => {
@@ -138,6 +153,7 @@ fn phase_label(phase: Option<&str>) -> String {
 fn write_header(
     out: &mut dyn Write,
     row: &SessionRow,
+    fork_of: Option<&str>,
     counts: Option<(u32, u32)>,
 ) -> io::Result<()> {
     let title = inline_text(row.title());
@@ -153,6 +169,9 @@ fn write_header(
         };
         writeln!(out, "- **{key}**: {value}")?;
     }
+    if let Some(parent) = fork_of {
+        writeln!(out, "- **fork of**: {}", inline_text(parent))?;
+    }
     if let Some((user, assistant)) = counts {
         writeln!(out, "- **messages**: {user} user, {assistant} assistant")?;
     }
@@ -160,62 +179,101 @@ fn write_header(
     writeln!(out, "- **resume**: {}\n", code_span(&resume))
 }
 
-/// A tool call, output or reasoning summary: a label line and what it did in a fenced block
-/// (the command, the patch, the arguments), then its output when the read paired one with it.
-fn write_tool(out: &mut dyn Write, call: &ToolCall) -> io::Result<()> {
-    let doc = |t: &str| sanitize::for_document(t).into_owned();
-    let (label, text, info) = match &call.detail {
-        ToolDetail::Reasoning { text } => ("**reasoning**".to_owned(), doc(text), "text"),
-        ToolDetail::Command { command, workdir } => {
-            let dir = workdir
-                .as_deref()
-                .map(|d| format!(" in {}", code_span(&doc(d))))
-                .unwrap_or_default();
-            (format!("**command**{dir}"), doc(command), "sh")
-        }
-        ToolDetail::Patch { files, patch, .. } => {
-            let n = files.len();
-            let label = format!("**apply_patch**: {n} file{}", if n == 1 { "" } else { "s" });
-            (label, doc(patch), "diff")
-        }
-        ToolDetail::Other { name, arguments } => {
-            let label = format!("**tool** {}", inline_text(name));
-            (label, doc(arguments), "text")
-        }
-        ToolDetail::Output(o) => (output_label(o), doc(&o.text), "text"),
+/// A tool call or a marker: a bold line saying what it did and how it ended, then its facts.
+fn write_described(out: &mut dyn Write, d: &Described) -> io::Result<()> {
+    let status = d
+        .status
+        .as_ref()
+        .map(|s| format!(" {} {}", s.mark, inline_text(&s.text)))
+        .unwrap_or_default();
+    let mark = match d.kind {
+        describe::Kind::Compaction => "⟲ ",
+        describe::Kind::Interrupted => "",
+        describe::Kind::Forked => "⑂ ",
+        describe::Kind::Command => "▸",
+        _ => "▸ ",
     };
-    writeln!(out, "{label}\n")?;
-    if !text.trim().is_empty() {
-        write_fenced(out, info, &text)?;
+    let head = match d.kind {
+        // A command line reads as code.
+        describe::Kind::Command => format!("**{mark}**{}", code_span(&d.head)),
+        _ => format!("**{mark}{}**", inline_text(&d.head)),
+    };
+    writeln!(out, "{head}{}\n", status.trim_end())?;
+    for block in &d.blocks {
+        write_block(out, block, d.kind)?;
     }
-    match &call.output {
-        Some(o) => {
-            writeln!(out, "{}\n", output_label(o))?;
-            let text = doc(&o.text);
-            if text.trim().is_empty() {
-                return Ok(());
-            }
-            write_fenced(out, "text", &text)
-        }
-        None => Ok(()),
-    }
+    Ok(())
 }
 
-/// `**output** (exit 0, 41 ms)`: what a call's output says of how it ended.
-fn output_label(o: &ToolOutput) -> String {
-    let mut facts = Vec::new();
-    if let Some(code) = o.exit_code {
-        facts.push(format!("exit {code}"));
-    }
-    if let Some(ms) = o.duration_ms {
-        facts.push(format!("{ms} ms"));
-    }
-    if o.elided > 0 {
-        facts.push(format!("{} more bytes not kept", o.elided));
-    }
-    match facts.is_empty() {
-        true => "**output**".to_owned(),
-        false => format!("**output** ({})", facts.join(", ")),
+fn write_block(out: &mut dyn Write, block: &Block, kind: describe::Kind) -> io::Result<()> {
+    let doc = |t: &str| sanitize::tool_document(t);
+    match block {
+        Block::Note(note) => writeln!(out, "- {}\n", inline_text(note)),
+        Block::Reason(reason) => write_fenced(out, "text", &doc(reason)),
+        Block::Files(files) => {
+            for f in files {
+                let to =
+                    f.to.map(|to| format!(" → {}", code_span(to)))
+                        .unwrap_or_default();
+                writeln!(
+                    out,
+                    "- {} {}{to}",
+                    code_span(&f.mark.to_string()),
+                    code_span(f.path)
+                )?;
+            }
+            writeln!(out)?;
+            for f in files {
+                if let Some(diff) = f.diff {
+                    writeln!(out, "{}\n", code_span(f.to.unwrap_or(f.path)))?;
+                    let info = if f.mark == 'M' || f.mark == 'R' {
+                        "diff"
+                    } else {
+                        "text"
+                    };
+                    write_fenced(out, info, &doc(diff))?;
+                }
+            }
+            Ok(())
+        }
+        Block::Steps(steps) => {
+            for s in steps {
+                let mut notes = Vec::new();
+                if s.mark == "[>]" {
+                    notes.push("in progress".to_owned());
+                }
+                notes.extend(s.change.clone());
+                let notes = if notes.is_empty() {
+                    String::new()
+                } else {
+                    format!(" *({})*", inline_text(&notes.join(", ")))
+                };
+                let done = if s.done { "x" } else { " " };
+                writeln!(out, "- [{done}] {}{notes}", inline_text(s.text))?;
+            }
+            writeln!(out)
+        }
+        Block::Text { text, lang, elided } => {
+            if *lang == Lang::Markdown && kind == describe::Kind::Compaction {
+                match body(text) {
+                    Body::Markdown(md) if md.is_empty() => {}
+                    Body::Markdown(md) => writeln!(out, "{md}\n")?,
+                    Body::Literal(plain) => write_fenced(out, "text", &plain)?,
+                }
+            } else {
+                let info = match lang {
+                    Lang::Shell => "sh",
+                    Lang::Diff => "diff",
+                    Lang::Arguments if text.trim_start().starts_with(['{', '[']) => "json",
+                    _ => "text",
+                };
+                write_fenced(out, info, &doc(text))?;
+            }
+            if *elided > 0 {
+                writeln!(out, "*\\[… {elided} more bytes not kept …\\]*\n")?;
+            }
+            Ok(())
+        }
     }
 }
 

@@ -10,6 +10,7 @@ fn message(role: Role, text: &str) -> Entry {
         shape: Shape::Event,
         phase: None,
         elided: 0,
+        images: Vec::new(),
     }
 }
 
@@ -300,31 +301,41 @@ fn a_message_cannot_forge_a_marker() {
 
 #[test]
 fn a_tool_output_holding_backticks_gets_a_longer_fence() {
-    let md = export(
-        vec![
+    let entries = crate::rollout::transcript::assemble(
+        [
             message(Role::User, "run it"),
             tool(
                 serde_json::json!({"type": "function_call", "name": "exec_command",
                 "arguments": "{\"cmd\":\"ls\"}", "call_id": "a"}),
             ),
-            output("a ``` b ````` c"),
+            tool(
+                serde_json::json!({"type": "function_call_output", "call_id": "a",
+                "output": "Exit code: 0\nWall time: 0.5 seconds\nOutput:\na ``` b ````` c"}),
+            ),
             reasoning("thinking"),
             tool(
                 serde_json::json!({"type": "custom_tool_call", "name": "apply_patch",
                 "input": "*** Begin Patch", "call_id": "b"}),
             ),
-        ],
+        ]
+        .map(crate::rollout::assemble::Piece::entry),
         true,
     );
-    assert!(md.contains("**command**\n\n```sh\nls\n```\n\n"), "{md}");
-    assert!(md.contains("**output**\n\n``````text\na ``` b ````` c\n``````\n\n"));
-    assert!(md.contains("**reasoning**\n\n```text\nthinking\n```\n"));
+    let md = export(entries, true);
+    assert!(
+        md.contains("**▸**`$ ls` ✓ exit 0 · 500 ms\n\n``````text\na ``` b ````` c\n``````\n\n"),
+        "{md}"
+    );
+    assert!(
+        md.contains("**▸ reasoning**\n\n```text\nthinking\n```\n"),
+        "{md}"
+    );
     assert!(md.contains("```diff\n*** Begin Patch\n```"), "{md}");
     let (_, found) = sections(&md);
     assert_eq!(found.len(), 1);
     assert!(found[0].text.contains("a ``` b ````` c"), "{found:?}");
     let without = export(vec![reasoning("x y")], false);
-    assert!(!without.contains("**reasoning**"), "tools only when asked");
+    assert!(!without.contains("reasoning"), "tools only when asked");
 }
 
 #[test]
@@ -353,6 +364,7 @@ fn an_elided_message_says_so() {
         shape: Shape::Event,
         phase: None,
         elided: 123,
+        images: Vec::new(),
     };
     let md = export(vec![entry], false);
     assert!(
@@ -373,7 +385,7 @@ fn streaming_gives_the_same_document() {
     row.assistant_messages = Some(1);
     let mut streamed = Vec::new();
     let mut writer = MarkdownWriter::new(&mut streamed, true);
-    writer.header(&row).unwrap();
+    writer.header(&row, None).unwrap();
     for entry in &entries {
         writer.entry(entry).unwrap();
     }

@@ -17,7 +17,8 @@
 //!   lines (Markdown, code), drawing.
 //! - [`cmd`]: the non-interactive commands (`list`, `show`, `cache`) and their output.
 //! - [`export`]: a session as a Markdown document, streamed entry by entry (pure).
-//! - [`config`]: the picker's config file, read and merged with its flags.
+//! - [`config`]: the picker's config file, read and merged with its flags; [`height`]: the
+//!   picker's height (the whole screen, or rows below the prompt).
 //! - Small pure helpers: [`session`], [`sanitize`], [`json_out`], [`textwidth`], [`timefmt`],
 //!   [`paths`], [`shell`], [`demo`], [`cli`]; [`memory`]: the allocator's one setting.
 //!
@@ -29,6 +30,7 @@ pub mod codex;
 pub mod config;
 pub mod demo;
 pub mod export;
+pub mod height;
 pub mod json_out;
 pub mod memory;
 pub mod paths;

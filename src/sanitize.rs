@@ -92,6 +92,42 @@ pub fn for_document(text: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
+/// Tool text (what a command printed, its arguments) for a terminal: its escape sequences
+/// (colours, cursor moves, titles, hyperlinks) removed, as programs print them and shown they
+/// would only be noise; then neutralised by [`for_terminal`], so any other control character
+/// is shown as a placeholder.
+pub fn tool_text(text: &str) -> String {
+    for_terminal(&without_sequences(text))
+}
+
+/// [`tool_text`] for a document: sequences removed, then [`for_document`].
+pub fn tool_document(text: &str) -> String {
+    for_document(&without_sequences(text)).into_owned()
+}
+
+/// `text` without its escape sequences (read by vte's parser, as a terminal reads them); every
+/// other character, controls included, is kept.
+fn without_sequences(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains([
+        '\u{1b}', '\u{9b}', '\u{9d}', '\u{90}', '\u{98}', '\u{9e}', '\u{9f}',
+    ]) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    struct Kept(String);
+    impl vte::Perform for Kept {
+        fn print(&mut self, c: char) {
+            self.0.push(c);
+        }
+        fn execute(&mut self, byte: u8) {
+            self.0.push(char::from(byte));
+        }
+    }
+    let mut kept = Kept(String::with_capacity(text.len()));
+    let mut parser = vte::Parser::new();
+    parser.advance(&mut kept, text.as_bytes());
+    std::borrow::Cow::Owned(kept.0)
+}
+
 /// Neutralise text for a single display line: like [`for_terminal`], and newlines become spaces.
 pub fn one_line(text: &str) -> String {
     let safe = for_terminal(text);

@@ -58,6 +58,16 @@ impl SessionRow {
         }
     }
 
+    /// The client that wrote the session: `tui`, `exec`, `vscode`, ... from `originator`
+    /// when it names one (codex 0.171's own TUI writes `source: "vscode"`), else `source`
+    /// (reading-rules section 6).
+    pub fn client(&self) -> Option<&str> {
+        self.originator
+            .as_deref()
+            .and_then(client_of_originator)
+            .or(self.source.as_deref())
+    }
+
     /// `exec`, `mcp`, `subagent`, ... for non-interactive sessions; `None` for interactive ones.
     pub fn kind_label(&self) -> Option<&str> {
         if self.interactive {
@@ -113,6 +123,24 @@ impl SessionRow {
             .then_with(|| b.id.cmp(&a.id))
             .then_with(|| a.path.cmp(&b.path))
     }
+}
+
+/// The client an `originator` names: `codex-tui` is `tui`, `codex_cli_rs` (the TUI before it
+/// ran on the app-server) `cli`, `codex_exec` `exec`, `codex_vscode` `vscode`, `Codex Desktop`
+/// `desktop`, `codex_sdk_ts` `sdk`; another `codex…` name by what follows `codex`. `None` for
+/// a name that is not codex's.
+pub fn client_of_originator(originator: &str) -> Option<&str> {
+    let rest = originator
+        .get(..5)
+        .filter(|head| head.eq_ignore_ascii_case("codex"))
+        .map(|_| originator[5..].trim_start_matches(['-', '_', ' ']))?;
+    Some(match rest {
+        "" => return None,
+        "cli_rs" => "cli",
+        "Desktop" | "desktop" => "desktop",
+        r if r.starts_with("sdk") => "sdk",
+        r => r,
+    })
 }
 
 /// Interactive sessions are those codex's picker would show: `cli`, `vscode`, its custom
@@ -175,8 +203,8 @@ pub fn metadata_lines(row: &SessionRow) -> Vec<(String, String)> {
     if let Some(v) = &row.cli_version {
         origin.push(format!("codex {v}"));
     }
-    if let Some(s) = &row.source {
-        origin.push(s.clone());
+    if let Some(client) = row.client() {
+        origin.push(client.to_owned());
     }
     if let Some(p) = &row.model_provider {
         origin.push(p.clone());
@@ -235,6 +263,30 @@ mod tests {
             None
         );
         assert_eq!(uuid_from_file_name("notes.txt"), None);
+    }
+
+    #[test]
+    fn the_client_is_named_by_the_originator_when_it_names_one() {
+        let row = |originator: Option<&str>, source: Option<&str>| SessionRow {
+            originator: originator.map(str::to_owned),
+            source: source.map(str::to_owned),
+            ..SessionRow::default()
+        };
+        for (originator, source, client) in [
+            (Some("codex-tui"), Some("vscode"), Some("tui")),
+            (Some("codex_exec"), Some("exec"), Some("exec")),
+            (Some("codex_vscode"), Some("vscode"), Some("vscode")),
+            (Some("codex_cli_rs"), Some("cli"), Some("cli")),
+            (Some("Codex Desktop"), Some("vscode"), Some("desktop")),
+            (Some("codex_sdk_ts"), Some("mcp"), Some("sdk")),
+            (Some("my-editor"), Some("vscode"), Some("vscode")),
+            (Some("codex"), Some("cli"), Some("cli")),
+            (Some("codé"), None, None),
+            (None, Some("exec"), Some("exec")),
+            (None, None, None),
+        ] {
+            assert_eq!(row(originator, source).client(), client, "{originator:?}");
+        }
     }
 
     #[test]

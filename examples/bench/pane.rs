@@ -1,17 +1,18 @@
-//! The conversation pane: time from a session's transcript being asked for to its first screen
-//! (read, Markdown rendered, code on screen highlighted), the slowest page while paging to its
-//! end, and the peak memory of a process holding it, for the median-size session and the
-//! largest one.
+//! The conversation pane: time from a session's transcript being asked for (through the
+//! transcript worker, as the picker asks) to its first screen (read, Markdown rendered, code on
+//! screen highlighted), to the whole session read, the slowest page while paging to its end,
+//! and the peak memory of a process holding it, for the median-size session and the largest
+//! one.
 
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use codex_picker::store::fork::{self, LazyWalk};
 use codex_picker::store::walk::RolloutFile;
 use codex_picker::store::Store;
 use codex_picker::tui::app::{Pane, PaneContext};
-use codex_picker::workers::transcript::pane_options;
+use codex_picker::workers::transcript;
+use codex_picker::workers::wake::Waker;
 
 use super::{Ctx, Table};
 
@@ -19,17 +20,22 @@ const CTX: PaneContext = PaneContext {
     width: 80,
     height: 40,
     content_query: None,
+    open_in: None,
 };
 
 /// What opening one session in the pane cost.
 struct Opened {
-    /// Of which reading the transcript.
+    /// Of which reading what the first screen shows (the start of a large file).
     read: Duration,
     first_screen: Duration,
+    /// Until the whole session was read and the pane showed it.
+    whole: Duration,
     slowest_page: Duration,
     lines: usize,
 }
 
+/// Open `file` as the picker does: its row, then its conversation from the transcript worker
+/// (a large file's start first, then the whole), then page to its end.
 fn open(store: &Store, file: &RolloutFile) -> Opened {
     let names = std::collections::HashMap::new();
     let started = Instant::now();
@@ -39,31 +45,37 @@ fn open(store: &Store, file: &RolloutFile) -> Opened {
         &names,
     )
     .expect("summarise");
-    let mut walk = LazyWalk::new(store.clone());
-    let t = fork::read_transcript(
-        file,
-        &mut walk,
-        &pane_options(),
-        codex_picker::rollout::transcript::Parse::Every,
-    )
-    .map_err(|i| i.reason);
-    let read = started.elapsed();
+    let (jobs, loaded) = transcript::spawn(store.clone(), Waker::noop());
     let mut pane = Pane::default();
-    let _job = pane.show(Some(&row), &CTX);
-    pane.loaded(row.id.clone(), t, Some(&row), &CTX);
+    let job = pane.show(Some(&row), &CTX).expect("a transcript to read");
+    jobs.send(job).expect("the transcript worker");
+    let first = loaded.recv().expect("an answer");
+    let read = started.elapsed();
+    let mut partial = first.result.as_ref().is_ok_and(|t| t.partial);
+    pane.loaded(first.id, first.result, Some(&row), &CTX);
     let first_screen = started.elapsed();
+    while partial {
+        let next = loaded.recv().expect("the whole session");
+        partial = next.result.as_ref().is_ok_and(|t| t.partial);
+        pane.loaded(next.id, next.result, Some(&row), &CTX);
+    }
+    let whole = started.elapsed();
     let mut slowest_page = Duration::ZERO;
-    let lines = pane.lines().len();
-    while pane.scroll() + CTX.height < lines {
+    while pane.scroll() + CTX.height < pane.line_total() {
+        let before = pane.scroll();
         let t = Instant::now();
         pane.scroll_by(CTX.height as i64, CTX.height);
         slowest_page = slowest_page.max(t.elapsed());
+        if pane.scroll() == before {
+            break;
+        }
     }
     Opened {
         read,
         first_screen,
+        whole,
         slowest_page,
-        lines,
+        lines: pane.lines().len(),
     }
 }
 
@@ -77,12 +89,13 @@ pub fn probe(store: &Path, file: &Path) {
     let file = RolloutFile::at(file).expect("the file");
     let opened = open(&store, &file);
     println!(
-        "{} {} {:?} {:?} {:?}",
+        "{} {} {:?} {:?} {:?} {:?}",
         super::rss::vm_hwm_kb(),
         opened.lines,
         opened.read,
         opened.first_screen,
-        opened.slowest_page
+        opened.slowest_page,
+        opened.whole
     );
 }
 
@@ -104,6 +117,13 @@ pub fn figures(t: &mut Table, ctx: &Ctx) {
             None,
             "< 100 ms",
             opened.first_screen < Duration::from_millis(100),
+        );
+        t.row(
+            &format!("pane: the whole {what} session read and shown"),
+            opened.whole,
+            None,
+            "",
+            true,
         );
         t.row(
             &format!("pane: slowest page down to the end, {what} session"),

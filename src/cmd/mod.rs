@@ -8,6 +8,7 @@ mod list;
 pub mod output;
 mod setup;
 mod show;
+pub mod show_text;
 
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};

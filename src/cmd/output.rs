@@ -1,4 +1,5 @@
-//! The non-interactive views: `list` as a table or JSON lines, `show` as text or JSON lines.
+//! The non-interactive views: `list` as a table or JSON lines, `show` as JSON lines (its text
+//! form is [`super::show_text`]).
 //!
 //! Every string from a rollout is neutralised (`sanitize`) in the text forms, and JSON has the
 //! control characters serde_json leaves raw escaped, so no output can drive a terminal.
@@ -8,10 +9,10 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use crate::json_out;
-use crate::rollout::record::{Role, ToolCall};
 use crate::rollout::transcript::{Entry, Transcript};
 use crate::sanitize;
 use crate::session::{self, SessionRow};
+use crate::store::locks::Snapshot;
 use crate::textwidth::{fit, truncate, truncate_left, width};
 use crate::timefmt::{self, Millis};
 
@@ -37,6 +38,7 @@ fn push_row_json(out: &mut Vec<u8>, row: &SessionRow) {
         .opt_str("git_branch", row.git_branch.as_deref())
         .opt_str("source", row.source.as_deref())
         .opt_str("originator", row.originator.as_deref())
+        .opt_str("client", row.client())
         .opt_str("cli_version", row.cli_version.as_deref())
         .opt_str("model_provider", row.model_provider.as_deref())
         .bool("interactive", row.interactive)
@@ -73,12 +75,69 @@ pub fn path_hex(path: &std::path::Path) -> Option<String> {
     Some(hex)
 }
 
+/// A session's JSON line with what is live about it added at its end: `"open_elsewhere"`, the
+/// pid of the process that has the session open, or null. Read when the line is written (a
+/// cached line never holds it); left out where the system does not say who holds a lock.
+pub fn write_live(
+    out: &mut impl Write,
+    line: &[u8],
+    id: &[u8],
+    locks: &Snapshot,
+) -> io::Result<()> {
+    match (live_tail(id, locks), line.strip_suffix(b"}")) {
+        (Some(tail), Some(head)) => {
+            out.write_all(head)?;
+            out.write_all(&tail)
+        }
+        _ => out.write_all(line),
+    }
+}
+
+/// [`write_live`] on the line `out` ends with.
+fn end_live(out: &mut Vec<u8>, id: &[u8], locks: &Snapshot) {
+    if let (Some(tail), Some(b'}')) = (live_tail(id, locks), out.last()) {
+        out.pop();
+        out.extend_from_slice(&tail);
+    }
+}
+
+/// What replaces the closing `}` of session `id`'s line: its live fields and a new `}`.
+fn live_tail(id: &[u8], locks: &Snapshot) -> Option<std::borrow::Cow<'static, [u8]>> {
+    let Snapshot::Shown(held) = locks else {
+        return None;
+    };
+    let holder = if held.is_empty() {
+        None
+    } else {
+        std::str::from_utf8(id).ok().and_then(|id| held.holder(id))
+    };
+    Some(match holder {
+        Some(h) => format!(",\"open_elsewhere\":{}}}", h.pid)
+            .into_bytes()
+            .into(),
+        None => b",\"open_elsewhere\":null}".as_slice().into(),
+    })
+}
+
+/// One session as a JSON line, with what is live about it ([`write_live`]).
+pub fn row_json_live(row: &SessionRow, locks: &Snapshot) -> String {
+    let mut buf = Vec::new();
+    push_row_json(&mut buf, row);
+    end_live(&mut buf, row.id.as_bytes(), locks);
+    String::from_utf8(buf).unwrap_or_default()
+}
+
 /// Rows a thread renders at a time in [`write_json_rows`].
 const JSON_BLOCK: usize = 512;
 
-/// Every row as a JSON line. Blocks of rows are rendered on the reading threads and written in
-/// order: rendering is most of a warm `list --json`, and the rows are independent.
-pub fn write_json_rows(out: &mut dyn Write, rows: &[SessionRow]) -> io::Result<()> {
+/// Every row as a JSON line, with what is live about it ([`write_live`]). Blocks of rows are
+/// rendered on the reading threads and written in order: rendering is most of a warm
+/// `list --json`, and the rows are independent.
+pub fn write_json_rows(
+    out: &mut dyn Write,
+    rows: &[SessionRow],
+    locks: &Snapshot,
+) -> io::Result<()> {
     let threads = crate::store::default_threads();
     let mut bufs: Vec<Vec<u8>> = (0..threads)
         .map(|_| Vec::with_capacity(512 << 10))
@@ -88,10 +147,10 @@ pub fn write_json_rows(out: &mut dyn Write, rows: &[SessionRow]) -> io::Result<(
         let first = blocks.next();
         std::thread::scope(|scope| {
             for (buf, block) in blocks {
-                scope.spawn(move || render_block(buf, block));
+                scope.spawn(move || render_block(buf, block, locks));
             }
             if let Some((buf, block)) = first {
-                render_block(buf, block);
+                render_block(buf, block, locks);
             }
         });
         for buf in &bufs[..window.len().div_ceil(JSON_BLOCK)] {
@@ -101,10 +160,11 @@ pub fn write_json_rows(out: &mut dyn Write, rows: &[SessionRow]) -> io::Result<(
     Ok(())
 }
 
-fn render_block(buf: &mut Vec<u8>, rows: &[SessionRow]) {
+fn render_block(buf: &mut Vec<u8>, rows: &[SessionRow], locks: &Snapshot) {
     buf.clear();
     for row in rows {
         push_row_json(buf, row);
+        end_live(buf, row.id.as_bytes(), locks);
         buf.push(b'\n');
     }
 }
@@ -175,6 +235,11 @@ impl Table {
             "archvd".to_owned()
         } else {
             row.kind_label().unwrap_or("").to_owned()
+        };
+        let kind = if row.forked_from_id.is_some() {
+            format!("⑂ {kind}").trim_end().to_owned()
+        } else {
+            kind
         };
         let mut line = format!(
             "{} {} {} ",
@@ -250,61 +315,6 @@ pub fn write_transcript_json(out: &mut dyn Write, t: &Transcript) -> io::Result<
     Ok(())
 }
 
-pub fn write_transcript_text(
-    out: &mut dyn Write,
-    row: &SessionRow,
-    t: &Transcript,
-    tools: bool,
-) -> io::Result<()> {
-    let (user, assistant) = t.counts();
-    writeln!(out, "# Session {}", sanitize::one_line(&row.id))?;
-    for (key, value) in session::metadata_lines(row).into_iter().skip(1) {
-        writeln!(out, "{key}: {}", sanitize::one_line(&value))?;
-    }
-    writeln!(out, "messages: {user} user, {assistant} assistant")?;
-    for entry in &t.entries {
-        match entry {
-            Entry::Message {
-                role,
-                text,
-                phase,
-                elided,
-                ..
-            } => {
-                let who = match role {
-                    Role::User => "User",
-                    Role::Assistant => "Assistant",
-                };
-                match phase {
-                    Some(p) => writeln!(out, "\n## {who} ({})\n", sanitize::one_line(p))?,
-                    None => writeln!(out, "\n## {who}\n")?,
-                }
-                writeln!(
-                    out,
-                    "{}",
-                    sanitize::for_terminal(text).trim_end_matches('\n')
-                )?;
-                if *elided > 0 {
-                    writeln!(
-                        out,
-                        "[… {elided} more bytes not shown (--full shows them) …]"
-                    )?;
-                }
-            }
-            Entry::Tool(ToolCall { kind, summary, .. }) if tools => {
-                writeln!(
-                    out,
-                    "\n  ▸ {}: {}",
-                    sanitize::one_line(kind),
-                    sanitize::one_line(summary)
-                )?;
-            }
-            Entry::Tool(_) => {}
-        }
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -321,6 +331,7 @@ mod tests {
         git_branch: Option<&'a str>,
         source: Option<&'a str>,
         originator: Option<&'a str>,
+        client: Option<&'a str>,
         cli_version: Option<&'a str>,
         model_provider: Option<&'a str>,
         interactive: bool,
@@ -346,6 +357,7 @@ mod tests {
             git_branch: row.git_branch.as_deref(),
             source: row.source.as_deref(),
             originator: row.originator.as_deref(),
+            client: row.client(),
             cli_version: row.cli_version.as_deref(),
             model_provider: row.model_provider.as_deref(),
             interactive: row.interactive,

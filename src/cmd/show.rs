@@ -144,8 +144,8 @@ pub fn run_show(
                 home: PathBuf::from("/nonexistent-codex-home"),
             }
         }
-        Err(msg) => {
-            say(err, &msg);
+        Err(e) => {
+            say(err, &e);
             return EXIT_ERROR;
         }
     };
@@ -193,8 +193,8 @@ fn show_text(
     let opts = TranscriptOptions {
         tools: args.tools,
         max_message_bytes: (!args.full).then_some(SHOW_TEXT_CAP),
-        // The text view prints a tool row's summary line; what it keeps of the rest is bounded.
-        max_tool_output_bytes: Some(SHOW_TEXT_CAP),
+        // What the text view keeps of each tool text is bounded (`--full` lifts it).
+        max_tool_output_bytes: (!args.full).then_some(SHOW_TEXT_CAP),
         ..TranscriptOptions::default()
     };
     let transcript = match fork::read_transcript(file, &mut { files }, &opts, Parse::Every) {
@@ -218,7 +218,13 @@ fn show_text(
         meta: transcript.meta.clone(),
         ..ScanState::default()
     };
-    let mut row = store::row_from_scan(file, &state, &store.names());
+    let names = store.names();
+    let mut row = store::row_from_scan(file, &state, &names);
+    if let Some(meta) = &transcript.meta {
+        // A fork's own prompt decides whether a name copied from its parent is its own.
+        let prompted = transcript.own_entries().iter().any(Entry::is_prompt);
+        row.name = fork::own_name(&row.id, meta, prompted, &names).cloned();
+    }
     let (user, assistant) = transcript.counts();
     row.user_messages = Some(user);
     row.assistant_messages = Some(assistant);
@@ -232,7 +238,11 @@ fn show_text(
             true,
         );
     }
-    let result = output::write_transcript_text(out, &row, &transcript, args.tools);
+    let view = super::show_text::TextView {
+        tools: args.tools,
+        full: args.full,
+    };
+    let result = super::show_text::write_transcript_text(out, &row, &transcript, view);
     finish(result.and_then(|()| out.flush()), err)
 }
 
@@ -303,8 +313,8 @@ fn show_streamed(
     }
 }
 
-/// The Markdown document of a scanned session: its row (titled and counted as the list has it,
-/// a fork's inherited messages included) for the header, then each entry as it is read.
+/// The Markdown document of a scanned session: its row (titled and counted as the list has it:
+/// a fork by its own messages) for the header, then each entry as it is read.
 fn stream_markdown(
     shown: &Shown<'_>,
     state: &ScanState,
@@ -313,10 +323,11 @@ fn stream_markdown(
 ) -> io::Result<()> {
     let mut row = store::row_from_scan(shown.file, state, &shown.store.names());
     fork::fill_from_parent(&mut row, &mut { shown.files });
+    let fork_of = fork::parent_title(&row, &mut { shown.files });
     // The document is written in many small pieces; standard output flushes at each newline.
     let mut buffered = io::BufWriter::with_capacity(64 << 10, out);
     let mut writer = MarkdownWriter::new(&mut buffered, tools);
-    writer.header(&row)?;
+    writer.header(&row, fork_of.as_deref())?;
     let opts = TranscriptOptions {
         tools,
         ..TranscriptOptions::default()

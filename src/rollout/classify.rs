@@ -24,6 +24,12 @@ pub enum Kind {
     ThreadName,
     /// A `response_item` tool call, tool output or reasoning row (transcript summaries).
     Tool,
+    /// A turn's start, end or interruption, or a compaction of the context (a `compacted`
+    /// row, a `ContextCompaction` item, a `context_compacted` event).
+    Turn,
+    /// Codex's own record of a tool's result: a `FileChange`, `CommandExecution` or
+    /// `McpToolCall` item, or an older `patch_apply_end` event.
+    ToolEvent,
     /// A well-formed-looking row of no interest.
     Other,
     /// Not a JSON object, or cut short.
@@ -59,6 +65,7 @@ enum Top {
     Meta,
     Event,
     Response,
+    Compacted,
     Other,
 }
 
@@ -68,6 +75,7 @@ impl Top {
             b"session_meta" => Top::Meta,
             b"event_msg" => Top::Event,
             b"response_item" => Top::Response,
+            b"compacted" => Top::Compacted,
             _ => Top::Other,
         }
     }
@@ -80,6 +88,8 @@ enum Tag {
     ItemCompleted,
     ThreadName,
     Tool,
+    Turn,
+    ToolEvent,
     #[default]
     Other,
 }
@@ -90,6 +100,9 @@ impl Tag {
             b"user_message" | b"agent_message" => Tag::Message,
             b"item_completed" => Tag::ItemCompleted,
             b"thread_name_updated" => Tag::ThreadName,
+            b"task_started" | b"task_complete" | b"turn_started" | b"turn_complete"
+            | b"turn_aborted" | b"context_compacted" => Tag::Turn,
+            b"patch_apply_end" => Tag::ToolEvent,
             _ if is_tool_kind(tag) => Tag::Tool,
             _ => Tag::Other,
         }
@@ -104,8 +117,25 @@ fn message_role(role: &[u8]) -> Option<Role> {
     }
 }
 
-fn is_message_item(kind: &[u8]) -> bool {
-    matches!(kind, b"UserMessage" | b"AgentMessage")
+/// What an `item_completed` event's item is, by its `type`.
+#[derive(Default, Clone, Copy, PartialEq, Eq)]
+enum ItemTag {
+    Message,
+    Turn,
+    ToolEvent,
+    #[default]
+    Other,
+}
+
+impl ItemTag {
+    fn of(kind: &[u8]) -> ItemTag {
+        match kind {
+            b"UserMessage" | b"AgentMessage" => ItemTag::Message,
+            b"ContextCompaction" => ItemTag::Turn,
+            b"FileChange" | b"CommandExecution" | b"McpToolCall" => ItemTag::ToolEvent,
+            _ => ItemTag::Other,
+        }
+    }
 }
 
 struct Cursor<'a> {
@@ -260,8 +290,8 @@ struct Payload {
     kind: Tag,
     /// `role`, when `user` or `assistant`.
     message_role: Option<Role>,
-    /// `item.type` is `UserMessage` or `AgentMessage`.
-    message_item: bool,
+    /// What `item.type` names.
+    item: ItemTag,
 }
 
 /// Read a `payload` value into `p`. Repeated keys behave as in serde_json: the last one wins.
@@ -275,7 +305,7 @@ fn payload(c: &mut Cursor, p: &mut Payload) -> Option<()> {
         match c.key()? {
             Key::Type => p.kind = c.tag(Tag::of, Tag::Other)?,
             Key::Role => p.message_role = c.tag(message_role, None)?,
-            Key::Item => p.message_item = item(c)?,
+            Key::Item => p.item = item(c)?,
             _ => c.skip_value()?,
         }
         more = c.more()?;
@@ -283,42 +313,45 @@ fn payload(c: &mut Cursor, p: &mut Payload) -> Option<()> {
     Some(())
 }
 
-/// Whether a payload's `item` value is a message item.
-fn item(c: &mut Cursor) -> Option<bool> {
+/// What a payload's `item` value is.
+fn item(c: &mut Cursor) -> Option<ItemTag> {
     if c.peek()? != b'{' {
         c.skip_value()?;
-        return Some(false);
+        return Some(ItemTag::Other);
     }
-    let mut message = false;
+    let mut kind = ItemTag::Other;
     let mut more = c.open()?;
     while more {
         match c.key()? {
-            Key::Type => message = c.tag(is_message_item, false)?,
+            Key::Type => kind = c.tag(ItemTag::of, ItemTag::Other)?,
             _ => c.skip_value()?,
         }
         more = c.more()?;
     }
-    Some(message)
+    Some(kind)
 }
 
 fn classify(top: Option<Top>, p: &Payload) -> Kind {
     match top {
         Some(Top::Meta) => Kind::Meta,
-        Some(Top::Event) => match p.kind {
-            Tag::Message => Kind::Message,
-            Tag::ItemCompleted if p.message_item => Kind::Message,
-            Tag::ThreadName => Kind::ThreadName,
+        Some(Top::Event) => match (p.kind, p.item) {
+            (Tag::Message, _) | (Tag::ItemCompleted, ItemTag::Message) => Kind::Message,
+            (Tag::ItemCompleted, ItemTag::Turn) | (Tag::Turn, _) => Kind::Turn,
+            (Tag::ItemCompleted, ItemTag::ToolEvent) | (Tag::ToolEvent, _) => Kind::ToolEvent,
+            (Tag::ThreadName, _) => Kind::ThreadName,
             _ => Kind::Other,
         },
+        Some(Top::Compacted) => Kind::Turn,
         Some(Top::Response) if p.message_role.is_some() => Kind::Message,
         Some(Top::Response) if p.kind == Tag::Tool => Kind::Tool,
         _ => Kind::Other,
     }
 }
 
-/// `response_item` payload types shown as collapsed tool rows in a transcript.
+/// `response_item` payload types shown as tool rows in a transcript: reasoning, every
+/// `*_call` and every output (`function_call_output`, `tool_search_output`, ...).
 pub fn is_tool_kind(kind: &[u8]) -> bool {
-    kind == b"reasoning" || kind.ends_with(b"_call") || kind.ends_with(b"_call_output")
+    kind == b"reasoning" || kind.ends_with(b"_call") || kind.ends_with(b"_output")
 }
 
 /// What the walk of the top-level object has read so far.

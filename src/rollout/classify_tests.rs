@@ -165,11 +165,19 @@ fn oracle(line: &str) -> Option<Kind> {
             Some("user_message" | "agent_message") => Kind::Message,
             Some("item_completed") => match item.and_then(|t| t.as_str()) {
                 Some("UserMessage" | "AgentMessage") => Kind::Message,
+                Some("ContextCompaction") => Kind::Turn,
+                Some("FileChange" | "CommandExecution" | "McpToolCall") => Kind::ToolEvent,
                 _ => Kind::Other,
             },
             Some("thread_name_updated") => Kind::ThreadName,
+            Some(
+                "task_started" | "task_complete" | "turn_started" | "turn_complete"
+                | "turn_aborted" | "context_compacted",
+            ) => Kind::Turn,
+            Some("patch_apply_end") => Kind::ToolEvent,
             _ => Kind::Other,
         },
+        Some("compacted") => Kind::Turn,
         Some("response_item") => match (field("role"), field("type")) {
             (Some("user" | "assistant"), _) => Kind::Message,
             (_, Some(k)) if is_tool_kind(k.as_bytes()) => Kind::Tool,
@@ -306,6 +314,11 @@ fn keys_read_by_their_bytes_agree_with_keys_read_as_strings() {
 #[test]
 fn repeated_keys_late_in_the_line_still_win() {
     for line in [
+        r#"{"type":"event_msg","payload":{"type":"item_completed","item":{"type":"FileChange"},"it\u0065m":{"type":"UserMessage"}}}"#,
+        r#"{"type":"event_msg","payload":{"type":"item_completed","item":{"type":"ContextCompaction","id":"x"}}}"#,
+        r#"{"type":"event_msg","payload":{"type":"turn_aborted","reason":"interrupted"}}"#,
+        r#"{"type":"compacted","payload":{"message":"summary"}}"#,
+        r#"{"type":"response_item","payload":{"type":"tool_search_output","tools":[]}}"#,
         r#"{"type":"event_msg","payload":{"type":"user_message"},"ty\u0070e":"turn_context"}"#,
         r#"{"type":"response_item","payload":{"role":"user"},"p\u0061yload":{"role":"developer"}}"#,
         r#"{"type":"response_item","payload":{"role":"user","content":[{"type":"input_text"}],"r\u006fle":"developer"}}"#,

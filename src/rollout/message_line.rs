@@ -59,6 +59,10 @@ struct Fields {
     /// `content_text` of `message` and of `content` (empty when absent).
     message: String,
     content: String,
+    /// `content_images` of `content`; the `images` and `local_images` arrays.
+    content_images: Vec<String>,
+    images: Vec<String>,
+    local_images: Vec<String>,
     /// `phase`, when a non-empty string.
     phase: Option<String>,
     /// `item`, when an object.
@@ -71,6 +75,12 @@ enum Val {
     U64(u64),
     Tag(Tag),
     Str(String),
+    /// Message content: its text and its images.
+    Content(String, Vec<String>),
+    /// A content block: its `text`, and its image when it is an image block.
+    Block(Option<String>, Option<String>),
+    /// An array of image paths or addresses.
+    Images(Vec<String>),
     Fields(Box<Fields>),
     Row(Row),
 }
@@ -99,6 +109,10 @@ enum Want {
     Text,
     /// One block of a content array.
     Block,
+    /// An array of image paths or addresses (`images`, `local_images`).
+    Images,
+    /// An image's path or address, kept as [`rules::image_label`] keeps it.
+    Image,
     /// `payload` or `item`.
     Fields,
 }
@@ -150,29 +164,47 @@ impl<'de> Visitor<'de> for ValVisitor {
     fn visit_str<E>(self, v: &str) -> Result<Val, E> {
         Ok(match self.0 {
             Want::Tag => Val::Tag(Tag::of(v)),
-            Want::Str | Want::Text => Val::Str(v.to_owned()),
+            Want::Str => Val::Str(v.to_owned()),
+            Want::Text => Val::Content(v.to_owned(), Vec::new()),
+            Want::Image => Val::Str(rules::image_label(v)),
             _ => Val::Other,
         })
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Val, A::Error> {
-        if self.0 != Want::Text {
-            while seq.next_element_seed(Seed(Want::Nothing))?.is_some() {}
-            return Ok(Val::Other);
-        }
-        // `content_text`: the non-empty `text` strings of the blocks, joined with `\n`.
-        let mut out = String::new();
-        while let Some(block) = seq.next_element_seed(Seed(Want::Block))? {
-            if let Val::Str(text) = block {
-                if !text.is_empty() {
-                    if !out.is_empty() {
-                        out.push('\n');
+        match self.0 {
+            Want::Text => {}
+            Want::Images => {
+                let mut images = Vec::new();
+                while let Some(image) = seq.next_element_seed(Seed(Want::Image))? {
+                    if let Val::Str(image) = image {
+                        images.push(image);
                     }
-                    out.push_str(&text);
                 }
+                return Ok(Val::Images(images));
+            }
+            _ => {
+                while seq.next_element_seed(Seed(Want::Nothing))?.is_some() {}
+                return Ok(Val::Other);
             }
         }
-        Ok(Val::Str(out))
+        // `content_text`: the non-empty `text` strings of the blocks, joined with `\n`; and
+        // `content_images`.
+        let mut out = String::new();
+        let mut images = Vec::new();
+        while let Some(block) = seq.next_element_seed(Seed(Want::Block))? {
+            let Val::Block(text, image) = block else {
+                continue;
+            };
+            if let Some(text) = text.filter(|t| !t.is_empty()) {
+                if !out.is_empty() {
+                    out.push('\n');
+                }
+                out.push_str(&text);
+            }
+            images.extend(image);
+        }
+        Ok(Val::Content(out, images))
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Val, A::Error> {
@@ -195,8 +227,15 @@ impl<'de> Visitor<'de> for ValVisitor {
                     match &*key {
                         "type" => f.kind = tag(map.next_value_seed(Seed(Want::Tag))?),
                         "role" => f.role = tag(map.next_value_seed(Seed(Want::Tag))?),
-                        "message" => f.message = text(map.next_value_seed(Seed(Want::Text))?),
-                        "content" => f.content = text(map.next_value_seed(Seed(Want::Text))?),
+                        "message" => f.message = text(map.next_value_seed(Seed(Want::Text))?).0,
+                        "content" => {
+                            (f.content, f.content_images) =
+                                text(map.next_value_seed(Seed(Want::Text))?);
+                        }
+                        "images" => f.images = images(map.next_value_seed(Seed(Want::Images))?),
+                        "local_images" => {
+                            f.local_images = images(map.next_value_seed(Seed(Want::Images))?);
+                        }
                         "phase" => f.phase = phase(map.next_value_seed(Seed(Want::Str))?),
                         "item" => f.item = fields(map.next_value_seed(Seed(Want::Fields))?),
                         _ => drop(map.next_value_seed(Seed(Want::Nothing))?),
@@ -205,27 +244,49 @@ impl<'de> Visitor<'de> for ValVisitor {
                 Ok(Val::Fields(Box::new(f)))
             }
             Want::Block => {
-                // The block's last `text`, when a string.
-                let mut out = None;
+                // The block's last `text`, `type`, `path` and `image_url`, when strings.
+                let (mut text, mut kind, mut path, mut url) = (None, None, None, None);
                 while let Some(Key(key)) = map.next_key::<Key>()? {
-                    if key == "text" {
-                        out = match map.next_value_seed(Seed(Want::Str))? {
-                            Val::Str(s) => Some(s),
-                            _ => None,
-                        };
+                    let slot = match &*key {
+                        "text" => &mut text,
+                        "type" => &mut kind,
+                        "path" => &mut path,
+                        "image_url" => &mut url,
+                        _ => {
+                            map.next_value_seed(Seed(Want::Nothing))?;
+                            continue;
+                        }
+                    };
+                    let want = if key == "text" || key == "type" {
+                        Want::Str
                     } else {
-                        map.next_value_seed(Seed(Want::Nothing))?;
-                    }
+                        Want::Image
+                    };
+                    *slot = match map.next_value_seed(Seed(want))? {
+                        Val::Str(s) => Some(s),
+                        _ => None,
+                    };
                 }
-                Ok(out.map_or(Val::Other, Val::Str))
+                let image = match kind.as_deref() {
+                    Some("local_image") => path,
+                    Some("image" | "input_image") => url,
+                    _ => None,
+                };
+                Ok(Val::Block(text, image))
             }
-            Want::Nothing | Want::U64 | Want::Tag | Want::Str | Want::Text => {
+            Want::Nothing
+            | Want::U64
+            | Want::Tag
+            | Want::Str
+            | Want::Text
+            | Want::Images
+            | Want::Image => {
                 while map.next_key::<Key>()?.is_some() {
                     map.next_value_seed(Seed(Want::Nothing))?;
                 }
                 // `content_text` of an object is empty.
                 Ok(if self.0 == Want::Text {
-                    Val::Str(String::new())
+                    Val::Content(String::new(), Vec::new())
                 } else {
                     Val::Other
                 })
@@ -264,11 +325,19 @@ fn fields(v: Val) -> Option<Box<Fields>> {
     }
 }
 
-/// `content_text` of a value read with [`Want::Text`].
-fn text(v: Val) -> String {
+/// `content_text` and `content_images` of a value read with [`Want::Text`].
+fn text(v: Val) -> (String, Vec<String>) {
     match v {
-        Val::Str(s) => s,
-        _ => String::new(),
+        Val::Content(text, images) => (text, images),
+        _ => (String::new(), Vec::new()),
+    }
+}
+
+/// The strings of an array read with [`Want::Images`].
+fn images(v: Val) -> Vec<String> {
+    match v {
+        Val::Images(images) => images,
+        _ => Vec::new(),
     }
 }
 
@@ -298,7 +367,8 @@ fn role_tagged(tag: Option<Tag>, [user, assistant]: [Tag; 2]) -> Option<Role> {
 /// `rules::message_from_line` over the fields read.
 fn message_of(row: Row) -> Option<Message> {
     let payload = row.payload?;
-    let (role, text, shape, phase) = match row.kind? {
+    let payload = *payload;
+    let (role, text, images, shape, phase) = match row.kind? {
         Tag::EventMsg => match payload.kind? {
             kind @ (Tag::UserMessage | Tag::AgentMessage) => {
                 let role = if kind == Tag::UserMessage {
@@ -306,22 +376,39 @@ fn message_of(row: Row) -> Option<Message> {
                 } else {
                     Role::Assistant
                 };
-                (role, payload.message, Shape::Event, payload.phase)
+                let mut images = payload.images;
+                images.extend(payload.local_images);
+                (role, payload.message, images, Shape::Event, payload.phase)
             }
             Tag::ItemCompleted => {
                 let item = payload.item?;
                 let role = role_tagged(item.kind, [Tag::UserItem, Tag::AgentItem])?;
-                (role, item.content, Shape::Item, item.phase)
+                (
+                    role,
+                    item.content,
+                    item.content_images,
+                    Shape::Item,
+                    item.phase,
+                )
             }
             _ => return None,
         },
         Tag::ResponseItem => {
             let role = role_tagged(payload.role, [Tag::User, Tag::Assistant])?;
-            (role, payload.content, Shape::Response, payload.phase)
+            let images = payload.content_images;
+            (
+                role,
+                payload.content,
+                images,
+                Shape::Response,
+                payload.phase,
+            )
         }
         _ => return None,
     };
-    Message::new(role, text, shape, phase)
+    let mut message = Message::new(role, text, shape, phase)?;
+    message.images = images;
+    Some(message)
 }
 
 /// The message and the top-level `ordinal` of a line, or `None` when `parse_line` would refuse

@@ -6,9 +6,14 @@
 //! [`json_scan`]) tells a line's kind without building it, [`meta_line`] / [`message_line`]
 //! (with [`meta_strip`]) are the fast parses of the two rows that are read in full, [`lines`]
 //! splits a stream into lines, [`summary`] makes a session row and [`transcript`] the whole
-//! conversation.
+//! conversation: its [`entry`]s, assembled ([`assemble`]) from the messages, the tool rows
+//! ([`tool`], [`tool_output`]) and codex's turn and tool records ([`event`]).
 
+pub mod assemble;
 pub mod classify;
+pub mod describe;
+pub mod entry;
+pub mod event;
 mod json_scan;
 pub mod lines;
 pub mod message_line;
@@ -21,5 +26,6 @@ pub mod summary;
 #[cfg(test)]
 mod test_lines;
 pub(crate) mod tool;
+mod tool_output;
 pub mod transcript;
 mod visit;

@@ -21,8 +21,11 @@ use super::{message_line, meta_line, rules};
 /// What a consumer wants besides the metadata and the messages.
 #[derive(Debug, Clone, Copy)]
 pub struct ReadOptions {
-    /// Tool calls, tool output and reasoning summaries.
+    /// Tool calls, tool output and reasoning summaries, and codex's own records of how a
+    /// tool ended (`FileChange`, `CommandExecution`, ... items).
     pub tools: bool,
+    /// Turns starting, ending and interrupted, and compactions of the context.
+    pub turns: bool,
     /// Longest tool text a tool record keeps (an output, a patch, a command; see
     /// [`super::tool`]); `None` keeps them whole.
     pub max_tool_output_bytes: Option<usize>,
@@ -38,6 +41,7 @@ impl Default for ReadOptions {
     fn default() -> Self {
         ReadOptions {
             tools: false,
+            turns: false,
             max_tool_output_bytes: None,
             thread_names: false,
             ordinal_below: None,
@@ -152,6 +156,18 @@ impl<R: BufRead> Records<R> {
     /// it ends the stream like the end of the file, counted as one unreadable line, so every
     /// consumer keeps what was read before it.
     pub fn next_record(&mut self) -> io::Result<Option<Record>> {
+        self.next_record_with(usize::MAX, &mut || true)
+    }
+
+    /// [`Records::next_record`], calling `announce` before a line longer than `big` bytes is
+    /// read into a record (reading a giant line takes a while: a caller shows what it has
+    /// first). When `announce` answers `false` the read stops with an
+    /// [`io::ErrorKind::Interrupted`] error.
+    pub fn next_record_with(
+        &mut self,
+        big: usize,
+        announce: &mut dyn FnMut() -> bool,
+    ) -> io::Result<Option<Record>> {
         while self.end == End::Open {
             let step = match self.lines.next_line() {
                 Ok(step) => step,
@@ -176,7 +192,13 @@ impl<R: BufRead> Records<R> {
                     self.end = End::Eof;
                     break;
                 }
-                Step::Line { .. } => self.take_line(),
+                Step::Line { .. } => {
+                    if self.lines.line().len() > big && !announce() {
+                        let why = "no longer wanted";
+                        return Err(io::Error::new(io::ErrorKind::Interrupted, why));
+                    }
+                    self.take_line()
+                }
             };
             match taken {
                 Taken::Bound => {
@@ -213,7 +235,8 @@ impl<R: BufRead> Records<R> {
             Kind::Message if skip_response => Taken::Nothing,
             Kind::Meta if self.have_meta => Taken::Nothing,
             Kind::ThreadName if !self.opts.thread_names => Taken::Nothing,
-            Kind::Tool if !self.opts.tools => Taken::Nothing,
+            Kind::Tool | Kind::ToolEvent if !self.opts.tools => Taken::Nothing,
+            Kind::Turn if !self.opts.turns => Taken::Nothing,
             Kind::Meta => {
                 // Read directly: the row carries kilobytes of instructions a tree would copy.
                 let Some((meta, ordinal)) = meta_line::parse(line) else {
@@ -236,7 +259,7 @@ impl<R: BufRead> Records<R> {
                     Some(Record::Message(msg))
                 })
             }
-            Kind::ThreadName | Kind::Tool => {
+            Kind::ThreadName | Kind::Tool | Kind::Turn | Kind::ToolEvent => {
                 let Some(value) = rules::parse_line(line) else {
                     return self.unreadable();
                 };
@@ -272,9 +295,12 @@ enum Taken {
     Bound,
 }
 
-/// The record of a thread-name or tool row, read the plain way (these rows are few); a tool
-/// record keeps at most `max_tool_text` bytes of each long text.
+/// The record of a thread-name, tool or event row, read the plain way (these rows are few); a
+/// tool or event record keeps at most `max_tool_text` bytes of each long text.
 fn rare_record(kind: Kind, value: &Value, max_tool_text: Option<usize>) -> Option<Record> {
+    if matches!(kind, Kind::Turn | Kind::ToolEvent) {
+        return super::event::read(value, max_tool_text).map(Record::Event);
+    }
     let payload = value.get("payload")?;
     match kind {
         Kind::ThreadName => payload
@@ -283,7 +309,12 @@ fn rare_record(kind: Kind, value: &Value, max_tool_text: Option<usize>) -> Optio
             .filter(|s| !s.is_empty())
             .map(|name| Record::ThreadName(name.to_owned())),
         Kind::Tool => Some(Record::Tool(super::tool::read(payload, max_tool_text))),
-        Kind::Meta | Kind::Message | Kind::Other | Kind::Malformed => None,
+        Kind::Meta
+        | Kind::Message
+        | Kind::Turn
+        | Kind::ToolEvent
+        | Kind::Other
+        | Kind::Malformed => None,
     }
 }
 

@@ -2,9 +2,11 @@
 //!
 //! Pure data. [`Record`] is what the reader ([`super::reader`]) hands every consumer: the session
 //! metadata, a user or assistant message, a tool call or output (or a reasoning summary), a
-//! thread name. Every other line is nothing to anyone and is not a record. A tool row carries
-//! its one-line summary and what it did ([`ToolDetail`]), as read by [`super::tool`]; its texts
-//! are as the rollout wrote them (cut to a cap), never sanitised here.
+//! thread name, or what codex wrote of a turn or a tool ([`Record::Event`]). Every other line is
+//! nothing to anyone and is not a record. A tool row carries what it asked for
+//! ([`ToolDetail`]), as read by [`super::tool`]; its output and how it ended ([`Status`]) are
+//! joined to it when the entries are assembled ([`super::assemble`]). Texts are as the rollout
+//! wrote them (cut to a cap), never sanitised here.
 
 use serde::{Deserialize, Serialize};
 
@@ -19,29 +21,64 @@ pub enum Record {
     Message(Message),
     /// A tool call, its output or a reasoning summary.
     Tool(ToolCall),
+    /// What codex wrote about a turn or a tool besides the calls themselves (see
+    /// [`super::event`]).
+    Event(super::event::Event),
     /// `event_msg` / `thread_name_updated` with a non-empty name.
     ThreadName(String),
 }
 
-/// A tool or reasoning row: its one-line summary, and what it did.
+/// A tool call (with its output once assembled), a tool output no call claimed, or a
+/// reasoning summary.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolCall {
     /// The payload's `type` (`function_call`, `reasoning`, ...).
     pub kind: String,
-    /// The row on one line (white space collapsed, at most 200 bytes and a `…` when cut, a
-    /// body past 4 KB followed by its size): what `show` prints.
-    pub summary: String,
     /// The payload's `call_id`, when a non-empty string: it ties an output to its call.
     pub call_id: Option<String>,
-    /// What the row did, as far as the rollout says.
+    /// What the call asked for, as far as the rollout says.
     pub detail: ToolDetail,
-    /// The call's output, once a transcript read paired them (see
-    /// [`super::transcript::pair_outputs`]); `None` for an output row, reasoning, a call whose
-    /// output is not (yet) in the file, or a read that leaves outputs as rows of their own.
-    pub output: Option<ToolOutput>,
+    /// The call's output, once the entries are assembled (see [`super::assemble`]); `None`
+    /// for an output row, reasoning, or a call whose output is not in the file. Boxed, as
+    /// most rows hold none and it is the largest part of a call.
+    pub output: Option<Box<ToolOutput>>,
+    /// How it ended, as far as the rollout says.
+    pub status: Status,
+    /// How long it ran, in milliseconds, from its output or codex's own record of it.
+    pub duration_ms: Option<u64>,
 }
 
-/// What a tool row did, as far as the rollout says.
+impl ToolCall {
+    /// A row as read, before anything is known of how it ended.
+    pub fn new(kind: String, call_id: Option<String>, detail: ToolDetail) -> ToolCall {
+        ToolCall {
+            kind,
+            call_id,
+            detail,
+            output: None,
+            status: Status::Unknown,
+            duration_ms: None,
+        }
+    }
+}
+
+/// How a tool call ended.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Status {
+    /// The file says nothing of it (no output, or a call with no result to report).
+    #[default]
+    Unknown,
+    /// Done, and nothing says it failed.
+    Ok,
+    /// Failed, with codex's reason (`exit 1`, `apply_patch verification failed: ...`).
+    Failed(String),
+    /// Left running in the background (a command that returned a session id).
+    Running,
+    /// Cut short: the user interrupted the turn.
+    Interrupted,
+}
+
+/// What a tool row asked for, as far as the rollout says.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ToolDetail {
     /// A shell command: `function_call` `exec_command` (`cmd`), `shell` / `container.exec` /
@@ -53,18 +90,60 @@ pub enum ToolDetail {
         command: String,
         /// The directory it ran in, when the call names one.
         workdir: Option<String>,
+        /// The session id codex gave it when it was left running in the background.
+        session: Option<String>,
+    },
+    /// `write_stdin`: input sent to (or a wait on) a command left running in the background.
+    Poll {
+        /// The background command's session id.
+        session: String,
+        /// What was typed into it (empty: only waited for output).
+        chars: String,
+        /// The command polled, when the transcript holds it.
+        command: Option<String>,
     },
     /// An `apply_patch` call (`custom_tool_call` with the patch as `input`, or `function_call`
     /// whose arguments hold `input`, or a shell call of `apply_patch PATCH`).
     Patch {
         /// The files the patch touches, in patch order, from its `*** Add File:`,
         /// `*** Update File:` (with `*** Move to:` right after it: a rename) and
-        /// `*** Delete File:` lines; read from the whole patch, even when `patch` is cut.
+        /// `*** Delete File:` lines, read from the whole patch even when `patch` is cut; once
+        /// assembled, with codex's record of what it changed (its `FileChange` item).
         files: Vec<PatchFile>,
         /// The patch text, cut to the cap.
         patch: String,
         /// Bytes cut from the end of `patch` (0 when whole).
         elided: u64,
+    },
+    /// `update_plan`: the plan's steps and why it changed.
+    Plan(Plan),
+    /// A web search (`web_search_call`): what it searched for or opened.
+    WebSearch(WebAction),
+    /// `tool_search_call`: the model looking for a tool.
+    ToolSearch {
+        /// What it searched for.
+        query: String,
+    },
+    /// A tool of an MCP server (a `function_call` whose `namespace` is `mcp__<server>`).
+    Mcp {
+        server: String,
+        tool: String,
+        /// The arguments, pretty-printed when JSON (cut to the cap).
+        arguments: String,
+    },
+    /// A goal tool: `create_goal`, `update_goal`, `get_goal`.
+    Goal {
+        /// The tool's name.
+        action: String,
+        /// The goal's objective, when the call names it.
+        objective: Option<String>,
+        /// The goal's new status, when the call sets it.
+        status: Option<String>,
+    },
+    /// `view_image`: an image file shown to the model.
+    ViewImage {
+        /// The image's path, as the call names it.
+        path: String,
     },
     /// Reasoning: the summary text, whole (the `summary_text` items joined with blank lines),
     /// cut to the cap (a cut marked by a closing `…`).
@@ -74,7 +153,7 @@ pub enum ToolDetail {
     },
     /// Any other call.
     Other {
-        /// The tool's `name`, or the row's `type` when it has no name (`web_search_call`).
+        /// The tool's `name`, or the row's `type` when it has no name.
         name: String,
         /// The arguments (`arguments`, a custom tool's `input`, or a built-in call's
         /// `action`) as written, pretty-printed when they are JSON; cut to the cap (a cut
@@ -82,7 +161,7 @@ pub enum ToolDetail {
         arguments: String,
     },
     /// A tool output row that no earlier call in the transcript claimed.
-    Output(ToolOutput),
+    Output(Box<ToolOutput>),
 }
 
 /// One file a patch touches.
@@ -92,6 +171,9 @@ pub struct PatchFile {
     pub op: PatchOp,
     /// The file's path as the patch names it (relative or absolute).
     pub path: String,
+    /// What codex recorded of the change: the unified diff of an updated file, the content of
+    /// an added or deleted one (cut to the cap). `None` until codex's record is read.
+    pub diff: Option<String>,
 }
 
 /// What a patch does to a file.
@@ -110,6 +192,61 @@ pub enum PatchOp {
     },
 }
 
+/// An `update_plan` call.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Plan {
+    /// Why the plan changed, when the call says.
+    pub explanation: Option<String>,
+    pub steps: Vec<PlanStep>,
+}
+
+/// One step of a plan.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlanStep {
+    pub text: String,
+    pub state: StepState,
+    /// How it differs from the plan's previous update (set when the entries are assembled).
+    pub change: StepChange,
+}
+
+/// Where a plan step stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StepState {
+    Pending,
+    InProgress,
+    Completed,
+    /// A state codex does not write today, as written.
+    Other(String),
+}
+
+/// How a step differs from the plan's previous update.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StepChange {
+    /// The first update, or the same as before.
+    Same,
+    /// Not in the previous update.
+    New,
+    /// It was in this state before.
+    Was(StepState),
+}
+
+/// What a web search did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WebAction {
+    Search {
+        query: String,
+    },
+    OpenPage {
+        url: String,
+    },
+    FindInPage {
+        url: String,
+        pattern: String,
+    },
+    /// Another action, as written.
+    Other(String),
+}
+
 /// What a tool printed, and how it ended, as far as its output row says.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ToolOutput {
@@ -122,6 +259,12 @@ pub struct ToolOutput {
     pub text: String,
     /// Bytes cut from the end of `text` (0 when whole).
     pub elided: u64,
+    /// The session id of a command codex left running in the background.
+    pub session: Option<String>,
+    /// Images the output holds (`view_image` gives the model one).
+    pub images: u32,
+    /// The output row's own `name`, when it has one and no call claims it.
+    pub name: Option<String>,
 }
 
 /// Who wrote a message.
@@ -174,6 +317,9 @@ pub struct Message {
     pub phase: Option<String>,
     /// A `response` user row: it may be injected context (see [`is_injected_context`]).
     pub injection_prone: bool,
+    /// The images sent with a prompt, by path or address as written (an image sent inline,
+    /// as data, is an empty string).
+    pub images: Vec<String>,
 }
 
 /// An assistant phase as a reader says it: `final_answer` is "final answer", any other phase
@@ -199,6 +345,7 @@ impl Message {
             shape,
             phase,
             injection_prone: shape == Shape::Response && role == Role::User,
+            images: Vec::new(),
         })
     }
 

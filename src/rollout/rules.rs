@@ -80,6 +80,51 @@ pub fn content_text(content: &Value) -> String {
     }
 }
 
+/// The images of message content: `local_image` blocks by their `path`, `image` and
+/// `input_image` blocks by their `image_url` (an inline `data:` image as an empty string).
+pub fn content_images(content: &Value) -> Vec<String> {
+    let Value::Array(blocks) = content else {
+        return Vec::new();
+    };
+    blocks
+        .iter()
+        .filter_map(|block| {
+            let at = |key| block.get(key).and_then(Value::as_str);
+            let image = match at("type")? {
+                "local_image" => at("path")?,
+                "image" | "input_image" => at("image_url")?,
+                _ => return None,
+            };
+            Some(image_label(image))
+        })
+        .collect()
+}
+
+/// The images an `event` user message lists: `images` (addresses), then `local_images`
+/// (paths), each an array of strings.
+fn event_images(payload: &Value) -> Vec<String> {
+    let strings = |key| {
+        payload
+            .get(key)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .map(image_label)
+    };
+    strings("images").chain(strings("local_images")).collect()
+}
+
+/// An image as a message keeps it: its path or address, or an empty string for an image sent
+/// inline (a `data:` address holds the image itself).
+pub fn image_label(image: &str) -> String {
+    if image.starts_with("data:") {
+        String::new()
+    } else {
+        image.to_owned()
+    }
+}
+
 fn phase_of(value: Option<&Value>) -> Option<String> {
     value
         .and_then(Value::as_str)
@@ -101,7 +146,14 @@ pub fn message_from_line(line: &Value) -> Option<Message> {
     let kind = line.get("type").and_then(Value::as_str)?;
     let payload = line.get("payload").filter(|p| p.is_object())?;
     let payload_type = payload.get("type").and_then(Value::as_str);
-    let (role, text, shape, phase) = match kind {
+    let content = |v: &Value| {
+        let content = v.get("content");
+        (
+            content.map(content_text).unwrap_or_default(),
+            content.map(content_images).unwrap_or_default(),
+        )
+    };
+    let (role, (text, images), shape, phase) = match kind {
         "event_msg" => match payload_type? {
             "user_message" | "agent_message" => {
                 let role = if payload_type == Some("user_message") {
@@ -110,24 +162,40 @@ pub fn message_from_line(line: &Value) -> Option<Message> {
                     Role::Assistant
                 };
                 let text = payload.get("message").map(content_text).unwrap_or_default();
-                (role, text, Shape::Event, phase_of(payload.get("phase")))
+                let images = event_images(payload);
+                (
+                    role,
+                    (text, images),
+                    Shape::Event,
+                    phase_of(payload.get("phase")),
+                )
             }
             "item_completed" => {
                 let item = payload.get("item").filter(|i| i.is_object())?;
                 let role = role_named(item.get("type"), ["UserMessage", "AgentMessage"])?;
-                let text = item.get("content").map(content_text).unwrap_or_default();
-                (role, text, Shape::Item, phase_of(item.get("phase")))
+                (
+                    role,
+                    content(item),
+                    Shape::Item,
+                    phase_of(item.get("phase")),
+                )
             }
             _ => return None,
         },
         "response_item" => {
             let role = role_named(payload.get("role"), ["user", "assistant"])?;
-            let text = payload.get("content").map(content_text).unwrap_or_default();
-            (role, text, Shape::Response, phase_of(payload.get("phase")))
+            (
+                role,
+                content(payload),
+                Shape::Response,
+                phase_of(payload.get("phase")),
+            )
         }
         _ => return None,
     };
-    Message::new(role, text, shape, phase)
+    let mut message = Message::new(role, text, shape, phase)?;
+    message.images = images;
+    Some(message)
 }
 
 /// What the user typed inside an IDE wrapper: the text after the marker, trimmed. Text without

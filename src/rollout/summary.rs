@@ -150,7 +150,7 @@ impl ScanState {
             Record::Meta(meta) => self.meta = Some(*meta),
             Record::Message(msg) => return self.add_message(msg),
             Record::ThreadName(name) => self.thread_name = Some(name),
-            Record::Tool(_) => {}
+            Record::Tool(_) | Record::Event(_) => {}
         }
         None
     }
@@ -163,6 +163,7 @@ impl ScanState {
     pub fn scan<R: BufRead>(&mut self, reader: R, opts: &ScanOptions) -> io::Result<()> {
         let read = ReadOptions {
             tools: false,
+            turns: false,
             max_tool_output_bytes: None,
             thread_names: true,
             ordinal_below: opts.ordinal_below,

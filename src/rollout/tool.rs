@@ -1,16 +1,21 @@
-//! Tool calls, their outputs and reasoning summaries: each row's one-line summary (what a
-//! collapsed view and `show` print) and what it did ([`ToolDetail`]: the command run, the files
-//! a patch touches, the output and its exit code, the reasoning text) for a view that expands it.
+//! Tool calls, their outputs and reasoning summaries: what each row asked for ([`ToolDetail`]:
+//! the command run, the files a patch touches, a plan's steps, a web search, an MCP tool, a
+//! goal, ...) for the views to show, collapsed or expanded. Outputs are read by
+//! [`super::tool_output`]; how a call ended is settled when the entries are assembled.
 //!
 //! Pure and lenient: any field may be missing or of the wrong type and `arguments` may not be
-//! JSON; such a row gets a plainer detail (in the end [`ToolDetail::Other`]), never a panic.
-//! Every long text a row keeps is cut to the reader's cap, so no row holds a giant output whole.
-//! Nothing is sanitised here: the display layer does that.
+//! JSON; such a row gets a plainer detail (in the end [`ToolDetail::Other`], which keeps the
+//! tool's name and arguments), never a panic. Every long text a row keeps is cut to the
+//! reader's cap, so no row holds a giant output whole. Nothing is sanitised here: the display
+//! layer does that.
 
 use serde_json::Value;
 
-use super::record::{PatchFile, PatchOp, ToolCall, ToolDetail, ToolOutput};
-use super::rules::{self, clip};
+use super::record::{
+    PatchFile, PatchOp, Plan, PlanStep, Status, StepChange, StepState, ToolCall, ToolDetail,
+    WebAction,
+};
+use super::rules::clip;
 
 /// The record of a tool or reasoning row (a `response_item` payload); `max_text` caps every
 /// long text it keeps (`None`: whole).
@@ -20,59 +25,21 @@ pub fn read(payload: &Value, max_text: Option<usize>) -> ToolCall {
         .and_then(Value::as_str)
         .unwrap_or("tool")
         .to_owned();
-    let body = body(&kind, payload);
-    let summary = summarise(&body);
-    let detail = detail(&kind, payload, body, Cap(max_text));
-    ToolCall {
-        kind,
-        summary,
-        call_id: text_field(payload, "call_id").map(str::to_owned),
-        detail,
-        output: None,
+    let detail = detail(&kind, payload, Cap(max_text));
+    let call_id = text_field(payload, "call_id").map(str::to_owned);
+    let mut call = ToolCall::new(kind, call_id, detail);
+    if call.call_id.is_none() && call.kind.ends_with("_call") {
+        // A built-in call with no output of its own (a web search) says how it ended.
+        call.status = match text_field(payload, "status") {
+            Some("completed") => Status::Ok,
+            Some("failed") => Status::Failed(format!("{} failed", call.kind.replace('_', " "))),
+            _ => Status::Unknown,
+        };
     }
+    call
 }
 
-/// The text a row's summary is made from.
-fn body(kind: &str, payload: &Value) -> String {
-    let pick = |v: Option<&Value>| -> String {
-        match v {
-            Some(Value::String(s)) => s.clone(),
-            Some(items @ Value::Array(_)) => rules::content_text(items),
-            Some(other @ Value::Object(_)) => other.to_string(),
-            _ => String::new(),
-        }
-    };
-    match kind {
-        "reasoning" => pick(payload.get("summary")),
-        "function_call" => {
-            let name = payload.get("name").and_then(Value::as_str).unwrap_or("?");
-            format!("{name} {}", pick(payload.get("arguments")))
-        }
-        "custom_tool_call" => {
-            let name = payload.get("name").and_then(Value::as_str).unwrap_or("?");
-            format!("{name} {}", pick(payload.get("input")))
-        }
-        "local_shell_call" | "web_search_call" => pick(payload.get("action")),
-        _ => pick(payload.get("output")),
-    }
-}
-
-/// `body` on one line: white space collapsed, cut to 200 bytes (`…` marks a cut), and the size
-/// of a body past 4 KB.
-fn summarise(body: &str) -> String {
-    let flat = rules::preview_line(clip(body, 4096));
-    let size = body.len();
-    let mut summary = clip(&flat, 200).to_owned();
-    if flat.len() > summary.len() {
-        summary.push('…');
-    }
-    if size > 4096 {
-        summary.push_str(&format!(" ({size} bytes)"));
-    }
-    summary
-}
-
-fn detail(kind: &str, payload: &Value, body: String, cap: Cap) -> ToolDetail {
+fn detail(kind: &str, payload: &Value, cap: Cap) -> ToolDetail {
     match kind {
         "reasoning" => ToolDetail::Reasoning {
             text: cap.mark(reasoning_text(payload.get("summary"))),
@@ -80,22 +47,39 @@ fn detail(kind: &str, payload: &Value, body: String, cap: Cap) -> ToolDetail {
         "function_call" => function_call(payload, cap),
         "custom_tool_call" => custom_tool_call(payload, cap),
         "local_shell_call" => local_shell_call(payload, cap),
-        // An output's summary body is its output text (string, or the items' texts joined).
-        k if k.ends_with("_output") => ToolDetail::Output(output(body, cap)),
-        _ => ToolDetail::Other {
-            name: name_or(payload, kind),
-            arguments: cap.mark(arguments_text(call_arguments(payload))),
-        },
+        "web_search_call" => ToolDetail::WebSearch(web_action(payload.get("action"), cap)),
+        "tool_search_call" => {
+            let args = payload.get("arguments");
+            let query = args.and_then(|a| text_field(a, "query"));
+            match query {
+                Some(q) => ToolDetail::ToolSearch {
+                    query: cap.mark(q.to_owned()),
+                },
+                None => other(payload, kind, cap),
+            }
+        }
+        k if k.ends_with("_output") => {
+            ToolDetail::Output(Box::new(super::tool_output::read(payload, cap)))
+        }
+        _ => other(payload, kind, cap),
+    }
+}
+
+/// A call nothing more is known of: its name (else the row's type) and its arguments.
+fn other(payload: &Value, kind: &str, cap: Cap) -> ToolDetail {
+    ToolDetail::Other {
+        name: name_or(payload, kind),
+        arguments: cap.mark(arguments_text(call_arguments(payload))),
     }
 }
 
 /// How much of a long text a row keeps.
 #[derive(Debug, Clone, Copy)]
-struct Cap(Option<usize>);
+pub(super) struct Cap(pub(super) Option<usize>);
 
 impl Cap {
     /// `text` cut to the cap on a char boundary, and the bytes cut.
-    fn cut(self, mut text: String) -> (String, u64) {
+    pub(super) fn cut(self, mut text: String) -> (String, u64) {
         let Some(max) = self.0.filter(|&max| text.len() > max) else {
             return (text, 0);
         };
@@ -107,13 +91,13 @@ impl Cap {
     }
 
     /// [`Cap::cut`] of a borrowed text: only the kept part is copied.
-    fn cut_str(self, text: &str) -> (String, u64) {
+    pub(super) fn cut_str(self, text: &str) -> (String, u64) {
         let kept = self.0.map_or(text, |max| clip(text, max));
         (kept.to_owned(), (text.len() - kept.len()) as u64)
     }
 
     /// `text` cut to the cap, a cut marked by a closing `…` (for a field that has no count).
-    fn mark(self, text: String) -> String {
+    pub(super) fn mark(self, text: String) -> String {
         match self.cut(text) {
             (mut text, elided) if elided > 0 => {
                 text.push('…');
@@ -133,7 +117,7 @@ fn name_or(payload: &Value, fallback: &str) -> String {
     text_field(payload, "name").unwrap_or(fallback).to_owned()
 }
 
-/// A `function_call`: a shell command or a patch when its name and arguments say so.
+/// A `function_call`: what its name (and MCP namespace) and arguments say it is.
 fn function_call(payload: &Value, cap: Cap) -> ToolDetail {
     let name = text_field(payload, "name").unwrap_or("");
     let raw = payload.get("arguments");
@@ -142,22 +126,122 @@ fn function_call(payload: &Value, cap: Cap) -> ToolDetail {
         _ => None,
     };
     let args = parsed.as_ref().or(raw.filter(|v| v.is_object()));
+    let arguments = || {
+        cap.mark(match args {
+            Some(json) => pretty(json),
+            None => arguments_text(raw),
+        })
+    };
+    if let Some((server, tool)) = mcp_tool(text_field(payload, "namespace"), name) {
+        return ToolDetail::Mcp {
+            server: cap.mark(server.to_owned()),
+            tool: cap.mark(tool.to_owned()),
+            arguments: arguments(),
+        };
+    }
     let known = args.and_then(|args| match name {
         "exec_command" => Some(ToolDetail::Command {
             command: cap.mark(text_field(args, "cmd")?.to_owned()),
             workdir: workdir(args, "workdir", cap),
+            session: None,
         }),
         "shell" | "container.exec" | "shell_command" => shell(args, "command", "workdir", cap),
         "apply_patch" => Some(patch(text_field(args, "input")?, cap)),
+        "update_plan" => plan(args, cap),
+        "write_stdin" => Some(ToolDetail::Poll {
+            session: cap.mark(id_text(args.get("session_id")?)?),
+            chars: cap.mark(args.get("chars").and_then(Value::as_str)?.to_owned()),
+            command: None,
+        }),
+        "view_image" => Some(ToolDetail::ViewImage {
+            path: cap.mark(text_field(args, "path")?.to_owned()),
+        }),
+        "create_goal" | "update_goal" | "get_goal" => Some(ToolDetail::Goal {
+            action: name.to_owned(),
+            objective: text_field(args, "objective").map(|o| cap.mark(o.to_owned())),
+            status: text_field(args, "status").map(|s| cap.mark(s.to_owned())),
+        }),
         _ => None,
     });
     known.unwrap_or_else(|| ToolDetail::Other {
         name: name.to_owned(),
-        arguments: cap.mark(match args {
-            Some(json) => pretty(json),
-            None => arguments_text(raw),
-        }),
+        arguments: arguments(),
     })
+}
+
+/// The server and tool of an MCP call: a `namespace` `mcp__<server>` with the tool as `name`,
+/// or (as older codex wrote it) a `name` `mcp__<server>__<tool>`.
+fn mcp_tool<'a>(namespace: Option<&'a str>, name: &'a str) -> Option<(&'a str, &'a str)> {
+    if let Some(server) = namespace.and_then(|n| n.strip_prefix("mcp__")) {
+        return Some((server, name));
+    }
+    let rest = name.strip_prefix("mcp__")?;
+    rest.split_once("__")
+        .filter(|(s, t)| !s.is_empty() && !t.is_empty())
+}
+
+/// A session id written as a number or a string.
+fn id_text(value: &Value) -> Option<String> {
+    match value {
+        Value::Number(n) => Some(n.to_string()),
+        Value::String(s) if !s.is_empty() => Some(s.clone()),
+        _ => None,
+    }
+}
+
+/// `update_plan` arguments: `explanation`, and `plan`, an array of `{step, status}`. `None`
+/// when there is no such array (the call is then shown as it was written).
+fn plan(args: &Value, cap: Cap) -> Option<ToolDetail> {
+    let steps = args.get("plan")?.as_array()?;
+    let steps = steps
+        .iter()
+        .filter_map(|s| {
+            Some(PlanStep {
+                text: cap.mark(text_field(s, "step")?.to_owned()),
+                state: match text_field(s, "status").unwrap_or("pending") {
+                    "pending" => StepState::Pending,
+                    "in_progress" => StepState::InProgress,
+                    "completed" => StepState::Completed,
+                    other => StepState::Other(cap.mark(other.to_owned())),
+                },
+                change: StepChange::Same,
+            })
+        })
+        .collect();
+    Some(ToolDetail::Plan(Plan {
+        explanation: text_field(args, "explanation").map(|e| cap.mark(e.to_owned())),
+        steps,
+    }))
+}
+
+/// A web search call's `action`: `search` (`query`, or the first of `queries`), `open_page`
+/// (`url`), `find_in_page` (`url`, `pattern`), or another action as written.
+fn web_action(action: Option<&Value>, cap: Cap) -> WebAction {
+    let field = |key| {
+        action
+            .and_then(|a| text_field(a, key))
+            .map(|t| cap.mark(t.to_owned()))
+    };
+    let kind = action.and_then(|a| text_field(a, "type"));
+    let first_query = || {
+        let queries = action?.get("queries")?.as_array()?;
+        queries
+            .iter()
+            .find_map(Value::as_str)
+            .map(|q| cap.mark(q.to_owned()))
+    };
+    let known = match kind {
+        Some("search") => field("query")
+            .or_else(first_query)
+            .map(|query| WebAction::Search { query }),
+        Some("open_page") => field("url").map(|url| WebAction::OpenPage { url }),
+        Some("find_in_page") => Some(WebAction::FindInPage {
+            url: field("url").unwrap_or_default(),
+            pattern: field("pattern").unwrap_or_default(),
+        }),
+        _ => None,
+    };
+    known.unwrap_or_else(|| WebAction::Other(cap.mark(arguments_text(action))))
 }
 
 /// A `custom_tool_call` (free-form `input`): a patch when it is `apply_patch`.
@@ -203,6 +287,7 @@ fn shell(args: &Value, command_key: &str, dir_key: &str, cap: Cap) -> Option<Too
     Some(ToolDetail::Command {
         command: cap.mark(command),
         workdir: workdir(args, dir_key, cap),
+        session: None,
     })
 }
 
@@ -264,6 +349,7 @@ fn patch_files(text: &str, cap: Cap) -> Vec<PatchFile> {
                 files.push(PatchFile {
                     op,
                     path: cap.mark(path.to_owned()),
+                    diff: None,
                 });
                 continue;
             }
@@ -323,102 +409,6 @@ fn arguments_text(value: Option<&Value>) -> String {
 
 fn pretty(value: &Value) -> String {
     serde_json::to_string_pretty(value).unwrap_or_else(|_| value.to_string())
-}
-
-/// An output row's text, read as codex's unified exec text or its older JSON when it is one.
-fn output(text: String, cap: Cap) -> ToolOutput {
-    if let Some(out) = exec_text(&text, cap).or_else(|| legacy_json(&text, cap)) {
-        return out;
-    }
-    let (text, elided) = cap.cut(text);
-    ToolOutput {
-        exit_code: None,
-        duration_ms: None,
-        text,
-        elided,
-    }
-}
-
-/// The header lines codex's exec tools put before `Output:` (at most this many).
-const MAX_HEADER_LINES: usize = 16;
-
-/// Codex's exec output text: header lines (`Chunk ID: …`, `Wall time: 0.05 seconds`,
-/// `Process exited with code 0`, `Exit code: 0`, `Original token count: …`, …), the line
-/// `Output:`, then what the command printed. `None` unless the first line is such a header and
-/// an `Output:` line follows within a few lines.
-fn exec_text(text: &str, cap: Cap) -> Option<ToolOutput> {
-    let mut out = ToolOutput::default();
-    let mut rest = text;
-    for n in 0..MAX_HEADER_LINES {
-        let (line, after) = match rest.split_once('\n') {
-            Some((line, after)) => (line, Some(after)),
-            None => (rest, None),
-        };
-        let line = line.strip_suffix('\r').unwrap_or(line);
-        if n > 0 && line == "Output:" {
-            (out.text, out.elided) = cap.cut_str(after.unwrap_or(""));
-            return Some(out);
-        }
-        if !exec_header(line, &mut out) && n == 0 {
-            return None;
-        }
-        rest = after?;
-    }
-    None
-}
-
-/// Read one header line of exec output into `out`; false when it is not one codex writes.
-fn exec_header(line: &str, out: &mut ToolOutput) -> bool {
-    if let Some(code) = line
-        .strip_prefix("Process exited with code ")
-        .or_else(|| line.strip_prefix("Exit code: "))
-    {
-        out.exit_code = code.trim().parse().ok();
-        return true;
-    }
-    if let Some(time) = line.strip_prefix("Wall time: ") {
-        let secs = time.trim().trim_end_matches("seconds").trim();
-        out.duration_ms = secs.parse().ok().and_then(millis);
-        return true;
-    }
-    [
-        "Chunk ID: ",
-        "Process running with session ID ",
-        "Original token count: ",
-        "Total output lines: ",
-    ]
-    .iter()
-    .any(|prefix| line.starts_with(prefix))
-}
-
-/// Seconds as whole milliseconds, for a finite, non-negative count.
-fn millis(secs: f64) -> Option<u64> {
-    (secs.is_finite() && secs >= 0.0).then(|| (secs * 1000.0).round() as u64)
-}
-
-/// The JSON older codex wrote as a shell output:
-/// `{"output":"…","metadata":{"exit_code":0,"duration_seconds":0.1}}`.
-fn legacy_json(text: &str, cap: Cap) -> Option<ToolOutput> {
-    let trimmed = text.trim();
-    if !(trimmed.starts_with('{') && trimmed.ends_with('}')) {
-        return None;
-    }
-    let value: Value = serde_json::from_str(trimmed).ok()?;
-    let printed = value.get("output")?.as_str()?;
-    let metadata = value.get("metadata").filter(|m| m.is_object())?;
-    let (text, elided) = cap.cut_str(printed);
-    Some(ToolOutput {
-        exit_code: metadata
-            .get("exit_code")
-            .and_then(Value::as_i64)
-            .and_then(|code| i32::try_from(code).ok()),
-        duration_ms: metadata
-            .get("duration_seconds")
-            .and_then(Value::as_f64)
-            .and_then(millis),
-        text,
-        elided,
-    })
 }
 
 #[cfg(test)]

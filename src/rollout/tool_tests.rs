@@ -3,6 +3,8 @@
 //! a transcript; the cap on long texts; and rows of every wrong shape read without a panic.
 
 use super::*;
+use crate::rollout::describe;
+use crate::rollout::record::ToolOutput;
 use crate::rollout::transcript::{self, read_transcript, Entry, TranscriptOptions};
 use serde_json::json;
 
@@ -12,7 +14,9 @@ fn row(payload: Value) -> ToolCall {
 
 fn command_of(call: &ToolCall) -> (&str, Option<&str>) {
     match &call.detail {
-        ToolDetail::Command { command, workdir } => (command, workdir.as_deref()),
+        ToolDetail::Command {
+            command, workdir, ..
+        } => (command, workdir.as_deref()),
         other => panic!("not a command: {other:?}"),
     }
 }
@@ -25,7 +29,7 @@ fn output_of(call: &ToolCall) -> &ToolOutput {
 }
 
 #[test]
-fn exec_command_shows_its_cmd_and_workdir_and_keeps_its_summary() {
+fn exec_command_shows_its_cmd_and_workdir() {
     let call = row(json!({"type":"function_call","name":"exec_command",
         "arguments":"{\"cmd\":\"rg -n TODO src\",\"workdir\":\"/home/dev/proj\"}","call_id":"call_7"}));
     assert_eq!(
@@ -34,10 +38,7 @@ fn exec_command_shows_its_cmd_and_workdir_and_keeps_its_summary() {
     );
     assert_eq!(call.call_id.as_deref(), Some("call_7"));
     assert_eq!(call.kind, "function_call");
-    assert_eq!(
-        call.summary,
-        r#"exec_command {"cmd":"rg -n TODO src","workdir":"/home/dev/proj"}"#
-    );
+    assert_eq!(describe::tool(&call).head, "$ rg -n TODO src");
     assert_eq!(call.output, None);
 }
 
@@ -121,6 +122,7 @@ fn file(op: PatchOp, path: &str) -> PatchFile {
     PatchFile {
         op,
         path: path.into(),
+        diff: None,
     }
 }
 
@@ -146,7 +148,7 @@ fn apply_patch_lists_added_updated_deleted_and_moved_files() {
         ]
     );
     assert_eq!((patch, elided), (PATCH, 0));
-    assert!(call.summary.starts_with("apply_patch *** Begin Patch"));
+    assert_eq!(describe::tool(&call).head, "apply_patch: 4 files");
 }
 
 #[test]
@@ -180,9 +182,6 @@ fn unified_exec_output_gives_exit_code_wall_time_and_the_printed_text() {
     assert_eq!(o.elided, 0);
     assert_eq!(out.call_id.as_deref(), Some("call_7"));
     assert_eq!(out.kind, "function_call_output");
-    assert!(out
-        .summary
-        .starts_with("Chunk ID: cdad48 Wall time: 0.0521 seconds"));
 }
 
 #[test]
@@ -191,6 +190,7 @@ fn a_still_running_exec_has_no_exit_code_and_older_headers_are_read() {
         "output":"Chunk ID: 1\r\nWall time: 10.0000 seconds\r\nProcess running with session ID 4\r\nOutput:\r\nbuilding"}));
     let o = output_of(&out);
     assert_eq!((o.exit_code, o.duration_ms), (None, Some(10_000)));
+    assert_eq!(o.session.as_deref(), Some("4"));
     assert_eq!(o.text, "building");
     let out = row(json!({"type":"function_call_output","call_id":"c",
         "output":"Exit code: 127\nWall time: 0.2 seconds\nTotal output lines: 1\nOutput:\nsh: nope: not found"}));
@@ -258,7 +258,6 @@ fn reasoning_is_its_summary_texts_joined_by_blank_lines() {
             text: "**Plan**\n\nRead the parser.\n\n**Fix**".into()
         }
     );
-    assert_eq!(call.summary, "**Plan** Read the parser. **Fix**");
     assert_eq!(call.call_id, None);
     let call = row(json!({"type":"reasoning","summary":[],"encrypted_content":"gAAAA"}));
     assert_eq!(call.detail, ToolDetail::Reasoning { text: "".into() });
@@ -266,25 +265,23 @@ fn reasoning_is_its_summary_texts_joined_by_blank_lines() {
 
 #[test]
 fn other_tools_show_their_name_and_pretty_arguments() {
-    let call = row(json!({"type":"function_call","name":"view_image",
-        "arguments":"{\"path\":\"shot.png\"}","call_id":"c"}));
+    let call = row(json!({"type":"function_call","name":"browser_click",
+        "arguments":"{\"selector\":\"#go\"}","call_id":"c"}));
     assert_eq!(
         call.detail,
         ToolDetail::Other {
-            name: "view_image".into(),
-            arguments: "{\n  \"path\": \"shot.png\"\n}".into()
+            name: "browser_click".into(),
+            arguments: "{\n  \"selector\": \"#go\"\n}".into()
         }
     );
+    // A web search action codex does not write today is shown as written.
     let call = row(json!({"type":"web_search_call","status":"completed",
-        "action":{"type":"search","query":"rust zstd"}}));
-    let ToolDetail::Other { name, arguments } = &call.detail else {
+        "action":{"type":"screenshot","page":3}}));
+    let ToolDetail::WebSearch(WebAction::Other(what)) = &call.detail else {
         panic!("{call:?}");
     };
-    assert_eq!(name, "web_search_call");
-    assert!(
-        arguments.contains("\"query\": \"rust zstd\""),
-        "{arguments}"
-    );
+    assert!(what.contains("\"type\": \"screenshot\""), "{what}");
+    assert_eq!(call.status, crate::rollout::record::Status::Ok);
     // A generated image's data is not kept.
     let call = row(json!({"type":"image_generation_call","id":"ig","result":"aGVsbG8="}));
     assert_eq!(
@@ -376,8 +373,6 @@ fn the_cap_cuts_output_and_patch_on_a_char_boundary_and_counts_the_rest() {
     assert!(o.text.len() <= cap && o.text.len() > cap - 3);
     assert!(printed.starts_with(&o.text));
     assert_eq!(o.text.len() as u64 + o.elided, printed.len() as u64);
-    // The summary is today's, from the whole text: its size is counted whole.
-    assert!(out.summary.ends_with(&format!(" ({} bytes)", exec.len())));
 
     let plain = giant_output(cap * 2);
     let out = read(
@@ -448,6 +443,7 @@ fn tool(entry: &Entry) -> &ToolCall {
     match entry {
         Entry::Tool(call) => call,
         Entry::Message { text, .. } => panic!("a message: {text}"),
+        Entry::Marker(m) => panic!("a marker: {m:?}"),
     }
 }
 
@@ -487,19 +483,24 @@ fn without_pairing_every_output_is_an_entry_in_file_order() {
 }
 
 #[test]
-fn pairing_again_over_joined_reads_pairs_across_the_join() {
+fn pieces_of_two_reads_assembled_together_pair_across_the_join() {
     let call = line(json!({"type":"function_call","name":"exec_command",
         "arguments":"{\"cmd\":\"make\"}","call_id":"k"}));
     let out = line(json!({"type":"function_call_output","call_id":"k","output":"built"}));
-    let mut entries = paired_read(&call, true);
-    entries.extend(paired_read(&out, true));
-    assert_eq!(entries.len(), 2);
-    transcript::pair_outputs(&mut entries);
+    let pieces = |text: &str| {
+        let opts = TranscriptOptions::default();
+        transcript::read_pieces(text.as_bytes(), &opts, transcript::Parse::Every)
+            .unwrap()
+            .1
+    };
+    assert_eq!(
+        paired_read(&call, true).len() + paired_read(&out, true).len(),
+        2
+    );
+    let entries = transcript::assemble(pieces(&call).into_iter().chain(pieces(&out)), true);
     assert_eq!(entries.len(), 1);
     let paired = tool(&entries[0]).output.as_ref().unwrap();
     assert_eq!(paired.text, "built");
-    transcript::pair_outputs(&mut entries);
-    assert_eq!(entries.len(), 1, "pairing twice changes nothing");
 }
 
 #[test]
@@ -576,4 +577,23 @@ fn a_capped_transcript_keeps_a_bounded_total_of_tool_text() {
         last, TOOL_TEXT_PAST_BUDGET,
         "past the budget, the start of each output"
     );
+}
+
+#[test]
+fn a_goal_tools_answer_is_said_in_words_and_anything_else_is_left_as_written() {
+    use crate::rollout::tool_output::goal_said;
+    let answer = json!({"goal": {"objective": "Ship it", "status": "active", "tokensUsed": 1200,
+        "timeUsedSeconds": 0}, "remainingTokens": null});
+    assert_eq!(
+        goal_said(&answer.to_string()).as_deref(),
+        Some("Ship it · active · 1200 tokens used")
+    );
+    for other in [
+        "not json",
+        "{\"goal\": \"Ship it\"}",
+        "{\"goal\": {\"status\": \"active\"}}",
+        "[1, 2]",
+    ] {
+        assert_eq!(goal_said(other), None, "{other}");
+    }
 }

@@ -1,7 +1,10 @@
 //! A session's whole history: a paginated fork starts from its parent's records before the
-//! fork point (`history_base`), then goes on in its own file. This is the one place that
-//! follows a fork to its parent; the row summary, the transcript, the content index and
-//! `show` all take a session's history from here.
+//! fork point (`history_base`), then a marker where its own part begins, then its own file.
+//! This is the one place that follows a fork to its parent; the row summary, the transcript,
+//! the content index and `show` all take a session's history from here. A fork is titled by
+//! its own first prompt and counted by its own messages (reading-rules sections 4 and 5); only
+//! a fork with no prompt of its own yet takes its title from its parent. A fork's name that is
+//! only its parent's name (codex copies it when forking) is not its own.
 //!
 //! The parent is found by id among the store's files ([`FindFile`]): a walk made already, or a
 //! walk made only when a fork asks for it ([`LazyWalk`]). The parent is read with the reader's
@@ -13,10 +16,13 @@ use std::path::Path;
 use super::open::open_at;
 use super::walk::RolloutFile;
 use super::{scan_file, FileIssue, Store};
+use crate::rollout::assemble::Piece;
 use crate::rollout::record::Meta;
 use crate::rollout::rules;
 use crate::rollout::summary::{ScanOptions, ScanState, Until};
-use crate::rollout::transcript::{self, Entry, Parse, Transcript, TranscriptOptions};
+use crate::rollout::transcript::{
+    self, Assembled, Entry, Marker, Parse, PieceSink, Streamer, Transcript, TranscriptOptions,
+};
 use crate::session::{self, HistoryBase, SessionRow};
 
 /// Finds the file of a session by its id.
@@ -97,71 +103,183 @@ fn scan_parent(parent: &Parent, until: Until) -> Option<ScanState> {
     Some(state)
 }
 
-/// Title a fork from its parent's history when it has no prompt of its own, and add the
-/// inherited messages to its counts when they are known.
+/// Title a fork from its parent's history when it has no prompt of its own yet. Its counts
+/// stay its own.
 pub fn fill_from_parent(row: &mut SessionRow, find: &mut dyn FindFile) {
+    if row.first_user_message.is_some() {
+        return;
+    }
     let Some(parent) = parent_of(&row.path, row.history_base.as_ref(), find) else {
         return;
     };
-    let counted = row.user_messages.is_some();
-    let until = if counted {
-        Until::End
-    } else {
-        Until::FirstPrompt
-    };
-    let Some(state) = scan_parent(&parent, until) else {
+    let Some(state) = scan_parent(&parent, Until::FirstPrompt) else {
         return;
     };
-    if row.first_user_message.is_none() {
-        if let Some(first) = state.first_prompt() {
-            row.preview = rules::preview_line(first);
-            row.first_user_message = Some(first.to_owned());
-        }
-    }
-    if counted {
-        let (user, assistant) = state.counts();
-        row.user_messages = row.user_messages.map(|n| n + user);
-        row.assistant_messages = row.assistant_messages.map(|n| n + assistant);
+    if let Some(first) = state.first_prompt() {
+        row.preview = rules::preview_line(first);
+        row.first_user_message = Some(first.to_owned());
     }
 }
 
+/// The parent of a fork as a reader names it (its first prompt, else its id), when the
+/// session is one.
+pub fn parent_title(row: &SessionRow, find: &mut dyn FindFile) -> Option<String> {
+    let parent_id = row
+        .forked_from_id
+        .as_deref()
+        .or(row.history_base.as_ref().map(|b| b.thread_id.as_str()))?;
+    let first = find
+        .find(parent_id)
+        .filter(|p| p.path != row.path)
+        .and_then(|file| {
+            let mut state = ScanState::default();
+            scan_file(&file, &mut state, &ScanOptions::new(Until::FirstPrompt)).ok()?;
+            state.first_prompt().map(rules::preview_line)
+        })
+        .filter(|t| !t.is_empty());
+    Some(first.unwrap_or_else(|| format!("session {parent_id}")))
+}
+
+/// The name of session `id` (whose metadata is `meta`) among `names`: none for a fork that has
+/// a prompt of its own when its name is its parent's (codex gives a fork its parent's name).
+pub fn own_name<'a>(
+    id: &str,
+    meta: &Meta,
+    has_prompt: bool,
+    names: &'a std::collections::HashMap<String, String>,
+) -> Option<&'a String> {
+    let name = names.get(id)?;
+    let parent = meta.forked_from_id.as_deref();
+    let inherited = parent.is_some_and(|p| names.get(p) == Some(name));
+    (!(inherited && has_prompt)).then_some(name)
+}
+
+/// The marker where a fork's own part begins: its parent, titled by its first prompt.
+fn fork_marker(base: &HistoryBase, first_prompt: Option<&str>) -> Piece {
+    let title = first_prompt
+        .map(rules::preview_line)
+        .filter(|t| !t.is_empty());
+    Piece::entry(Entry::Marker(Marker::Forked {
+        parent_id: base.thread_id.clone(),
+        parent_title: title,
+    }))
+}
+
 /// The transcript of a session, parsed as `parse` says: a paginated fork's starts with its
-/// parent's history.
+/// parent's history and a marker where its own part begins.
 pub fn read_transcript(
     file: &RolloutFile,
     find: &mut dyn FindFile,
     opts: &TranscriptOptions,
     parse: Parse,
 ) -> Result<Transcript, FileIssue> {
+    read_transcript_watched(file, find, opts, parse, &mut |_| true)
+}
+
+/// [`read_transcript`] of a file that may be large: `watch` is given the start of the
+/// transcript ([`Transcript::partial`]) once [`transcript::WATCH_EVERY`] bytes are read or
+/// before a giant line (a session that is not a fork: a fork's history starts in its parent),
+/// then nothing but empty calls as more is read; when it answers `false` the read stops with
+/// an [`io::ErrorKind::Interrupted`] issue.
+pub fn read_transcript_watched(
+    file: &RolloutFile,
+    find: &mut dyn FindFile,
+    opts: &TranscriptOptions,
+    parse: Parse,
+    watch: &mut dyn FnMut(Option<Transcript>) -> bool,
+) -> Result<Transcript, FileIssue> {
     let issue = |e: io::Error| FileIssue {
         path: file.path.clone(),
         reason: e.to_string(),
     };
     let reader = open_at(&file.path, file.compressed, 0).map_err(issue)?;
-    let mut own = transcript::read(reader, opts, parse).map_err(issue)?;
+    let mut own = Own {
+        fork: Vec::new(),
+        plain: Assembled::new(opts.pair_outputs),
+        shown: false,
+        watch,
+    };
     // The fork's own records are read first: only they say whether it has a parent.
-    if let Some(parent) = parent_of(&file.path, history_base(own.meta.as_ref()), find) {
+    let (meta, skipped_lines) =
+        transcript::read_into(reader, opts, parse, &mut own).map_err(issue)?;
+    let Some(base) = history_base(meta.as_ref()) else {
+        return Ok(Transcript {
+            meta,
+            entries: own.plain.finish(),
+            skipped_lines,
+            partial: false,
+        });
+    };
+    let mut pieces = Vec::new();
+    let mut title = None;
+    if let Some(parent) = parent_of(&file.path, Some(base), find) {
         let popts = TranscriptOptions {
             ordinal_below: parent.ordinal_below,
             ..*opts
         };
         let inherited = open_at(&parent.file.path, parent.file.compressed, 0)
-            .and_then(|reader| transcript::read(reader, &popts, parse));
-        if let Ok(mut inherited) = inherited {
-            inherited.entries.append(&mut own.entries);
-            own.entries = inherited.entries;
-            if opts.pair_outputs {
-                // An output in the fork may answer a call in the parent's history.
-                transcript::pair_outputs(&mut own.entries);
-            }
+            .and_then(|reader| transcript::read_pieces(reader, &popts, parse));
+        if let Ok((_, inherited, _)) = inherited {
+            let first = inherited.iter().filter_map(Piece::as_entry);
+            title = first.filter(|e| e.is_prompt()).find_map(|e| match e {
+                Entry::Message { text, .. } => Some(text.clone()),
+                _ => None,
+            });
+            pieces = inherited;
         }
     }
-    Ok(own)
+    pieces.push(fork_marker(base, title.as_deref()));
+    pieces.append(&mut own.fork);
+    Ok(Transcript {
+        meta,
+        entries: transcript::assemble(pieces, opts.pair_outputs),
+        skipped_lines,
+        partial: false,
+    })
 }
 
-/// Stream a session's transcript to `sink`, a fork's parent history first, holding one line at
-/// a time. `state` is a whole pass over `file` (it says which shapes each role comes from and
-/// whether the file is a fork).
+/// Where a session's own records go: a fork's are kept to go after its parent's history;
+/// another session's are assembled as they come, and its start is shown while the rest is
+/// read.
+struct Own<'a> {
+    fork: Vec<Piece>,
+    plain: Assembled,
+    shown: bool,
+    watch: &'a mut dyn FnMut(Option<Transcript>) -> bool,
+}
+
+impl PieceSink for Own<'_> {
+    fn piece(&mut self, meta: Option<&Meta>, piece: Piece) {
+        if history_base(meta).is_some() {
+            self.fork.push(piece);
+        } else {
+            self.plain.piece(meta, piece);
+        }
+    }
+
+    fn progress(&mut self, meta: Option<&Meta>, waiting: &[Piece]) -> bool {
+        if self.shown || history_base(meta).is_some() {
+            return (self.watch)(None);
+        }
+        // What is handed over so far, and the entries still held back (as they were read).
+        let mut start = self.plain.so_far().to_vec();
+        start.extend(waiting.iter().filter_map(Piece::as_entry).cloned());
+        if start.is_empty() {
+            return (self.watch)(None);
+        }
+        self.shown = true;
+        (self.watch)(Some(Transcript {
+            meta: meta.cloned(),
+            entries: start,
+            skipped_lines: 0,
+            partial: true,
+        }))
+    }
+}
+
+/// Stream a session's transcript to `sink`, a fork's parent history and the fork marker
+/// first, holding a bounded amount. `state` is a whole pass over `file` (it says which shapes
+/// each role comes from and whether the file is a fork).
 pub fn stream_transcript(
     file: &RolloutFile,
     state: &ScanState,
@@ -169,18 +287,29 @@ pub fn stream_transcript(
     opts: &TranscriptOptions,
     sink: &mut dyn FnMut(&Entry) -> io::Result<()>,
 ) -> io::Result<()> {
-    if let Some(parent) = parent_of(&file.path, history_base(state.meta.as_ref()), find) {
-        if let Some(pstate) = scan_parent(&parent, Until::End) {
+    let mut streamer = Streamer::new(opts.pair_outputs, sink);
+    if let Some(base) = history_base(state.meta.as_ref()) {
+        let mut title = None;
+        let parent = parent_of(&file.path, Some(base), find);
+        if let Some((parent, pstate)) = parent
+            .and_then(|p| Some((scan_parent(&p, Until::End)?, p)))
+            .map(|(state, parent)| (parent, state))
+        {
             let popts = TranscriptOptions {
                 ordinal_below: parent.ordinal_below,
                 ..*opts
             };
+            title = pstate.first_prompt().map(str::to_owned);
             // A parent that cannot be opened leaves the fork's own records.
             if let Ok(reader) = open_at(&parent.file.path, parent.file.compressed, 0) {
-                transcript::stream_transcript(reader, &popts, pstate.sources(), sink)?;
+                transcript::stream_pieces(reader, &popts, pstate.sources(), &mut |p| {
+                    streamer.push(p)
+                })?;
             }
         }
+        streamer.push(fork_marker(base, title.as_deref()))?;
     }
     let reader = open_at(&file.path, file.compressed, 0)?;
-    transcript::stream_transcript(reader, opts, state.sources(), sink).map(drop)
+    transcript::stream_pieces(reader, opts, state.sources(), &mut |p| streamer.push(p))?;
+    streamer.finish()
 }

@@ -1,6 +1,8 @@
 //! The transcript thread: reads the selected session's conversation (newest request wins; older
-//! queued ones are skipped) with giant messages and tool outputs elided and each tool output
-//! attached to its call, so a large rollout never freezes the list.
+//! queued ones are skipped, and a newer one ends the read of a large file under way) with giant
+//! messages and tool outputs elided and each tool output attached to its call, so a large
+//! rollout never freezes the list. A large file's start is sent first (a partial transcript),
+//! so its first screen does not wait for the rest.
 
 use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver, Sender};
@@ -72,16 +74,42 @@ fn run(store: &Store, rx: &Receiver<Job>, tx: &wake::Sender<Loaded>) {
     // since). Other sessions are read straight away, with no walk before the first one.
     let mut files = LazyWalk::new(store.clone());
     let opts = pane_options();
-    while let Ok(first) = rx.recv() {
+    let mut next: Option<Job> = None;
+    loop {
+        let first = match next.take() {
+            Some(job) => job,
+            None => match rx.recv() {
+                Ok(job) => job,
+                Err(_) => return,
+            },
+        };
         let Some(job) = std::iter::once(first).chain(rx.try_iter()).last() else {
             continue;
+        };
+        // A large file's start is shown while the rest is read; a newer ask ends the read.
+        let mut early = |start: Option<Transcript>| {
+            if let Some(newer) = rx.try_iter().last() {
+                next = Some(newer);
+                return false;
+            }
+            let Some(start) = start else { return true };
+            let loaded = Loaded {
+                gen: job.gen,
+                id: job.id.clone(),
+                result: Ok(start),
+            };
+            tx.send(loaded).is_ok()
         };
         let result = RolloutFile::at(&job.path)
             .map_err(ReadError::Open)
             .and_then(|file| {
-                fork::read_transcript(&file, &mut files, &opts, Parse::Every)
+                fork::read_transcript_watched(&file, &mut files, &opts, Parse::Every, &mut early)
                     .map_err(ReadError::Read)
             });
+        if next.is_some() {
+            // Given up for a newer ask: nothing to send.
+            continue;
+        }
         let loaded = Loaded {
             gen: job.gen,
             id: job.id,
@@ -132,7 +160,7 @@ mod tests {
             .into_iter()
             .filter_map(|e| match e {
                 Entry::Message { text, .. } => Some(text),
-                Entry::Tool(_) => None,
+                Entry::Tool(_) | Entry::Marker(_) => None,
             })
             .collect()
     }
@@ -221,5 +249,83 @@ mod tests {
             texts(&tx, &rx, 2, &fork_path),
             vec!["parent prompt", "parent reply", "fork prompt"]
         );
+    }
+
+    #[test]
+    fn a_large_file_shows_its_start_first_then_the_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path();
+        let id = "00000000-0000-7000-8000-0000000000d1";
+        let reply = "r".repeat(2000);
+        let mut lines =
+            vec![serde_json::json!({"type":"session_meta","payload":{"id":id,"cwd":"/w"}})];
+        lines.push(item(1, "UserMessage", "the first prompt"));
+        // A giant line: the start is shown before it is read.
+        let giant = "g".repeat(crate::rollout::transcript::WATCH_BIG_LINE + 10);
+        lines.push(item(2, "AgentMessage", &giant));
+        for n in 0..3000 {
+            lines.push(item(3 + n, "AgentMessage", &reply));
+        }
+        let path = write(home, id, &lines);
+        let (tx, rx) = spawn(
+            Store {
+                home: home.to_path_buf(),
+            },
+            Waker::noop(),
+        );
+        let first = load(&tx, &rx, 1, &path);
+        assert!(first.partial, "the start first");
+        assert_eq!(first.entries.len(), 1, "what came before the giant line");
+        let whole = rx
+            .recv_timeout(Duration::from_secs(30))
+            .unwrap()
+            .result
+            .unwrap();
+        assert!(!whole.partial);
+        assert_eq!(whole.counts(), (1, 3001));
+    }
+
+    #[test]
+    fn a_newer_ask_ends_the_read_of_a_large_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path();
+        let big = "00000000-0000-7000-8000-0000000000d2";
+        let small = "00000000-0000-7000-8000-0000000000d3";
+        let reply = "r".repeat(4000);
+        let mut lines =
+            vec![serde_json::json!({"type":"session_meta","payload":{"id":big,"cwd":"/w"}})];
+        lines.push(item(1, "UserMessage", "big"));
+        for n in 0..10_000 {
+            lines.push(item(2 + n, "AgentMessage", &reply));
+        }
+        let big_path = write(home, big, &lines);
+        let small_path = write(
+            home,
+            small,
+            &[
+                serde_json::json!({"type":"session_meta","payload":{"id":small,"cwd":"/w"}}),
+                item(1, "UserMessage", "small"),
+            ],
+        );
+        let (tx, rx) = spawn(
+            Store {
+                home: home.to_path_buf(),
+            },
+            Waker::noop(),
+        );
+        let start = load(&tx, &rx, 1, &big_path);
+        assert!(start.partial);
+        tx.send(Job {
+            gen: 2,
+            id: String::new(),
+            path: small_path,
+        })
+        .unwrap();
+        let next = rx.recv_timeout(Duration::from_secs(30)).unwrap();
+        assert_eq!(
+            next.gen, 2,
+            "the big file's read was given up for the newer ask"
+        );
+        assert_eq!(next.result.unwrap().counts(), (1, 0));
     }
 }

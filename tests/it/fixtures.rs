@@ -259,18 +259,31 @@ fn a_paginated_fork_is_titled_from_its_parent() {
     let f = row(&rows, fork);
     assert_eq!(f["first_user_message"], "parent prompt");
     assert_eq!(f["forked_from_id"], parent);
+    // Its counts are its own messages: it has none yet (reading-rules section 5).
     assert_eq!(
         (
             f["user_messages"].as_u64(),
             f["assistant_messages"].as_u64()
         ),
-        (Some(1), Some(1))
+        (Some(0), Some(0))
     );
+    let out = run(&["show", fork, "--codex-home", tmp.path().to_str().unwrap()]);
+    let text = stdout(&out);
+    assert!(
+        text.contains("messages: 0 user, 0 assistant"),
+        "show agrees with list: {text}"
+    );
+    // The conversation shown is the parent's history up to the fork point, then the mark.
     assert_eq!(
         show_counts(tmp.path(), fork),
         (1, 1),
-        "show agrees with list"
+        "the parent's history before the fork point"
     );
+    assert!(
+        text.contains("── forked here from “parent prompt” ──"),
+        "{text}"
+    );
+    assert!(!text.contains("after the fork point"), "{text}");
 }
 
 #[test]
@@ -366,7 +379,7 @@ fn demo_store_works_from_the_binary() {
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
     let rows: Vec<Value> = crate::common::json_lines(&stdout(&out));
-    assert_eq!(rows.len(), 13);
+    assert_eq!(rows.len(), 14);
     assert!(rows.iter().all(|r| r["path"]
         .as_str()
         .unwrap()
@@ -498,7 +511,12 @@ fn show_accepts_a_file_path_and_shows_tools_on_request() {
     let out = run(&["show", file.to_str().unwrap(), "--tools"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
-    assert!(text.contains("▸ function_call: exec_command"), "{text}");
+    assert!(
+        text.contains(
+            "  ▸ $ echo corpus-shell-ok && pwd && ls -1 | head -5  ✓ exit 0 · 16 ms\n      │ corpus-shell-ok\n"
+        ),
+        "{text}"
+    );
     assert!(text.contains("## Assistant (commentary)"), "{text}");
 }
 

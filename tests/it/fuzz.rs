@@ -46,19 +46,27 @@ fn expected_kind(v: &Value) -> Kind {
     };
     let payload = obj.get("payload").and_then(Value::as_object);
     let field = |k: &str| payload.and_then(|p| p.get(k)).and_then(Value::as_str);
-    let tool = |k: &str| k == "reasoning" || k.ends_with("_call") || k.ends_with("_call_output");
+    let tool = |k: &str| k == "reasoning" || k.ends_with("_call") || k.ends_with("_output");
     match obj.get("type").and_then(Value::as_str) {
         Some("session_meta") => Kind::Meta,
+        Some("compacted") => Kind::Turn,
         Some("event_msg") => match field("type") {
             Some("user_message" | "agent_message") => Kind::Message,
             Some("item_completed") => {
                 let item = payload.and_then(|p| p.get("item"));
                 match item.and_then(|i| i.get("type")).and_then(Value::as_str) {
                     Some("UserMessage" | "AgentMessage") => Kind::Message,
+                    Some("ContextCompaction") => Kind::Turn,
+                    Some("FileChange" | "CommandExecution" | "McpToolCall") => Kind::ToolEvent,
                     _ => Kind::Other,
                 }
             }
             Some("thread_name_updated") => Kind::ThreadName,
+            Some(
+                "task_started" | "task_complete" | "turn_started" | "turn_complete"
+                | "turn_aborted" | "context_compacted",
+            ) => Kind::Turn,
+            Some("patch_apply_end") => Kind::ToolEvent,
             _ => Kind::Other,
         },
         Some("response_item") => match (field("role"), field("type")) {

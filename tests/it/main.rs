@@ -7,6 +7,7 @@ mod fixtures;
 mod pane_screens;
 mod picker_hostile;
 mod picker_loop;
+mod rich;
 mod screens;
 mod shell_integration;
 mod shell_setup;
@@ -14,8 +15,11 @@ mod split_roles;
 mod stand_in;
 mod tmux;
 mod tmux_actions;
+mod tmux_inline;
+mod tmux_keys;
 mod tmux_live;
 mod tmux_pane;
+mod tmux_rename;
 mod tmux_signals;
 
 #[path = "../../examples/common/mod.rs"]
@@ -23,15 +27,18 @@ mod gen_common;
 use gen_common::gen;
 
 mod cache;
+mod cache_delta;
 mod content;
 mod engine;
 mod fuzz;
 mod fuzz_gen;
 mod generator;
 mod hostile;
+mod hostile_entries;
 mod limits;
 mod list_lines;
 mod markdown;
+mod open_elsewhere;
 mod read_only;
 mod readme_keys;
 mod terminal_safety;

@@ -201,7 +201,7 @@ fn tool_calls_collapsed_and_one_expanded() {
     app.update(Action::ToggleTools);
     let text = text_of(&screen(&app, 120, 40));
     assert!(
-        text.contains("▸ $ rg -n 'round' cart/  ✓ · 41 ms"),
+        text.contains("▸ $ rg -n 'round' cart/  ✓ exit 0 · 41 ms"),
         "command, status, duration:\n{text}"
     );
     scroll_to(&mut app, "apply_patch");

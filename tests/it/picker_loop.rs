@@ -264,7 +264,7 @@ impl Running {
 
     /// Every demo session has been read (the archived one is hidden).
     fn wait_for_every_row(&self) -> String {
-        self.wait_for("12 of 13 sessions")
+        self.wait_for("13 of 14 sessions")
     }
 
     /// The query line shows `query`, and the answer to it.

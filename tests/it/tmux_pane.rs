@@ -1,6 +1,7 @@
-//! End to end, the conversation pane in the real binary in tmux, in colour, on the demo store:
-//! a rendered heading, a highlighted code block, an expanded tool call showing its whole
-//! command, and a find that moves the pane to the match.
+//! End to end, the conversation pane in the real binary in tmux, on the demo store: a rendered
+//! heading, a highlighted code block (in colour), an expanded tool call showing its whole
+//! command, a find that moves the pane to the match; a plan shown as its steps and a failed
+//! patch marked failed with codex's reason.
 
 use std::path::Path;
 
@@ -76,7 +77,7 @@ fn the_pane_renders_markdown_highlights_code_expands_a_call_and_finds() {
     tmux.keys(&["e"]);
     let screen = tmux.wait_for("▾ $ pytest -q");
     assert!(
-        screen.contains("--maxfail=1") && screen.contains("no:cacheprovider  ✓ · 832 ms"),
+        screen.contains("--maxfail=1") && screen.contains("no:cacheprovider  ✓ exit 0 · 832 ms"),
         "expanded, the whole command and how it ended:\n{screen}"
     );
     // Find moves the pane to the match.
@@ -97,5 +98,52 @@ fn the_pane_renders_markdown_highlights_code_expands_a_call_and_finds() {
     assert!(
         text.contains("```text") || text.contains("**tool**"),
         "tool calls shown, so exported"
+    );
+}
+
+#[test]
+fn a_plan_is_shown_as_steps_and_a_failed_patch_as_failed_with_codexs_reason() {
+    let Some(tmux) = Tmux::start() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let home = super::tmux::demo_store(dir.path());
+    // Wide enough for a failed call's heading to say how it ended.
+    let cmd = super::tmux::picker_cmd(dir.path(), &home);
+    let out = tmux.run(&[
+        "new-session",
+        "-d",
+        "-s",
+        "t",
+        "-x",
+        "160",
+        "-y",
+        "40",
+        &cmd,
+    ]);
+    assert!(out.status.success());
+    tmux.wait_for("Draft the 2.4 release notes");
+    tmux.keys(&["-l", "csv export"]);
+    tmux.wait_for("Add a CSV export to the inventory report");
+    tmux.keys(&["Right", "C-t"]);
+    let screen = page_to(&tmux, "plan: 1 of 3 steps done");
+    assert!(
+        screen.contains("[x] Read inventory/report.py  (was in progress)")
+            && screen.contains("[>] Add export_csv()  (was pending)")
+            && screen.contains("[ ] Run the tests"),
+        "the plan's steps:\n{screen}"
+    );
+    assert!(!screen.contains("\"status\""), "not raw JSON:\n{screen}");
+    let screen = page_to(&tmux, "not applied");
+    assert!(
+        screen.contains("▸ apply_patch: 1 file  ✗ not applied")
+            && screen.contains("! apply_patch verification failed: Failed to find expected"),
+        "the failed patch is marked failed, with codex's reason:\n{screen}"
+    );
+    // Expanded (every call: `E`), it gives codex's whole reason.
+    tmux.keys(&["E"]);
+    page_to(&tmux, "▾ apply_patch: 1 file  ✗ not applied");
+    let screen = page_to(&tmux, "│     rows = build_rows(items, sort=True)");
+    assert!(
+        screen.contains("│ apply_patch verification failed: Failed to find expected"),
+        "expanded, codex's whole reason:\n{screen}"
     );
 }

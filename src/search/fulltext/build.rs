@@ -108,7 +108,7 @@ fn extract(file: &RolloutFile, files: &[RolloutFile], name: Option<&str>) -> Vec
                 first &= role != Role::User;
                 Some((place, text))
             }
-            Entry::Tool(_) => None,
+            Entry::Tool(_) | Entry::Marker(_) => None,
         })
         .collect();
     if !label.is_empty() {

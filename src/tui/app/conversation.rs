@@ -1,19 +1,24 @@
-//! The conversation pane's content as screen lines: the header (the session's facts, its first
-//! and latest prompts, a warning when its folder is gone), then each message under a line that
-//! says who spoke, its Markdown rendered ([`crate::tui::render::markdown`]), and tool calls and
-//! reasoning when shown ([`super::tool_view`]). Pure: text in, lines out; where each entry
-//! starts is kept for jumps, copying and expanding, and where each code block is, for the pane
-//! to highlight it when it comes on screen.
+//! The conversation pane's content as screen lines: the header (the session's facts, the parent
+//! of a fork, its first and latest prompts, a warning when its folder is gone or another codex
+//! has it open), then each message under a line that says who spoke (with the images sent with
+//! a prompt), its Markdown rendered ([`crate::tui::render::markdown`]), the markers of what
+//! happened to the conversation (a compaction, an interrupted turn, where a fork's own part
+//! begins: the parent's history above it is drawn dimmed), and tool calls and reasoning when
+//! shown ([`super::tool_view`]). Pure: text in, lines out; where each entry starts is kept for
+//! jumps, copying and expanding, and where each code block is, for the pane to highlight it
+//! when it comes on screen.
 
 use std::collections::HashSet;
 
+use crate::rollout::describe;
 use crate::rollout::record::{phase_label, Role};
-use crate::rollout::transcript::{Entry, Transcript};
+use crate::rollout::transcript::{Entry, Marker, Transcript};
 use crate::sanitize;
 use crate::session::SessionRow;
 use crate::tui::render::markdown::{self, CodeBlock};
 use crate::tui::render::wrap::wrap;
 pub use crate::tui::render::{PaneLine, Part};
+use crate::workers::transcript::ReadError;
 
 use super::tool_view;
 
@@ -39,6 +44,37 @@ pub struct View {
     pub expanded: Expanded,
     /// The session's folder no longer exists.
     pub folder_missing: bool,
+    /// Another codex has the session open: which ("open in codex, pid 42").
+    pub open_in: Option<String>,
+    /// The keys the pane's notes name (they may be rebound).
+    pub keys: KeyHints,
+}
+
+/// The names of the keys the pane's notes tell the reader about, as the key table has them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyHints {
+    pub tools: String,
+    pub reasoning: String,
+    pub expand: String,
+    pub content: String,
+    pub find: String,
+    pub next_match: String,
+    pub previous_match: String,
+}
+
+impl Default for KeyHints {
+    /// The default keys.
+    fn default() -> Self {
+        KeyHints {
+            tools: "Ctrl+T".into(),
+            reasoning: "r in the conversation".into(),
+            expand: "e".into(),
+            content: "Ctrl+F".into(),
+            find: "/".into(),
+            next_match: "n".into(),
+            previous_match: "N".into(),
+        }
+    }
 }
 
 /// What kind of entry starts at a line.
@@ -48,6 +84,8 @@ pub enum EntryKind {
     Assistant,
     Tool,
     Reasoning,
+    /// A compaction, an interrupted turn, the start of a fork's own part.
+    Marker,
 }
 
 /// An entry of the transcript on the pane: its index in the transcript and its first line.
@@ -66,9 +104,24 @@ pub struct Built {
     pub code: Vec<CodeBlock>,
     /// The entries shown, in order.
     pub entries: Vec<EntryAt>,
+    /// The lines of a fork's parent history (drawn dimmed), when the session is a fork.
+    pub inherited: Option<std::ops::Range<usize>>,
+    /// The next entry to build, while not every entry is built (see [`extend`]); the line
+    /// the entries start at.
+    pub next: Option<usize>,
+    first: usize,
 }
 
 impl Built {
+    /// The lines of all `entries` of the transcript, estimated from those built so far.
+    pub fn estimated_lines(&self, entries: usize) -> usize {
+        let Some(next) = self.next.filter(|&n| n > 0) else {
+            return self.lines.len();
+        };
+        let per_entry = self.lines.len().saturating_sub(self.first) as f64 / next as f64;
+        self.lines.len() + (per_entry * entries.saturating_sub(next) as f64) as usize
+    }
+
     fn push_wrapped(&mut self, text: &str, width: usize, part: Part) {
         for l in wrap(text, width) {
             self.lines.push(PaneLine::one(l, part));
@@ -116,9 +169,25 @@ fn header(b: &mut Built, row: &SessionRow, t: Option<&Transcript>, width: usize,
         let warn = "this folder no longer exists: `cd <folder> && codex resume` would fail";
         fact(b, "", warn, width, Part::Warning, usize::MAX);
     }
+    if let Some(open_in) = &view.open_in {
+        fact(
+            b,
+            "",
+            &format!("● {open_in}"),
+            width,
+            Part::Warning,
+            usize::MAX,
+        );
+    }
     let Some(t) = t else { return };
+    if let Some(parent) = t.fork_of() {
+        fact(b, "fork of", &parent, width, Part::MetaValue, 2);
+    }
     let (user, assistant) = t.counts();
-    let counts = format!("{user} user · {assistant} assistant");
+    let mut counts = format!("{user} user · {assistant} assistant");
+    if t.partial {
+        counts.push_str(" so far (reading the rest…)");
+    }
     fact(b, "messages", &counts, width, Part::MetaValue, usize::MAX);
     if t.skipped_lines > 0 {
         let n = t.skipped_lines;
@@ -129,7 +198,7 @@ fn header(b: &mut Built, row: &SessionRow, t: Option<&Transcript>, width: usize,
         fact(b, "", &why, width, Part::Warning, usize::MAX);
     }
     let prompts: Vec<&str> = t
-        .entries
+        .own_entries()
         .iter()
         .filter_map(|e| match e {
             Entry::Message {
@@ -148,12 +217,15 @@ fn header(b: &mut Built, row: &SessionRow, t: Option<&Transcript>, width: usize,
     }
 }
 
-/// Build the pane for `row` and its transcript (`None` while it loads).
+/// Build the pane for `row` and its transcript (`None` while it loads): the header, then the
+/// entries until at least `until` lines are built (the rest is built by [`extend`] as the
+/// reader comes to it, so the first screen of a session of any size costs what it shows).
 pub fn build(
     row: &SessionRow,
-    transcript: Option<&Result<Transcript, String>>,
+    transcript: Option<&Result<Transcript, ReadError>>,
     width: usize,
     view: &View,
+    until: usize,
 ) -> Built {
     let width = width.max(10);
     let mut b = Built::default();
@@ -167,54 +239,110 @@ pub fn build(
             return b;
         }
         Some(Err(reason)) => {
-            let msg = format!("cannot read this session: {}", sanitize::one_line(reason));
+            let msg = format!(
+                "cannot read this session: {}",
+                sanitize::one_line(&reason.to_string())
+            );
             b.push_wrapped(&msg, width, Part::Notice);
             return b;
         }
         Some(Ok(t)) => t,
     };
     notices(&mut b, t, width, view);
-    for (i, entry) in t.entries.iter().enumerate() {
-        match entry {
-            Entry::Message {
-                role,
-                text,
-                phase,
-                elided,
-                ..
-            } => {
-                let kind = match role {
-                    Role::User => EntryKind::User,
-                    Role::Assistant => EntryKind::Assistant,
-                };
-                b.entries.push(EntryAt {
-                    entry: i,
-                    line: b.lines.len(),
-                    kind,
-                });
-                message(&mut b, *role, phase.as_deref(), text, *elided, width);
-            }
-            Entry::Tool(call) => {
-                let reasoning = tool_view::is_reasoning(call);
-                if (reasoning && !view.reasoning) || (!reasoning && !view.tools) {
-                    continue;
-                }
-                let kind = if reasoning {
-                    EntryKind::Reasoning
-                } else {
-                    EntryKind::Tool
-                };
-                b.entries.push(EntryAt {
-                    entry: i,
-                    line: b.lines.len(),
-                    kind,
-                });
-                let open = view.expanded.is(i);
-                b.lines.extend(tool_view::lines(call, width, open));
+    b.first = b.lines.len();
+    b.next = Some(0);
+    extend(&mut b, t, width, view, until);
+    b
+}
+
+/// Build more of `t`'s entries into `b`, until at least `until` lines are built or every entry
+/// is.
+pub fn extend(b: &mut Built, t: &Transcript, width: usize, view: &View, until: usize) {
+    let width = width.max(10);
+    let Some(from) = b.next else { return };
+    let forked = t
+        .entries
+        .iter()
+        .rposition(|e| matches!(e, Entry::Marker(Marker::Forked { .. })));
+    b.next = None;
+    for (i, entry) in t.entries.iter().enumerate().skip(from) {
+        if b.lines.len() >= until {
+            b.next = Some(i);
+            break;
+        }
+        let line = b.lines.len();
+        if Some(i) == forked {
+            b.inherited = Some(b.first..line);
+        }
+        let Some(kind) = entry_lines(b, i, entry, width, view) else {
+            continue;
+        };
+        b.entries.push(EntryAt {
+            entry: i,
+            line,
+            kind,
+        });
+    }
+    if forked.is_some_and(|f| b.next.is_some_and(|next| next <= f)) {
+        // The parent's history is not all built yet: what is built of it is dimmed.
+        b.inherited = Some(b.first..b.lines.len());
+    }
+}
+
+/// Push entry `i`'s lines; what kind of entry it is, or `None` when the view hides it.
+fn entry_lines(
+    b: &mut Built,
+    i: usize,
+    entry: &Entry,
+    width: usize,
+    view: &View,
+) -> Option<EntryKind> {
+    Some(match entry {
+        Entry::Message {
+            role,
+            text,
+            phase,
+            elided,
+            images,
+            ..
+        } => {
+            let said = Said {
+                role: *role,
+                phase: phase.as_deref(),
+                images: describe::images(images),
+                elided: *elided,
+            };
+            message(b, &said, text, width);
+            match role {
+                Role::User => EntryKind::User,
+                Role::Assistant => EntryKind::Assistant,
             }
         }
-    }
-    b
+        Entry::Marker(marker) => {
+            let open = view.expanded.is(i);
+            b.lines.extend(tool_view::marker_lines(
+                marker,
+                width,
+                open,
+                &view.keys.expand,
+            ));
+            EntryKind::Marker
+        }
+        Entry::Tool(call) => {
+            let reasoning = tool_view::is_reasoning(call);
+            if (reasoning && !view.reasoning) || (!reasoning && !view.tools) {
+                return None;
+            }
+            let open = view.expanded.is(i);
+            b.lines
+                .extend(tool_view::lines(call, width, open, &view.keys.expand));
+            if reasoning {
+                EntryKind::Reasoning
+            } else {
+                EntryKind::Tool
+            }
+        }
+    })
 }
 
 /// The notices above the entries: what is hidden, and that there is no message.
@@ -230,12 +358,22 @@ fn notices(b: &mut Built, t: &Transcript, width: usize, view: &View) {
         }
     }
     let mut hidden = Vec::new();
+    let plural = |n: usize, one: &str, many: &str| {
+        if n == 1 {
+            format!("1 {one}")
+        } else {
+            format!("{n} {many}")
+        }
+    };
     if !view.tools && tools > 0 {
-        hidden.push(format!("{tools} tool calls hidden (Ctrl+T shows them)"));
+        let calls = plural(tools, "tool call", "tool calls");
+        hidden.push(format!("{calls} hidden ({} shows them)", view.keys.tools));
     }
     if !view.reasoning && reasoning > 0 {
+        let steps = plural(reasoning, "reasoning step", "reasoning steps");
         hidden.push(format!(
-            "{reasoning} reasoning steps hidden (r in the conversation shows them)"
+            "{steps} hidden ({} shows them)",
+            view.keys.reasoning
         ));
     }
     if !hidden.is_empty() {
@@ -246,14 +384,32 @@ fn notices(b: &mut Built, t: &Transcript, width: usize, view: &View) {
     }
 }
 
-/// One message: a blank line, the header, its Markdown, and what was elided of it.
-fn message(b: &mut Built, role: Role, phase: Option<&str>, text: &str, elided: u64, width: usize) {
-    let (header, hpart, tpart) = message_header(role, phase);
+/// What is said of a message besides its text.
+struct Said<'a> {
+    role: Role,
+    phase: Option<&'a str>,
+    /// The images sent with a prompt, on one line.
+    images: Option<String>,
+    /// Bytes cut from its end.
+    elided: u64,
+}
+
+/// One message: a blank line, the header, the images sent with it, its Markdown, and what
+/// was elided of it.
+fn message(b: &mut Built, said: &Said, text: &str, width: usize) {
+    let (header, hpart, tpart) = message_header(said.role, said.phase);
     b.lines.push(PaneLine::default());
     b.lines.push(PaneLine::one(
         crate::textwidth::truncate(&header, width),
         hpart,
     ));
+    if let Some(images) = &said.images {
+        b.push_wrapped(
+            &format!("[{}]", sanitize::one_line(images)),
+            width,
+            Part::Notice,
+        );
+    }
     let rendered = markdown::render(text.trim_end_matches('\n'), width, tpart);
     let offset = b.lines.len();
     b.lines.extend(rendered.lines);
@@ -261,8 +417,8 @@ fn message(b: &mut Built, role: Role, phase: Option<&str>, text: &str, elided: u
         first: c.first + offset,
         ..c
     }));
-    if elided > 0 {
-        let msg = format!("[… {elided} more bytes not shown …]");
+    if said.elided > 0 {
+        let msg = format!("[… {} more bytes not shown …]", said.elided);
         b.push_wrapped(&msg, width, Part::Elided);
     }
 }

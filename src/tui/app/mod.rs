@@ -11,7 +11,9 @@
 //! - [`Pane`]: the conversation pane and the transcripts read;
 //! - [`IndexStatus`]: the indexer's progress;
 //! - [`Screen`]: size, layout, focus, help, the status message and the clock;
-//! - [`Actions`]: the action menu, the delete question and the change codex is making.
+//! - [`Actions`]: the action menu, the questions, the rename box and the change codex is
+//!   making;
+//! - the thread locks as last read: which sessions another codex has open.
 //!
 //! What one needs of another (the selected row for the pane, the rows, the answer and the
 //! filters for the list) `App` passes as an argument. No terminal and no clock: the time is
@@ -30,7 +32,9 @@ pub mod geometry;
 mod hits;
 mod index_status;
 mod list;
+mod open_elsewhere;
 mod pane;
+mod rename;
 mod resume;
 mod rows;
 mod screen;
@@ -39,7 +43,7 @@ pub mod tool_view;
 mod types;
 mod update;
 
-pub use actions::{Actions, Dialog, Item, Running, MENU};
+pub use actions::{Actions, Dialog, Item, Running, MAX_NAME_CHARS, MENU};
 pub use filters::{in_scope, Filters};
 pub use index_status::IndexStatus;
 pub use list::List;
@@ -66,7 +70,14 @@ pub struct App {
     index: IndexStatus,
     screen: Screen,
     actions: Actions,
+    /// The thread locks as last read (`None`: not read yet).
+    locks: Option<crate::store::locks::Snapshot>,
+    /// A question about a session open elsewhere was answered `y`: the action it held goes
+    /// through without asking again.
+    asked_already: bool,
     outbox: Outbox,
+    /// The keys in effect (the key table with the config file's `[keys]`).
+    keys: crate::tui::keys::Keymap,
 }
 
 impl App {
@@ -85,9 +96,13 @@ impl App {
             index: IndexStatus::default(),
             screen: Screen::new(now),
             actions: Actions::default(),
+            locks: None,
+            asked_already: false,
             outbox: Outbox::default(),
             handoff: Handoff::new(&opts),
+            keys: opts.keys.clone(),
         };
+        app.pane.set_keys(key_hints(&app.keys));
         if !app.list.query().is_empty() {
             app.request_search();
         }
@@ -142,6 +157,11 @@ impl App {
     /// The terminal-wide state: size, layout, focus, help, the status message, the clock.
     pub fn screen(&self) -> &Screen {
         &self.screen
+    }
+
+    /// The keys in effect: dispatch, the help, the footer and the menu read them.
+    pub fn keys(&self) -> &crate::tui::keys::Keymap {
+        &self.keys
     }
 
     /// The time the list's ages and `date:` filters are counted to (the event loop sets it
@@ -251,6 +271,9 @@ impl App {
             width: self.screen.pane_width(),
             height: self.screen.pane_height(),
             content_query: self.content_mode().then(|| self.list.words().to_owned()),
+            open_in: self
+                .selected_holder()
+                .map(crate::store::locks::Holder::describe),
         }
     }
 
@@ -268,3 +291,20 @@ impl App {
 
 #[cfg(test)]
 mod tests;
+
+/// The keys the pane's notes name, from the key table in effect (a key rebound to nothing
+/// keeps its default's name out: the note then names none).
+fn key_hints(keys: &crate::tui::keys::Keymap) -> conversation::KeyHints {
+    use crate::tui::keys::{key_label, key_name};
+    let name = |action: Action| key_name(keys, &action).unwrap_or_else(|| "no key".into());
+    let label = |action: Action| key_label(keys, &action).unwrap_or_else(|| "no key".into());
+    conversation::KeyHints {
+        tools: name(Action::ToggleTools),
+        reasoning: name(Action::ToggleReasoning),
+        expand: label(Action::Expand { all: false }),
+        content: name(Action::ToggleContent),
+        find: label(Action::FindStart),
+        next_match: label(Action::JumpHit(HitStep::Next)),
+        previous_match: label(Action::JumpHit(HitStep::Previous)),
+    }
+}

@@ -1,5 +1,6 @@
-//! The conversation pane's state: the selected session's lines as built for the pane's width,
-//! where the reader is, what is shown (tool calls, reasoning, which calls are expanded), the
+//! The conversation pane's state: the selected session's lines as built for the pane's width
+//! (built as the reader comes to them: a few screens ahead of where the reader is, so the
+//! first screen and each page of a session of any size cost what they show), where the reader is, what is shown (tool calls, reasoning, which calls are expanded), the
 //! transcripts read so far (the last few, for instant switching back), the content-search hits
 //! and the find in the pane. Code blocks are highlighted when they first come on screen. Asks
 //! for a transcript by returning the [`Job`]; it never sees the other sub-states, only what
@@ -14,10 +15,14 @@ use super::hits::Hits;
 use super::HitStep;
 use crate::rollout::transcript::{Entry, Transcript};
 use crate::session::SessionRow;
-use crate::workers::transcript::Job;
+use crate::workers::transcript::{Job, ReadError};
 
 /// Transcripts kept for instant switching back.
 const TRANSCRIPT_CACHE: usize = 8;
+
+/// Lines built ahead of the screen: this many screens, and at least [`AHEAD_MIN`] lines.
+const AHEAD_SCREENS: usize = 3;
+const AHEAD_MIN: usize = 200;
 
 /// What the pane is built for besides its session.
 #[derive(Debug, Clone)]
@@ -28,9 +33,11 @@ pub struct PaneContext {
     pub height: usize,
     /// The content search whose hits are marked; `None` in fuzzy search.
     pub content_query: Option<String>,
+    /// Which other codex has the session open ("open in codex, pid 42"), if one does.
+    pub open_in: Option<String>,
 }
 
-type Read = Arc<Result<Transcript, String>>;
+type Read = Arc<Result<Transcript, ReadError>>;
 
 /// Where the reader is, by entry: kept across a rebuild that changes the lines above.
 #[derive(Debug, Clone, Copy)]
@@ -60,6 +67,8 @@ pub struct Pane {
     stale: Vec<String>,
     hits: Hits,
     find: Find,
+    /// The width the lines are built for.
+    width: usize,
 }
 
 impl Pane {
@@ -75,6 +84,24 @@ impl Pane {
             Some(marked) => std::borrow::Cow::Owned(marked),
             None => std::borrow::Cow::Borrowed(line),
         })
+    }
+
+    /// The lines of a fork's parent history, drawn dimmed.
+    pub fn inherited(&self) -> Option<std::ops::Range<usize>> {
+        self.built.inherited.clone()
+    }
+
+    /// How many lines the whole conversation has (estimated from the lines built so far,
+    /// while not every entry is built): the scroll bar's length.
+    pub fn line_total(&self) -> usize {
+        let Some(next) = self.built.next else {
+            return self.built.lines.len();
+        };
+        let entries = self
+            .transcript()
+            .and_then(|t| t.as_ref().as_ref().ok().map(|t| t.entries.len()))
+            .unwrap_or(next);
+        self.built.estimated_lines(entries)
     }
 
     /// The first line on screen.
@@ -93,6 +120,11 @@ impl Pane {
     }
 
     /// What is shown besides the messages.
+    /// Name these keys in the pane's notes (the key table's, once it is read).
+    pub fn set_keys(&mut self, keys: super::conversation::KeyHints) {
+        self.view.keys = keys;
+    }
+
     pub fn view(&self) -> &View {
         &self.view
     }
@@ -154,7 +186,8 @@ impl Pane {
         self.built_for = None;
     }
 
-    /// Build the lines for `row` (the selection), the context and the view.
+    /// Build the lines for `row` (the selection), the context and the view: a few screens
+    /// past where the reader is, every line when a search must see them all.
     pub fn rebuild(&mut self, row: Option<&SessionRow>, ctx: &PaneContext) {
         let Some(row) = row else {
             self.built = Built::default();
@@ -163,9 +196,16 @@ impl Pane {
         };
         let cached = self.cached(&row.id);
         self.view.folder_missing = folder_missing(row);
-        self.built = conversation::build(row, cached.as_deref(), ctx.width, &self.view);
-        self.lit = vec![false; self.built.code.len()];
+        self.view.open_in.clone_from(&ctx.open_in);
+        self.width = ctx.width;
         let query = ctx.content_query.as_deref();
+        let until = if query.is_some() || self.find.active() {
+            usize::MAX
+        } else {
+            self.scroll + ahead(ctx.height)
+        };
+        self.built = conversation::build(row, cached.as_deref(), ctx.width, &self.view, until);
+        self.lit = vec![false; self.built.code.len()];
         self.hits.mark(&mut self.built.lines, query);
         if self.find.active() {
             self.find.search(&self.built.lines, self.scroll);
@@ -183,13 +223,34 @@ impl Pane {
         self.scroll_by(0, ctx.height);
     }
 
+    /// Build entries until line `until` exists, or every entry is built.
+    fn ensure(&mut self, until: usize) {
+        if self.built.next.is_none() || self.built.lines.len() >= until {
+            return;
+        }
+        let Some(read) = self.transcript() else {
+            return;
+        };
+        let Ok(t) = read.as_ref() else { return };
+        conversation::extend(&mut self.built, t, self.width, &self.view, until);
+        self.lit.resize(self.built.code.len(), false);
+    }
+
+    /// Build entries until entry `entry` (or the first one after it that is shown) is built.
+    fn ensure_entry(&mut self, entry: usize) {
+        while self.built.next.is_some_and(|next| next <= entry) {
+            let more = self.built.lines.len() + AHEAD_MIN;
+            self.ensure(more);
+        }
+    }
+
     /// A transcript read by the worker; kept even when the user has moved on. `selected` is the
     /// selection now: when it is this session, the pane shows it where the reader was (or at
     /// its first hit when it opens there).
     pub fn loaded(
         &mut self,
         id: String,
-        result: Result<Transcript, String>,
+        result: Result<Transcript, ReadError>,
         selected: Option<&SessionRow>,
         ctx: &PaneContext,
     ) {
@@ -217,6 +278,12 @@ impl Pane {
         self.restore(anchor, ctx.height);
     }
 
+    /// What the header says of the session changed (its name, another codex opening it):
+    /// build the lines again, the reader kept where they were.
+    pub fn header_changed(&mut self, row: Option<&SessionRow>, ctx: &PaneContext) {
+        self.reshow(row, ctx, |_| {});
+    }
+
     /// Show or hide tool calls.
     pub fn toggle_tools(&mut self, row: Option<&SessionRow>, ctx: &PaneContext) {
         self.reshow(row, ctx, |v| v.tools = !v.tools);
@@ -241,10 +308,10 @@ impl Pane {
         ctx: &PaneContext,
         all: bool,
     ) -> String {
-        if !self.view.tools {
-            return "tool calls are hidden: Ctrl+T shows them".into();
-        }
         if all {
+            if !self.view.tools {
+                return format!("tool calls are hidden: {} shows them", self.view.keys.tools);
+            }
             self.reshow(row, ctx, |v| {
                 v.expanded.all = !v.expanded.all;
                 v.expanded.flipped.clear();
@@ -274,12 +341,13 @@ impl Pane {
         .into()
     }
 
+    /// The tool call (or marker: a compaction's summary expands) on screen.
     fn tool_in_view(&self, height: usize) -> Option<EntryAt> {
         let tools = self
             .built
             .entries
             .iter()
-            .filter(|e| e.kind == EntryKind::Tool);
+            .filter(|e| matches!(e.kind, EntryKind::Tool | EntryKind::Marker));
         let end = self.scroll + height;
         tools
             .clone()
@@ -304,6 +372,7 @@ impl Pane {
 
     fn restore(&mut self, anchor: Option<Anchor>, height: usize) {
         if let Some(a) = anchor {
+            self.ensure_entry(a.entry);
             // The entry itself, or the nearest one before it that is still shown.
             let at = self.built.entries.iter().rev().find(|e| e.entry <= a.entry);
             if let Some(e) = at {
@@ -317,6 +386,8 @@ impl Pane {
     /// Scroll by `delta` lines (negative: up), within the lines for a pane `height` high; the
     /// code blocks that come on screen are highlighted.
     pub fn scroll_by(&mut self, delta: i64, height: usize) {
+        let wanted = (self.scroll as i64 + delta).max(0) as usize;
+        self.ensure(wanted + ahead(height));
         let max = self.built.lines.len().saturating_sub(height) as i64;
         let to = (self.scroll as i64 + delta).clamp(0, max.max(0));
         self.scroll = usize::try_from(to).unwrap_or(0);
@@ -343,6 +414,9 @@ impl Pane {
 
     /// Go to the first or the last line.
     pub fn to_end(&mut self, last: bool, height: usize) {
+        if last {
+            self.ensure(usize::MAX);
+        }
         self.scroll = if last { usize::MAX / 2 } else { 0 };
         self.scroll_by(0, height);
     }
@@ -354,6 +428,19 @@ impl Pane {
             true => e.kind == EntryKind::User,
             false => matches!(e.kind, EntryKind::User | EntryKind::Assistant),
         };
+        if step == HitStep::Next {
+            // The next one may be past what is built.
+            while self.built.next.is_some()
+                && !self
+                    .built
+                    .entries
+                    .iter()
+                    .any(|e| wanted(&e) && e.line > self.scroll)
+            {
+                let more = self.built.lines.len() + ahead(height);
+                self.ensure(more);
+            }
+        }
         let mut entries = self.built.entries.iter().filter(wanted);
         let to = match step {
             HitStep::Next => entries.find(|e| e.line > self.scroll),
@@ -390,8 +477,9 @@ impl Pane {
         read.as_ref().as_ref().ok()?.entries.get(i)
     }
 
-    /// Start typing a find query.
+    /// Start typing a find query: it searches every line, so every line is built.
     pub fn find_start(&mut self) {
+        self.ensure(usize::MAX);
         self.find.start();
     }
 
@@ -432,7 +520,13 @@ impl Pane {
             return if ctx.content_query.is_some() {
                 "no match in this conversation".into()
             } else {
-                "n / N: next / previous match of a find (/) or a content search (Ctrl+F)".into()
+                {
+                    let k = &self.view.keys;
+                    format!(
+                        "{} / {}: next / previous match of a find ({}) or a content search ({})",
+                        k.next_match, k.previous_match, k.find, k.content
+                    )
+                }
             };
         };
         self.show_line(line, ctx.height);
@@ -460,6 +554,11 @@ impl Pane {
         self.scroll = line.saturating_sub(3);
         self.scroll_by(0, height);
     }
+}
+
+/// Lines built past the top of the screen for a pane `height` lines high.
+fn ahead(height: usize) -> usize {
+    (AHEAD_SCREENS * height).max(AHEAD_MIN)
 }
 
 /// Expand a collapsed call or collapse an expanded one (against the all-expanded setting).

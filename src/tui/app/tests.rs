@@ -21,6 +21,12 @@ mod filter;
 #[path = "act_tests.rs"]
 mod act;
 
+#[path = "open_elsewhere_tests.rs"]
+mod open_elsewhere;
+
+#[path = "rename_tests.rs"]
+mod rename;
+
 fn row(id: &str, cwd: &str, t: i64, interactive: bool, archived: bool) -> SessionRow {
     SessionRow {
         id: id.into(),
@@ -38,7 +44,7 @@ fn row(id: &str, cwd: &str, t: i64, interactive: bool, archived: bool) -> Sessio
 /// Five rows: a..d interactive (c in another folder), e exec, f archived.
 fn app_with(opts: Options) -> App {
     let mut app = App::new(opts, 10_000);
-    app.update(Action::Resize(120, 12));
+    app.update(Action::Resize(ratatui::layout::Rect::new(0, 0, 120, 12)));
     app.apply_index(Event::Rows(vec![
         row("a", "/w/p", 50, true, false),
         row("b", "/w/p/sub", 40, true, false),
@@ -148,17 +154,17 @@ fn with_transcript(app: &mut App, lines: usize) {
                 shape: crate::rollout::record::Shape::Event,
                 phase: None,
                 elided: 0,
+                images: Vec::new(),
             },
-            Entry::Tool(crate::rollout::record::ToolCall {
-                kind: "function_call".into(),
-                summary: "exec_command ls".into(),
-                call_id: None,
-                detail: crate::rollout::record::ToolDetail::Command {
+            Entry::Tool(crate::rollout::record::ToolCall::new(
+                "function_call".into(),
+                None,
+                crate::rollout::record::ToolDetail::Command {
                     command: "ls".into(),
                     workdir: None,
+                    session: None,
                 },
-                output: None,
-            }),
+            )),
         ],
         ..Transcript::default()
     };
@@ -384,7 +390,7 @@ fn suspend_is_an_effect() {
 fn resize_narrow_hides_the_pane() {
     let mut app = app_with(all());
     assert!(app.screen().geometry().conversation.width > 0);
-    app.update(Action::Resize(80, 24));
+    app.update(Action::Resize(ratatui::layout::Rect::new(0, 0, 80, 24)));
     assert_eq!(app.screen().geometry().conversation.width, 0);
     app.update(Action::FocusConversation);
     assert_eq!(
@@ -496,7 +502,7 @@ fn content_requests(app: &mut App) -> Vec<(u64, String)> {
 #[test]
 fn the_pane_opens_at_the_first_hit_and_n_jumps() {
     let mut app = App::new(all(), 10_000);
-    app.update(Action::Resize(120, 12));
+    app.update(Action::Resize(ratatui::layout::Rect::new(0, 0, 120, 12)));
     app.apply_index(Event::Rows(vec![row("a", "/w/p", 50, true, false)]));
     app.apply_index(Event::ContentReady(Arc::new(ContentIndex::default())));
     app.update(Action::ToggleContent);
@@ -516,6 +522,7 @@ fn the_pane_opens_at_the_first_hit_and_n_jumps() {
             shape: crate::rollout::record::Shape::Event,
             phase: Some("final_answer".into()),
             elided: 0,
+            images: Vec::new(),
         });
     }
     let t = Transcript {
@@ -546,7 +553,7 @@ fn the_pane_opens_at_the_first_hit_and_n_jumps() {
 #[test]
 fn a_background_update_keeps_the_reading_position() {
     let mut app = App::new(all(), 10_000);
-    app.update(Action::Resize(120, 12));
+    app.update(Action::Resize(ratatui::layout::Rect::new(0, 0, 120, 12)));
     app.apply_index(Event::Rows(vec![row("a", "/w/p", 50, true, false)]));
     let entries = (0..40)
         .map(|i| Entry::Message {
@@ -555,6 +562,7 @@ fn a_background_update_keeps_the_reading_position() {
             shape: crate::rollout::record::Shape::Event,
             phase: None,
             elided: 0,
+            images: Vec::new(),
         })
         .collect();
     app.apply_transcript(
@@ -578,4 +586,46 @@ fn a_background_update_keeps_the_reading_position() {
     app.update(Action::First);
     assert_eq!(selected(&app), "b");
     assert_eq!(app.pane().scroll(), 0, "another session starts at the top");
+}
+
+#[test]
+fn a_long_conversation_is_built_as_it_comes_into_view() {
+    let mut app = App::new(all(), 10_000);
+    app.update(Action::Resize(ratatui::layout::Rect::new(0, 0, 120, 30)));
+    app.apply_index(Event::Rows(vec![row("a", "/w/p", 50, true, false)]));
+    let entries: Vec<Entry> = (0..5000)
+        .map(|i| Entry::Message {
+            role: crate::rollout::record::Role::User,
+            text: format!("message {i}"),
+            shape: crate::rollout::record::Shape::Event,
+            phase: None,
+            elided: 0,
+            images: Vec::new(),
+        })
+        .collect();
+    app.apply_transcript(
+        "a".into(),
+        Ok(Transcript {
+            entries,
+            ..Transcript::default()
+        }),
+    );
+    let built = app.pane().lines().len();
+    assert!(
+        built < 1000,
+        "a few screens are built, not 15,000 lines: {built}"
+    );
+    assert!(
+        app.pane().line_total() >= 14_000,
+        "the scroll bar counts them all"
+    );
+    app.update(Action::FocusConversation);
+    for _ in 0..10 {
+        app.update(Action::PageConversation(1));
+    }
+    assert!(app.pane().lines().len() > built, "paging builds more");
+    app.update(Action::PaneEnd(true));
+    let last = app.pane().lines().last().unwrap().text();
+    assert_eq!(last, "message 4999", "the end is the last message");
+    assert_eq!(app.pane().line_total(), app.pane().lines().len());
 }

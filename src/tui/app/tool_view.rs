@@ -1,15 +1,21 @@
-//! A tool call or reasoning step as the pane's lines: what it did, collapsed to a heading and
-//! its first lines, or expanded whole. A command is `$ command` with its exit status and
-//! duration, then its output; `apply_patch` is the files it changed (expanded: the patch,
-//! coloured as a diff); other tools are their name and arguments; reasoning is its Markdown.
+//! A tool call, a reasoning step or a marker as the pane's lines: what [`describe`] says of it,
+//! drawn collapsed (a heading with how it ended, the files a patch changed, a plan's steps,
+//! and the first lines of its text) or expanded whole (each file's diff, notes, codex's whole
+//! reason for a failure, every line of output). A marker (a compaction, an interrupted turn,
+//! the point where a fork's own part begins) is a rule across the pane; a compaction's summary
+//! is under it, peeked at until expanded.
+//!
 //! Pure. Tool output is untrusted like the rest: colour and cursor codes are removed, then every
 //! piece is neutralised.
 
-use crate::rollout::record::{PatchOp, ToolCall, ToolDetail, ToolOutput};
+use crate::rollout::describe::{self, Block, Described, Kind, Lang, Tone};
+use crate::rollout::entry::Marker;
+use crate::rollout::record::{ToolCall, ToolDetail};
+use crate::textwidth::{truncate, width};
 use crate::tui::render::wrap::{wrap_hard, wrap_runs};
-use crate::tui::render::{markdown, safe, Code, PaneLine, Part, Run};
+use crate::tui::render::{markdown, Code, PaneLine, Part, Run};
 
-/// Lines of output a collapsed call shows.
+/// Lines of text a collapsed call shows.
 const PEEK: usize = 3;
 const INDENT: &str = "    ";
 
@@ -19,67 +25,263 @@ pub fn is_reasoning(call: &ToolCall) -> bool {
 }
 
 /// The lines of `call`, expanded (`open`) or not.
-pub fn lines(call: &ToolCall, width: usize, open: bool) -> Vec<PaneLine> {
-    let mut v = View {
+pub fn lines(call: &ToolCall, width: usize, open: bool, expand: &str) -> Vec<PaneLine> {
+    let d = describe::tool(call);
+    if d.kind == Kind::Reasoning {
+        let text = match &call.detail {
+            ToolDetail::Reasoning { text } => text.as_str(),
+            _ => "",
+        };
+        return reasoning(text, width);
+    }
+    let mut v = Drawn {
         out: Vec::new(),
         width: width.max(12),
         open,
+        expand,
     };
-    match &call.detail {
-        ToolDetail::Reasoning { text } => return reasoning(text, width),
-        ToolDetail::Command { command, workdir } => v.command(command, workdir.as_deref(), call),
-        ToolDetail::Patch {
-            files,
-            patch,
-            elided,
-        } => v.patch(files, patch, *elided, call),
-        ToolDetail::Other { name, arguments } => v.other(name, arguments, call),
-        ToolDetail::Output(out) => {
-            v.heading(vec![("output".to_owned(), Part::Tool)], Some(out));
-            v.output(out);
-        }
-    }
+    v.heading(&d);
+    v.blocks(&d);
+    v.out
+}
+
+/// The lines of a marker: a rule with what happened, and what it holds (a compaction's
+/// summary, peeked at unless `open`).
+pub fn marker_lines(marker: &Marker, width: usize, open: bool, expand: &str) -> Vec<PaneLine> {
+    let d = describe::marker(marker);
+    let width = width.max(12);
+    let icon = match d.kind {
+        Kind::Compaction => "⟲",
+        Kind::Forked => "⑂",
+        _ => "⏹",
+    };
+    let status = d
+        .status
+        .as_ref()
+        .filter(|s| !s.text.is_empty())
+        .map(|s| format!(" · {}", clean_line(&s.text)))
+        .unwrap_or_default();
+    let said = format!("{icon} {}{status}", clean_line(&d.head));
+    let mut out = vec![PaneLine::default()];
+    let lead = "── ";
+    let used = crate::textwidth::width(lead) + crate::textwidth::width(&said) + 1;
+    let text = if used + 3 <= width {
+        format!("{lead}{said} {}", "─".repeat(width - used))
+    } else {
+        crate::textwidth::truncate(&format!("{lead}{said}"), width)
+    };
+    out.push(PaneLine::one(text, Part::Marker));
+    let mut v = Drawn {
+        out,
+        width,
+        open,
+        expand,
+    };
+    v.blocks(&d);
     v.out
 }
 
 /// Text made one safe piece: codes stripped, controls neutralised.
 fn clean(text: &str) -> String {
-    let stripped = strip_ansi_escapes::strip_str(text);
-    safe(&stripped).into_owned()
+    crate::sanitize::tool_text(text)
 }
 
 /// Text for one line: [`clean`], and line breaks become spaces.
 fn clean_line(text: &str) -> String {
-    crate::sanitize::one_line(&strip_ansi_escapes::strip_str(text))
+    clean(text).replace('\n', " ")
 }
 
-struct View {
+/// A call's or a marker's lines as they are drawn.
+struct Drawn<'a> {
     out: Vec<PaneLine>,
     width: usize,
     open: bool,
+    /// The key that expands a call, for the line that says what is hidden.
+    expand: &'a str,
 }
 
-impl View {
-    /// The first line: the open/closed mark, `head`, and how the call ended.
-    fn heading(&mut self, head: Vec<Run>, output: Option<&ToolOutput>) {
-        let mut runs = vec![(
-            if self.open { "  ▾ " } else { "  ▸ " }.to_owned(),
-            Part::Tool,
-        )];
-        runs.extend(head);
-        if let Some(o) = output {
-            runs.extend(status(o));
+impl Drawn<'_> {
+    /// The first line: the open/closed mark, what the call did, and how it ended. Collapsed,
+    /// it is one line: what the call did is cut first, so how it ended stays in view.
+    fn heading(&mut self, d: &Described) {
+        let mark = if self.open { "  ▾ " } else { "  ▸ " };
+        let head = clean_line(&d.head);
+        let mut status = Vec::new();
+        if let Some(s) = &d.status {
+            let part = match s.tone {
+                Tone::Ok => Part::ToolOk,
+                Tone::Failed => Part::ToolFailed,
+                Tone::Neutral => Part::Marker,
+            };
+            status.push((format!("  {}", s.mark), part));
+            if !s.text.is_empty() {
+                let text_part = if s.tone == Tone::Failed {
+                    part
+                } else {
+                    Part::ToolOutput
+                };
+                status.push((format!(" {}", clean_line(&s.text)), text_part));
+            }
         }
-        let lines = wrap_runs(&runs, self.width.saturating_sub(5));
-        let keep = if self.open { lines.len() } else { 1 };
-        let cut = lines.len() > keep;
-        for (i, spans) in lines.into_iter().take(keep).enumerate() {
-            let mut spans = if i == 0 { spans } else { indent(spans) };
-            if cut {
-                spans.push(("…".to_owned(), Part::Tool));
+        let room = self.width.saturating_sub(5);
+        if !self.open {
+            let status_w: usize = status.iter().map(|(t, _)| width(t)).sum();
+            // The call keeps at least half the line; the rest is how it ended.
+            let status_w = status_w
+                .min(room / 2)
+                .max(room.saturating_sub(width(&head)));
+            let head_w = room.saturating_sub(status_w);
+            let mut spans = vec![
+                (mark.to_owned(), Part::Tool),
+                (truncate(&head, head_w), Part::Tool),
+            ];
+            let mut left = status_w;
+            for (text, part) in status {
+                let cut = truncate(&text, left);
+                left = left.saturating_sub(width(&cut));
+                if !cut.is_empty() {
+                    spans.push((cut, part));
+                }
             }
             self.out.push(PaneLine { spans });
+            return;
         }
+        let mut runs = vec![(mark.to_owned(), Part::Tool), (head, Part::Tool)];
+        runs.extend(status);
+        for (i, spans) in wrap_runs(&runs, room).into_iter().enumerate() {
+            let spans = if i == 0 { spans } else { indent(spans) };
+            self.out.push(PaneLine { spans });
+        }
+    }
+
+    fn blocks(&mut self, d: &Described) {
+        for block in &d.blocks {
+            match block {
+                Block::Note(note) if self.open => {
+                    self.wrapped(&clean_line(note), Part::ToolOutput);
+                }
+                Block::Note(_) => {}
+                Block::Reason(reason) if self.open => {
+                    let lines = clean(reason.trim_end())
+                        .split('\n')
+                        .map(|l| vec![(l.to_owned(), Part::ToolFailed)])
+                        .collect();
+                    self.body(lines, 0);
+                }
+                Block::Reason(reason) => {
+                    // Collapsed: its first line, on one line.
+                    let first = clean_line(reason.trim().split('\n').next().unwrap_or(""));
+                    let room = self.width.saturating_sub(INDENT.len() + 2);
+                    self.out.push(PaneLine {
+                        spans: vec![
+                            (format!("{INDENT}! "), Part::ToolFailed),
+                            (truncate(&first, room), Part::ToolFailed),
+                        ],
+                    });
+                }
+                Block::Files(files) => {
+                    for f in files {
+                        let code = match f.mark {
+                            'A' => Code::Inserted,
+                            'D' => Code::Deleted,
+                            _ => Code::DiffMeta,
+                        };
+                        let mut path = clean_line(f.path);
+                        if let Some(to) = f.to {
+                            path = format!("{path} → {}", clean_line(to));
+                        }
+                        self.out.push(PaneLine {
+                            spans: vec![
+                                (format!("{INDENT}{} ", f.mark), Part::Code(code)),
+                                (path, Part::ToolOutput),
+                            ],
+                        });
+                        if let Some(diff) = f.diff.filter(|_| self.open) {
+                            let lines = match f.mark {
+                                'A' => prefixed(diff, '+'),
+                                'D' => prefixed(diff, '-'),
+                                _ => clean(diff.trim_end_matches('\n'))
+                                    .split('\n')
+                                    .map(diff_line)
+                                    .collect(),
+                            };
+                            self.body(lines, 0);
+                        }
+                    }
+                }
+                Block::Steps(steps) => {
+                    for s in steps {
+                        let part = if s.done { Part::ToolOk } else { Part::Tool };
+                        let mut spans = vec![
+                            (format!("{INDENT}{} ", s.mark), part),
+                            (clean_line(s.text), Part::ToolOutput),
+                        ];
+                        if let Some(change) = &s.change {
+                            spans.push((format!("  ({})", clean_line(change)), Part::Elided));
+                        }
+                        self.out.push(PaneLine { spans });
+                    }
+                }
+                Block::Text { text, lang, elided } => self.text(text, *lang, *elided, d.kind),
+            }
+        }
+    }
+
+    /// A text block: a summary as Markdown, a patch as a diff (only expanded), the rest as
+    /// plain lines.
+    fn text(&mut self, text: &str, lang: Lang, elided: u64, kind: Kind) {
+        match lang {
+            Lang::Markdown => {
+                let width = self.width.saturating_sub(INDENT.len()).max(8);
+                let body = markdown::render(text, width, Part::ReasoningText);
+                let total = body.lines.len();
+                let keep = if self.open { total } else { total.min(PEEK) };
+                self.out
+                    .extend(body.lines.into_iter().take(keep).map(|mut l| {
+                        l.spans.insert(0, (INDENT.to_owned(), Part::ReasoningText));
+                        l
+                    }));
+                if keep < total {
+                    self.more(total - keep);
+                }
+            }
+            Lang::Diff if !self.open => {}
+            Lang::Diff => {
+                let text = clean(text.trim_end_matches('\n'));
+                let lines = text.split('\n').map(diff_line).collect();
+                self.body(lines, elided);
+            }
+            // A command's whole line is shown expanded (its first line is the heading).
+            Lang::Shell if !self.open => {}
+            Lang::Shell | Lang::Arguments | Lang::Output => {
+                let part = if lang == Lang::Output || kind == Kind::Output {
+                    Part::ToolOutput
+                } else {
+                    Part::Tool
+                };
+                let text = clean(text.trim_end_matches('\n'));
+                let lines = text
+                    .split('\n')
+                    .map(|l| vec![(l.to_owned(), part)])
+                    .collect();
+                self.body(lines, elided);
+            }
+        }
+    }
+
+    fn wrapped(&mut self, text: &str, part: Part) {
+        let width = self.width.saturating_sub(INDENT.len()).max(8);
+        for piece in crate::tui::render::wrap::wrap(text, width) {
+            self.out.push(PaneLine {
+                spans: vec![(INDENT.to_owned(), part), (piece, part)],
+            });
+        }
+    }
+
+    fn more(&mut self, n: usize) {
+        let lines = if n == 1 { "line" } else { "lines" };
+        let more = format!("{INDENT}… {n} more {lines} ({} expands)", self.expand);
+        self.out.push(PaneLine::one(more, Part::Elided));
     }
 
     /// Body lines (already runs), cut to [`PEEK`] when collapsed.
@@ -94,110 +296,20 @@ impl View {
             }
         }
         if shown < total {
-            let more = format!("{INDENT}… {} more lines (e expands)", total - shown);
-            self.out.push(PaneLine::one(more, Part::Elided));
+            self.more(total - shown);
         } else if elided > 0 {
             let more = format!("{INDENT}[… {elided} more bytes not kept …]");
             self.out.push(PaneLine::one(more, Part::Elided));
         }
     }
-
-    fn output(&mut self, out: &ToolOutput) {
-        let text = clean(out.text.trim_end_matches('\n'));
-        if text.is_empty() {
-            return;
-        }
-        let lines = text
-            .split('\n')
-            .map(|l| vec![(l.to_owned(), Part::ToolOutput)])
-            .collect();
-        self.body(lines, out.elided);
-    }
-
-    fn command(&mut self, command: &str, workdir: Option<&str>, call: &ToolCall) {
-        let mut head = vec![("$ ".to_owned(), Part::Tool)];
-        let command = clean(command);
-        head.push((command.replace('\n', " ⏎ "), Part::Tool));
-        if let Some(dir) = workdir.filter(|_| self.open) {
-            head.push((format!("  (in {})", clean_line(dir)), Part::ToolOutput));
-        }
-        self.heading(head, call.output.as_ref());
-        if let Some(out) = &call.output {
-            self.output(out);
-        }
-    }
-
-    fn patch(
-        &mut self,
-        files: &[crate::rollout::record::PatchFile],
-        patch: &str,
-        elided: u64,
-        call: &ToolCall,
-    ) {
-        let n = files.len();
-        let head = vec![(
-            format!("apply_patch: {n} file{}", if n == 1 { "" } else { "s" }),
-            Part::Tool,
-        )];
-        self.heading(head, call.output.as_ref());
-        for f in files {
-            let (mark, part, path) = match &f.op {
-                PatchOp::Add => ("A", Code::Inserted, clean_line(&f.path)),
-                PatchOp::Update => ("M", Code::DiffMeta, clean_line(&f.path)),
-                PatchOp::Delete => ("D", Code::Deleted, clean_line(&f.path)),
-                PatchOp::Move { to } => (
-                    "R",
-                    Code::DiffMeta,
-                    format!("{} → {}", clean_line(&f.path), clean_line(to)),
-                ),
-            };
-            self.out.push(PaneLine {
-                spans: vec![
-                    (format!("{INDENT}{mark} "), Part::Code(part)),
-                    (path, Part::ToolOutput),
-                ],
-            });
-        }
-        if self.open {
-            let lines = clean(patch).split('\n').map(diff_line).collect();
-            self.body(lines, elided);
-        }
-    }
-
-    fn other(&mut self, name: &str, arguments: &str, call: &ToolCall) {
-        let head = vec![(clean_line(name), Part::Tool)];
-        self.heading(head, call.output.as_ref());
-        let args = clean(arguments.trim());
-        if !args.is_empty() {
-            let lines = args
-                .split('\n')
-                .map(|l| vec![(l.to_owned(), Part::ToolOutput)])
-                .collect();
-            self.body(lines, 0);
-        }
-        if let Some(out) = &call.output {
-            self.output(out);
-        }
-    }
 }
 
-/// `✓ 1.2 s`, `✗ exit 2 · 0.3 s`: how a call ended, when its output says.
-fn status(o: &ToolOutput) -> Vec<Run> {
-    let mut runs = Vec::new();
-    let time = o.duration_ms.map(|ms| match ms {
-        0..=999 => format!("{ms} ms"),
-        _ => format!("{:.1} s", ms as f64 / 1000.0),
-    });
-    match o.exit_code {
-        Some(0) => runs.push(("  ✓".to_owned(), Part::ToolOk)),
-        Some(code) => runs.push((format!("  ✗ exit {code}"), Part::ToolFailed)),
-        None => {}
-    }
-    if let Some(t) = time {
-        let sep = if o.exit_code.is_some() { " · " } else { "  " };
-        runs.push((format!("{sep}{t}"), Part::ToolOutput));
-    }
-    runs
+/// The content of an added (`+`) or deleted (`-`) file as diff lines.
+fn prefixed(content: &str, sign: char) -> Vec<Vec<Run>> {
+    clean(content.trim_end_matches('\n'))
+        .split('\n')
+        .map(|l| diff_line(&format!("{sign}{l}")))
+        .collect()
 }
 
 /// A patch line coloured as a diff.
@@ -233,24 +345,7 @@ fn reasoning(text: &str, width: usize) -> Vec<PaneLine> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rollout::record::PatchFile;
-    use proptest::prelude::*;
-
-    fn hostile() -> impl Strategy<Value = String> {
-        let piece = prop_oneof![
-            Just("\u{1b}[31mred\u{1b}[0m".to_owned()),
-            Just("\u{1b}]52;c;cm0gLXJm\u{7}".to_owned()),
-            Just("\u{1b}]8;;http://x/\u{1b}\\".to_owned()),
-            Just("\u{9b}2J".to_owned()),
-            Just("\u{1b}P+q\u{1b}\\".to_owned()),
-            Just("\r\n\t\u{7f}\u{202e}".to_owned()),
-            Just("```\n".to_owned()),
-            Just("日本🚀".to_owned()),
-            "[a-z ]{0,10}",
-            any::<char>().prop_map(String::from),
-        ];
-        proptest::collection::vec(piece, 0..20).prop_map(|v| v.concat())
-    }
+    use crate::rollout::record::{Status, ToolOutput};
 
     fn output(text: String) -> ToolOutput {
         ToolOutput {
@@ -258,48 +353,37 @@ mod tests {
             duration_ms: Some(1500),
             text,
             elided: 3,
-        }
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig::with_cases(300))]
-        #[test]
-        fn no_control_character_from_a_tool_reaches_a_line(a in hostile(), b in hostile(), width in 1usize..90, open: bool, which in 0usize..5) {
-            let detail = match which {
-                0 => ToolDetail::Command { command: a.clone(), workdir: Some(b.clone()) },
-                1 => ToolDetail::Patch { files: vec![PatchFile { op: PatchOp::Move { to: b.clone() }, path: a.clone() }], patch: b.clone(), elided: 0 },
-                2 => ToolDetail::Other { name: a.clone(), arguments: b.clone() },
-                3 => ToolDetail::Reasoning { text: a.clone() },
-                _ => ToolDetail::Output(output(a.clone())),
-            };
-            let call = ToolCall { kind: a, summary: String::new(), call_id: None, detail, output: Some(output(b)) };
-            for line in lines(&call, width, open) {
-                for (s, _) in &line.spans {
-                    prop_assert!(!s.chars().any(|c| crate::sanitize::is_dangerous(c) || c == '\t' || c == '\n'), "{:?}", s);
-                }
-            }
+            ..ToolOutput::default()
         }
     }
 
     #[test]
     fn a_failed_command_says_so_and_colour_codes_are_stripped() {
-        let call = ToolCall {
-            kind: "function_call".into(),
-            summary: String::new(),
-            call_id: None,
-            detail: ToolDetail::Command {
+        let mut call = ToolCall::new(
+            "function_call".into(),
+            None,
+            ToolDetail::Command {
                 command: "cargo test".into(),
                 workdir: None,
+                session: None,
             },
-            output: Some(output(
-                "\u{1b}[31merror\u{1b}[0m: 1 failed\nline 2\nline 3\nline 4\nline 5".into(),
-            )),
-        };
-        let shut: Vec<String> = lines(&call, 60, false).iter().map(PaneLine::text).collect();
+        );
+        call.output = Some(Box::new(output(
+            "\u{1b}[31merror\u{1b}[0m: 1 failed\nline 2\nline 3\nline 4\nline 5".into(),
+        )));
+        call.status = Status::Failed("exit 1".into());
+        call.duration_ms = Some(1500);
+        let shut: Vec<String> = lines(&call, 60, false, "e")
+            .iter()
+            .map(PaneLine::text)
+            .collect();
         assert_eq!(shut[0], "  ▸ $ cargo test  ✗ exit 1 · 1.5 s");
         assert_eq!(shut[1], "    │ error: 1 failed");
         assert_eq!(shut.last().unwrap(), "    … 2 more lines (e expands)");
-        let open: Vec<String> = lines(&call, 60, true).iter().map(PaneLine::text).collect();
+        let open: Vec<String> = lines(&call, 60, true, "e")
+            .iter()
+            .map(PaneLine::text)
+            .collect();
         assert!(open.contains(&"    │ line 5".to_owned()));
         assert_eq!(open.last().unwrap(), "    [… 3 more bytes not kept …]");
     }

@@ -101,12 +101,15 @@ pub enum Action {
     MenuPick(Option<char>),
     /// Close the menu or the question asked, doing nothing.
     CloseDialog,
-    /// The answer to the delete question: `y` (true) or anything else.
+    /// The answer to a question (delete; act on a session open elsewhere): `y` (true) or
+    /// anything else.
     Confirm(bool),
     /// Archive the selected session (unarchive it when it is archived).
     Archive,
     /// Ask whether to delete the selected session.
     Delete,
+    /// Type a new name for the selected session (codex's app-server sets it).
+    Rename,
     /// Run `codex fork` on the selected session in its folder.
     Fork,
     /// Run `codex resume` on the selected session in the current folder.
@@ -116,7 +119,8 @@ pub enum Action {
     Repaint,
     /// Ctrl+R: read the whole store again now.
     Reread,
-    Resize(u16, u16),
+    /// The picker's area on the terminal (the whole screen, or its rows below the prompt).
+    Resize(ratatui::layout::Rect),
     Click(u16, u16),
     Wheel {
         col: u16,
@@ -228,6 +232,8 @@ pub struct Options {
     /// Put before `codex` in a command given to the user (`CODEX_HOME=... ` when the store
     /// is not the default one).
     pub codex_env: String,
+    /// The keys (the key table's, with the config file's `[keys]` applied).
+    pub keys: crate::tui::keys::Keymap,
 }
 
 /// Why rows are not shown, counted for the status line.

@@ -64,6 +64,9 @@ pub enum Part {
     ToolOutput,
     ToolOk,
     ToolFailed,
+    /// A marker across the pane (a compaction, an interrupted turn, where a fork's own part
+    /// begins), and a status that is neither a success nor a failure.
+    Marker,
     /// Reasoning summaries.
     ReasoningHeader,
     ReasoningText,
@@ -87,6 +90,7 @@ impl Part {
                 | Part::AssistantHeader
                 | Part::CommentaryHeader
                 | Part::ReasoningHeader
+                | Part::Marker
                 | Part::Quote
                 | Part::ListMarker
                 | Part::CodeGutter

@@ -1,6 +1,7 @@
-//! The session list: one line per session (age, title with matched characters highlighted,
-//! project, branch, exec/archived marker); the selected line is reversed/bold with a `▶`
-//! marker, so it stands out without colour. Highlights are computed for drawn rows only.
+//! The session list: one line per session (age, fork/exec/archived marker, title with matched
+//! characters highlighted, project, branch); the selected line is reversed/bold with a `▶`
+//! marker, so it stands out without colour; a `●` beside the marker says another codex has the
+//! session open. Highlights are computed for drawn rows only.
 
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
@@ -15,6 +16,7 @@ use crate::session::SessionRow;
 use crate::textwidth;
 use crate::timefmt::{self, Millis};
 use crate::tui::app::App;
+use crate::tui::keys::Command;
 
 use super::{marked, Theme};
 
@@ -45,7 +47,15 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
                 // Only the rows on screen pay for a haystack and their highlights.
                 title::highlights(&title::Haystack::new(&rows[i]), list.parsed())
             };
-            row_line(&rows[i], &marks, content, pos == list.selected(), &ctx)
+            let open = app.holder_of(&rows[i]).is_some();
+            row_line(
+                &rows[i],
+                &marks,
+                content,
+                pos == list.selected(),
+                open,
+                &ctx,
+            )
         })
         .collect();
     frame.render_widget(Paragraph::new(lines), area);
@@ -74,9 +84,13 @@ fn empty_message(app: &App) -> Vec<Line<'static>> {
     lines.push(Line::from(text));
     let h = app.list().hidden();
     if h.scope + h.exec + h.archived > 0 {
-        lines.push(Line::from(
-            "  some are hidden: Tab shows every folder, Ctrl+E exec, Ctrl+A archived",
-        ));
+        let key = |c| app.keys().key_of(c);
+        lines.push(Line::from(format!(
+            "  some are hidden: {} shows every folder, {} exec, {} archived",
+            key(Command::ToggleScope),
+            key(Command::ToggleExec),
+            key(Command::ToggleArchived)
+        )));
     }
     lines
 }
@@ -184,12 +198,14 @@ impl RowSpans<'_> {
     }
 }
 
-/// One list line, exactly `ctx.width` cells: marker, age, kind, title, project, branch.
+/// One list line, exactly `ctx.width` cells: marker, open elsewhere (`open`), age, kind,
+/// title, project, branch.
 fn row_line(
     row: &SessionRow,
     marks: &Highlights,
     content: Option<&ContentHit>,
     selected: bool,
+    open: bool,
     ctx: &RowContext,
 ) -> Line<'static> {
     let theme = ctx.theme;
@@ -198,9 +214,14 @@ fn row_line(
         theme,
     };
     spans.push(if selected {
-        Span::styled("▶ ", theme.marker)
+        Span::styled("▶", theme.marker)
     } else {
-        Span::raw("  ")
+        Span::raw(" ")
+    });
+    spans.push(if open {
+        Span::styled("●", theme.part(crate::tui::render::Part::Warning))
+    } else {
+        Span::raw(" ")
     });
     spans.push(Span::styled(
         format!("{:>4} ", timefmt::relative(row.updated_ms, ctx.now)),
@@ -236,15 +257,20 @@ fn row_line(
     }
 }
 
-/// The row's kind (archived, exec, another source), `None` for an interactive session. A custom
-/// `source` can be any text: its label gets a short column.
+/// The row's kind (archived, exec, another source), `None` for an interactive session, after
+/// `⑂` for a fork. A custom `source` can be any text: its label gets a short column.
 fn kind_label(row: &SessionRow) -> Option<String> {
     let kind = if row.archived {
         Some("archived")
     } else {
         row.kind_label()
     };
-    kind.map(|k| textwidth::truncate(&sanitize::one_line(k), 10))
+    let kind = kind.map(|k| textwidth::truncate(&sanitize::one_line(k), 10));
+    match (row.forked_from_id.is_some(), kind) {
+        (true, Some(k)) => Some(format!("⑂ {k}")),
+        (true, None) => Some("⑂".to_owned()),
+        (false, kind) => kind,
+    }
 }
 
 /// The title column's text, the characters to highlight and its style: a content hit's snippet

@@ -139,7 +139,10 @@ impl Theme {
                 fg(Color::Cyan).add_modifier(Modifier::DIM | Modifier::ITALIC)
             }
             Part::CommentaryText => m(Modifier::DIM | Modifier::ITALIC),
-            Part::Heading(1 | 2) => {
+            // The top heading stands out from the second: reversed, as the user's header is.
+            Part::Heading(1) => fg(Color::Magenta)
+                .add_modifier(Modifier::BOLD | Modifier::UNDERLINED | Modifier::REVERSED),
+            Part::Heading(2) => {
                 fg(Color::Magenta).add_modifier(Modifier::BOLD | Modifier::UNDERLINED)
             }
             Part::Heading(_) => fg(Color::Magenta).add_modifier(Modifier::BOLD),
@@ -162,6 +165,7 @@ impl Theme {
             Part::ToolOk => fg(Color::Green),
             Part::ToolFailed => fg(Color::Red).add_modifier(Modifier::BOLD),
             Part::ReasoningHeader => fg(Color::Magenta).add_modifier(Modifier::ITALIC),
+            Part::Marker => fg(Color::Yellow).add_modifier(Modifier::BOLD),
             Part::ReasoningText => m(Modifier::ITALIC | Modifier::DIM),
             Part::Elided | Part::Notice => m(Modifier::ITALIC | Modifier::DIM),
             Part::Hit | Part::FoundCurrent => {

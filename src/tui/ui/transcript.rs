@@ -1,7 +1,9 @@
 //! The conversation pane: the selected session's lines (built by `app::conversation`), from the
-//! scroll offset, behind a left rule that doubles as a scroll bar.
+//! scroll offset, behind a left rule that doubles as a scroll bar; a fork's parent history is
+//! dimmed.
 
 use ratatui::layout::Rect;
+use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
@@ -12,7 +14,7 @@ use super::Theme;
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let text = app.screen().geometry().conversation_text();
-    if area.x > 0 {
+    if app.screen().geometry().list.width > 0 {
         // The rule doubles as a scroll bar: the thick part is the visible share.
         let rule_style = if app.screen().focus() == Focus::Conversation {
             theme.marker
@@ -21,7 +23,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         };
         let h = usize::from(area.height);
         let pane = app.pane();
-        let total = pane.lines().len().max(1);
+        let total = pane.line_total().max(1);
         let (from, to) = if total > h {
             let from = pane.scroll() * h / total;
             (
@@ -46,13 +48,24 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         return;
     }
     let pane = app.pane();
+    let inherited = pane.inherited().unwrap_or_default();
     let lines: Vec<Line> = (pane.scroll()..pane.scroll() + usize::from(text.height))
-        .map_while(|n| pane.drawn_line(n))
-        .map(|l| {
+        .map_while(|n| Some((n, pane.drawn_line(n)?)))
+        .map(|(n, l)| {
+            // A fork's parent history is drawn dimmed above the rule where its own part begins.
+            let dim = inherited.contains(&n);
             Line::from(
                 l.spans
                     .iter()
-                    .map(|(s, part)| Span::styled(s.clone(), theme.part(*part)))
+                    .map(|(s, part)| {
+                        let style = theme.part(*part);
+                        let style = if dim {
+                            style.add_modifier(Modifier::DIM)
+                        } else {
+                            style
+                        };
+                        Span::styled(s.clone(), style)
+                    })
                     .collect::<Vec<_>>(),
             )
         })
