@@ -69,6 +69,7 @@ fn targets_of(home: &Path) -> (Vec<RolloutFile>, Vec<Target>) {
         .map(|f| Target {
             file: f.clone(),
             id: f.path.file_name().unwrap().to_string_lossy()[28..64].to_owned(),
+            name: None,
         })
         .collect();
     (files, targets)
