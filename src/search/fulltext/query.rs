@@ -125,6 +125,21 @@ fn phrase_clause(fields: &Fields, group: &[&str], slop: u32, prefix: bool) -> Bo
 /// every word costs more than a keystroke may (the "together" bonus stays).
 pub const NEAR_CHECK_MAX: u64 = 20_000;
 
+/// Whether group `i` of `parsed` may match a word other than itself: another form, a typo, or
+/// a prefix (a group no message holds as written and that may not is held by no session).
+pub fn may_match_otherwise(parsed: &Parsed, i: usize, forms: &[Vec<String>]) -> bool {
+    let last = i + 1 == parsed.groups.len();
+    match parsed.groups[i].as_slice() {
+        [word] => {
+            let n = word.chars().count();
+            forms.get(i).is_some_and(|f| !f.is_empty())
+                || n >= TYPO_FROM
+                || (last && parsed.prefix_last && n >= 3)
+        }
+        _ => false,
+    }
+}
+
 /// The query of group `i` of `parsed` alone; `forms` holds each group's other forms.
 pub fn group(fields: &Fields, parsed: &Parsed, i: usize, forms: &[Vec<String>]) -> Box<dyn Query> {
     let last = parsed.groups.len().saturating_sub(1);

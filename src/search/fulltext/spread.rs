@@ -20,7 +20,7 @@ use super::schema::{Fields, Place};
 /// Messages holding the rarest group past which sessions are not looked for this way: the
 /// words are then in most sessions, and the sessions holding them in one message already fill
 /// any list.
-pub const RAREST_MAX: u64 = 100_000;
+pub const RAREST_MAX: u64 = 20_000;
 
 /// Messages holding the rarest group under which sessions are looked for this way even when
 /// enough sessions hold every word in one message: the look is cheap then, and those messages
@@ -152,7 +152,10 @@ pub fn sessions(
     // A group no message holds as written (a typo, a word being typed) is looked for last,
     // among the sessions the others are in.
     order.sort_by_key(|&(freq, i)| (if freq == 0 { u64::MAX } else { freq }, i));
-    if order.len() < 2 || order[0].0 > RAREST_MAX {
+    let hopeless = order
+        .iter()
+        .any(|&(freq, i)| freq == 0 && !query::may_match_otherwise(parsed, i, forms));
+    if order.len() < 2 || order[0].0 > RAREST_MAX || hopeless {
         return Vec::new();
     }
     let mut found: HashMap<u64, (Score, DocAddress, bool, usize)> = HashMap::new();
