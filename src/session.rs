@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
+use crate::rollout::usage::Usage;
 use crate::timefmt::{self, Millis};
 
 /// A paginated fork's pointer into its parent's history.
@@ -47,6 +48,9 @@ pub struct SessionRow {
     pub size: u64,
     /// Lines that could not be read (not JSON, truncated, too long).
     pub skipped_lines: u32,
+    /// The files the session changed, its tokens and models; `None` until the whole file
+    /// has been read. Boxed: a row stays small while it is not known.
+    pub usage: Option<Box<Usage>>,
 }
 
 impl SessionRow {

@@ -12,6 +12,7 @@ use super::{finish, normalise_dir, output, report, report_rows, say, terminal_co
 use crate::cli::{ListArgs, StoreArgs};
 use crate::fulltext::{cached, ContentHit, ContentIndex};
 use crate::rollout::summary::Until;
+use crate::rollout::usage::{Change, ChangedFile, Tokens, Usage};
 use crate::session::{self, SessionRow};
 use crate::store::engine::{self, Finished, Lines, Row};
 use crate::store::walk::RolloutFile;
@@ -160,6 +161,15 @@ fn json_lines() -> Lines {
         assistant_messages: Some(4),
         size: 5,
         skipped_lines: 6,
+        usage: Some(Box::new(Usage {
+            files: vec![ChangedFile {
+                path: "/w/a".into(),
+                change: Change::Rename,
+                to: Some("/w/b".into()),
+            }],
+            tokens: Some(Tokens::default()),
+            models: vec!["m".into()],
+        })),
     };
     Lines {
         render: output::row_json,

@@ -16,7 +16,7 @@ use serde_json::Value;
 use super::classify::{self, Kind};
 use super::lines::{LineReader, Step, DEFAULT_MAX_LINE};
 use super::record::{Record, Role};
-use super::{message_line, meta_line, rules};
+use super::{message_line, meta_line, rules, usage};
 
 /// What a consumer wants besides the metadata and the messages.
 #[derive(Debug, Clone, Copy)]
@@ -31,6 +31,9 @@ pub struct ReadOptions {
     pub max_tool_output_bytes: Option<usize>,
     /// `thread_name_updated` names.
     pub thread_names: bool,
+    /// What the session used and changed: its token counts, its turns' models, and codex's
+    /// records of applied patches (also read with `tools`).
+    pub usage: bool,
     /// Only records with an `ordinal` below this count (a fork's view of its parent): the
     /// stream ends at the first record at or past it.
     pub ordinal_below: Option<u64>,
@@ -44,6 +47,7 @@ impl Default for ReadOptions {
             turns: false,
             max_tool_output_bytes: None,
             thread_names: false,
+            usage: false,
             ordinal_below: None,
             max_line: DEFAULT_MAX_LINE,
         }
@@ -236,6 +240,8 @@ impl<R: BufRead> Records<R> {
             Kind::Meta if self.have_meta => Taken::Nothing,
             Kind::ThreadName if !self.opts.thread_names => Taken::Nothing,
             Kind::Tool | Kind::ToolEvent if !self.opts.tools => Taken::Nothing,
+            Kind::Patch if !self.opts.tools && !self.opts.usage => Taken::Nothing,
+            Kind::Usage | Kind::TurnContext if !self.opts.usage => Taken::Nothing,
             Kind::Turn if !self.opts.turns => Taken::Nothing,
             Kind::Meta => {
                 // Read directly: the row carries kilobytes of instructions a tree would copy.
@@ -259,7 +265,20 @@ impl<R: BufRead> Records<R> {
                     Some(Record::Message(msg))
                 })
             }
-            Kind::ThreadName | Kind::Tool | Kind::Turn | Kind::ToolEvent => {
+            Kind::Usage => {
+                // Typed, skipping the rest: these rows come after every model response.
+                let Some((ordinal, tokens)) = usage::read_token_count(line) else {
+                    return self.odd_row();
+                };
+                self.bounded(ordinal, |_| tokens.map(Record::Tokens))
+            }
+            Kind::TurnContext => {
+                let Some((ordinal, model)) = usage::read_turn_model(line) else {
+                    return self.odd_row();
+                };
+                self.bounded(ordinal, |_| model.map(Record::Model))
+            }
+            Kind::ThreadName | Kind::Tool | Kind::Turn | Kind::ToolEvent | Kind::Patch => {
                 let Some(value) = rules::parse_line(line) else {
                     return self.unreadable();
                 };
@@ -267,6 +286,16 @@ impl<R: BufRead> Records<R> {
                 let cap = self.opts.max_tool_output_bytes;
                 self.bounded(ordinal, |_| rare_record(kind, &value, cap))
             }
+        }
+    }
+
+    /// A usage row whose fields are not what codex writes: unreadable when it is not JSON at
+    /// all, else nothing (a field of another type says nothing).
+    fn odd_row(&mut self) -> Taken {
+        if rules::parse_line(self.lines.line()).is_some() {
+            Taken::Nothing
+        } else {
+            self.unreadable()
         }
     }
 
@@ -298,7 +327,7 @@ enum Taken {
 /// The record of a thread-name, tool or event row, read the plain way (these rows are few); a
 /// tool or event record keeps at most `max_tool_text` bytes of each long text.
 fn rare_record(kind: Kind, value: &Value, max_tool_text: Option<usize>) -> Option<Record> {
-    if matches!(kind, Kind::Turn | Kind::ToolEvent) {
+    if matches!(kind, Kind::Turn | Kind::ToolEvent | Kind::Patch) {
         return super::event::read(value, max_tool_text).map(Record::Event);
     }
     let payload = value.get("payload")?;
@@ -313,6 +342,9 @@ fn rare_record(kind: Kind, value: &Value, max_tool_text: Option<usize>) -> Optio
         | Kind::Message
         | Kind::Turn
         | Kind::ToolEvent
+        | Kind::Patch
+        | Kind::Usage
+        | Kind::TurnContext
         | Kind::Other
         | Kind::Malformed => None,
     }
