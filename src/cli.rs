@@ -61,7 +61,7 @@ pub struct PickerArgs {
     #[arg(long, value_enum, value_name = "SCOPE")]
     pub scope: Option<Scope>,
 
-    /// Start sorted by last update or by creation (Ctrl+S switches)
+    /// Start sorted by last update, by creation or by tokens used (Ctrl+S switches)
     #[arg(long, value_enum, value_name = "ORDER")]
     pub sort: Option<Sort>,
 

@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use crate::prices::Prices;
 use crate::search::Recency;
 
 /// A config file larger than this is refused (a real one is a few hundred bytes).
@@ -40,6 +41,8 @@ pub enum Sort {
     Updated,
     /// Newest creation first
     Created,
+    /// Most tokens used first
+    Tokens,
 }
 
 impl From<Sort> for Recency {
@@ -47,6 +50,7 @@ impl From<Sort> for Recency {
         match sort {
             Sort::Updated => Recency::Updated,
             Sort::Created => Recency::Created,
+            Sort::Tokens => Recency::Tokens,
         }
     }
 }
@@ -66,7 +70,7 @@ pub enum ThemeName {
 }
 
 /// What the config file holds; a key left out is `None`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FileConfig {
     /// Passed to `codex resume` and `codex fork` after the session id.
@@ -78,6 +82,9 @@ pub struct FileConfig {
     /// Whether archived sessions are shown.
     pub show_archived: Option<bool>,
     pub theme: Option<ThemeName>,
+    /// What tokens cost, by model (`[prices."gpt-5.5"]`: `input`, `cached_input`, `output`
+    /// in US dollars per million tokens): a session's cost is shown only from these.
+    pub prices: Option<Prices>,
 }
 
 /// What the command line says about the settings the file also holds: `None` (or no resume
@@ -94,7 +101,7 @@ pub struct Flags {
 }
 
 /// How the picker starts, once the file and the command line are merged.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Settings {
     pub scope: Scope,
     pub sort: Sort,
@@ -102,6 +109,7 @@ pub struct Settings {
     pub show_archived: bool,
     pub resume_args: Vec<String>,
     pub theme: ThemeName,
+    pub prices: Prices,
 }
 
 impl Default for Settings {
@@ -115,6 +123,7 @@ impl Default for Settings {
             show_archived: false,
             resume_args: Vec::new(),
             theme: ThemeName::Dark,
+            prices: Prices::new(),
         }
     }
 }
@@ -186,6 +195,7 @@ pub fn merge(file: FileConfig, flags: Flags) -> Settings {
             flags.resume_args
         },
         theme: flags.theme.or(file.theme).unwrap_or(default.theme),
+        prices: file.prices.unwrap_or(default.prices),
     }
 }
 

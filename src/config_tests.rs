@@ -47,6 +47,11 @@ sort = "created"
 show_exec = false
 show_archived = true
 theme = "light"
+
+[prices."gpt-5.5"]
+input = 1.25
+cached_input = 0.125
+output = 10
 "#;
     let (_, loaded) = load_text(text.as_bytes());
     assert_eq!(
@@ -58,8 +63,20 @@ theme = "light"
             show_exec: Some(false),
             show_archived: Some(true),
             theme: Some(ThemeName::Light),
+            prices: Some(
+                [(
+                    "gpt-5.5".to_owned(),
+                    crate::prices::Price {
+                        input: 1.25,
+                        cached_input: Some(0.125),
+                        output: 10.0
+                    }
+                )]
+                .into()
+            ),
         })
     );
+    assert_eq!(file("sort = \"tokens\"").sort, Some(Sort::Tokens));
     assert_eq!(file("scope = \"folder\"").scope, Some(Scope::Folder));
     assert_eq!(file("theme = \"dark\"").theme, Some(ThemeName::Dark));
     assert_eq!(file("theme = \"none\"").theme, Some(ThemeName::None));
@@ -164,6 +181,7 @@ fn without_file_or_flags_the_defaults_hold() {
             show_archived: false,
             resume_args: Vec::new(),
             theme: ThemeName::Dark,
+            prices: crate::prices::Prices::new(),
         }
     );
 }
@@ -183,6 +201,7 @@ fn the_file_overrides_the_defaults() {
             show_archived: true,
             resume_args: strings(&["--model", "o3"]),
             theme: ThemeName::Light,
+            prices: crate::prices::Prices::new(),
         }
     );
 }

@@ -92,6 +92,22 @@ impl SessionRow {
         Self::cmp_desc(a, b, |r| r.created_ms.unwrap_or(r.updated_ms))
     }
 
+    /// Sort key: most tokens first (none known counts as none), then as
+    /// [`Self::cmp_updated_desc`].
+    pub fn cmp_tokens_desc(a: &Self, b: &Self) -> std::cmp::Ordering {
+        b.total_tokens()
+            .cmp(&a.total_tokens())
+            .then_with(|| Self::cmp_updated_desc(a, b))
+    }
+
+    /// The session's total tokens, as far as known (0 before the whole file is read).
+    pub fn total_tokens(&self) -> u64 {
+        self.usage
+            .as_ref()
+            .and_then(|u| u.tokens)
+            .map_or(0, |t| t.total)
+    }
+
     /// Sort `rows` by [`Self::cmp_updated_desc`]. The order is found on indices and the rows
     /// moved once: a row is hundreds of bytes, and sorting them in place moved each one about
     /// log2(n) times (a tenth of a warm `list`'s work at 10,000 rows).

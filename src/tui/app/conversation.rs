@@ -1,5 +1,6 @@
-//! The conversation pane's content as screen lines: the header (the session's facts, the parent
-//! of a fork, its first and latest prompts, a warning when its folder is gone), then each
+//! The conversation pane's content as screen lines: the header (the session's facts, what it
+//! changed and used, the parent of a fork, its first and latest prompts, a warning when its
+//! folder is gone), then each
 //! message under a line that says who spoke (with the images sent with a prompt), its Markdown
 //! rendered ([`crate::tui::render::markdown`]), the markers of what happened to the
 //! conversation (a compaction, an interrupted turn, where a fork's own part begins: the
@@ -36,13 +37,15 @@ impl Expanded {
 }
 
 /// What the pane shows besides the messages.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct View {
     pub tools: bool,
     pub reasoning: bool,
     pub expanded: Expanded,
     /// The session's folder no longer exists.
     pub folder_missing: bool,
+    /// What tokens cost, from the config file (none: no cost is shown).
+    pub prices: std::sync::Arc<crate::prices::Prices>,
 }
 
 /// What kind of entry starts at a line.
@@ -136,6 +139,13 @@ fn header(b: &mut Built, row: &SessionRow, t: Option<&Transcript>, width: usize,
     if view.folder_missing {
         let warn = "this folder no longer exists: `cd <folder> && codex resume` would fail";
         fact(b, "", warn, width, Part::Warning, usize::MAX);
+    }
+    if let Some(usage) = &row.usage {
+        let (all, fork) = (view.expanded.all, row.history_base.is_some());
+        let facts = super::usage_view::facts(usage, row.cwd.as_deref(), all, fork, &view.prices);
+        for (key, value) in facts {
+            fact(b, key, &value, width, Part::MetaValue, usize::MAX);
+        }
     }
     let Some(t) = t else { return };
     if let Some(parent) = t.fork_of() {

@@ -38,6 +38,7 @@ mod searches;
 pub mod tool_view;
 mod types;
 mod update;
+mod usage_view;
 
 pub use actions::{Actions, Dialog, Item, Running, MENU};
 pub use filters::{in_scope, Filters};
@@ -81,7 +82,7 @@ impl App {
             list: List::new(opts.query.clone(), opts.order, now),
             filters: Filters::new(&opts),
             searches: Searches::new(mode),
-            pane: Pane::default(),
+            pane: Pane::with_prices(opts.prices.clone()),
             index: IndexStatus::default(),
             screen: Screen::new(now),
             actions: Actions::default(),
