@@ -2,20 +2,32 @@
 //! `codex` on PATH), on which store (every command gets `CODEX_HOME` set to the store the
 //! picker shows), whether it is new enough for a command (`codex --version`, asked once), and
 //! codex's error text when a command fails. codex-picker changes nothing under a Codex home
-//! itself: archiving, unarchiving and deleting are codex's commands, run from here.
+//! itself: archiving, unarchiving and deleting are codex's commands, run from here, and a
+//! rename is a request to codex's app-server ([`app_server`]), started for it.
+
+pub mod app_server;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+/// How long codex's app-server has to answer a rename (it answers in well under a second; its
+/// first start on a store can take a few).
+pub const APP_SERVER_LIMIT: Duration = Duration::from_secs(15);
 
 /// Why codex cannot do what the picker asks of it.
 #[derive(Debug, Clone, thiserror::Error)]
 pub enum CodexError {
     #[error("`codex` is not on PATH (install the Codex CLI, or set $CODEX_PICKER_CODEX)")]
     NotFound,
-    #[error("codex {version} cannot {} sessions: it needs codex {} or newer", .change.verb(), .change.since())]
-    TooOld { version: Version, change: Change },
+    #[error("codex {version} cannot {verb} sessions: it needs codex {since} or newer")]
+    TooOld {
+        version: Version,
+        verb: &'static str,
+        since: Version,
+    },
     /// The program could not be started (its path, for the message).
     #[error("cannot run {program}: {source}")]
     Run {
@@ -23,8 +35,11 @@ pub enum CodexError {
         source: Arc<std::io::Error>,
     },
     /// The command ran and failed; codex's own reason.
-    #[error("codex {} failed: {why}", .change.verb())]
-    Failed { change: Change, why: String },
+    #[error("codex {verb} failed: {why}")]
+    Failed { verb: &'static str, why: String },
+    /// codex's app-server did not set the name.
+    #[error("codex rename failed: {0}")]
+    Rename(#[source] app_server::AppServerError),
 }
 
 /// A codex release, as `codex --version` prints it (`codex-cli 0.171.0`).
@@ -37,55 +52,68 @@ impl std::fmt::Display for Version {
     }
 }
 
-/// A change to the store, made by one of codex's commands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// A change to the store, made by one of codex's commands, or by its app-server (a rename).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Change {
     Archive,
     Unarchive,
     Delete,
+    /// Give the session this name.
+    Rename(String),
 }
 
 impl Change {
-    /// The codex subcommand and its arguments before the session id.
-    pub fn args(self) -> &'static [&'static str] {
+    /// The codex subcommand and its arguments before the session id (none for a rename, which
+    /// is a request to the app-server).
+    pub fn args(&self) -> &'static [&'static str] {
         match self {
             Change::Archive => &["archive"],
             Change::Unarchive => &["unarchive"],
             // The picker has asked already; codex would ask again on a terminal it does not
             // have (and refuses without one).
             Change::Delete => &["delete", "--force"],
+            Change::Rename(_) => &[],
         }
     }
 
     /// The first release with the command (`archive` and `unarchive` came in 0.136, `delete`
-    /// with `--force` in 0.140).
-    pub fn since(self) -> Version {
+    /// with `--force` in 0.140); `None` when the request's own answer says whether codex can
+    /// (a rename: an app-server without `thread/name/set` says so).
+    pub fn since(&self) -> Option<Version> {
         match self {
-            Change::Archive | Change::Unarchive => Version(0, 136, 0),
-            Change::Delete => Version(0, 140, 0),
+            Change::Archive | Change::Unarchive => Some(Version(0, 136, 0)),
+            Change::Delete => Some(Version(0, 140, 0)),
+            Change::Rename(_) => None,
         }
     }
 
-    /// "archive", "unarchive", "delete".
-    pub fn verb(self) -> &'static str {
-        self.args()[0]
+    /// "archive", "unarchive", "delete", "rename".
+    pub fn verb(&self) -> &'static str {
+        match self {
+            Change::Archive => "archive",
+            Change::Unarchive => "unarchive",
+            Change::Delete => "delete",
+            Change::Rename(_) => "rename",
+        }
     }
 
-    /// "archiving", "unarchiving", "deleting".
-    pub fn doing(self) -> &'static str {
+    /// "archiving", "unarchiving", "deleting", "renaming".
+    pub fn doing(&self) -> &'static str {
         match self {
             Change::Archive => "archiving",
             Change::Unarchive => "unarchiving",
             Change::Delete => "deleting",
+            Change::Rename(_) => "renaming",
         }
     }
 
-    /// "archived", "unarchived", "deleted".
-    pub fn done(self) -> &'static str {
+    /// "archived", "unarchived", "deleted", "renamed".
+    pub fn done(&self) -> &'static str {
         match self {
             Change::Archive => "archived",
             Change::Unarchive => "unarchived",
             Change::Delete => "deleted",
+            Change::Rename(_) => "renamed",
         }
     }
 }
@@ -99,6 +127,8 @@ pub struct Codex {
     /// The home is not `~/.codex`: a command given to the user names it.
     home_named: bool,
     version: Arc<OnceLock<Result<Option<Version>, CodexError>>>,
+    /// The app-server started for a request, while it runs.
+    app_server: app_server::InFlight,
 }
 
 impl Codex {
@@ -124,6 +154,7 @@ impl Codex {
             home: home.to_path_buf(),
             home_named: default.as_deref() != Some(home),
             version: Arc::new(OnceLock::new()),
+            app_server: app_server::InFlight::default(),
         }
     }
 
@@ -157,13 +188,18 @@ impl Codex {
 
     /// Whether this codex has `change`'s command: it is found and, when its version can be
     /// read, at least as new as the command. `codex --version` is asked the first time only.
-    pub fn supports(&self, change: Change) -> Result<(), CodexError> {
+    pub fn supports(&self, change: &Change) -> Result<(), CodexError> {
         self.program()?;
+        let Some(since) = change.since() else {
+            return Ok(());
+        };
         let version = self.version.get_or_init(|| self.ask_version()).clone()?;
         match version {
-            Some(version) if version < change.since() => {
-                Err(CodexError::TooOld { version, change })
-            }
+            Some(version) if version < since => Err(CodexError::TooOld {
+                version,
+                verb: change.verb(),
+                since,
+            }),
             // A version that cannot be read is given the benefit of the doubt: the command's
             // own error says the rest.
             _ => Ok(()),
@@ -180,9 +216,12 @@ impl Codex {
         Ok(parse_version(&String::from_utf8_lossy(&out.stdout)))
     }
 
-    /// Run `codex <change> <id>` to its end, without a terminal; codex's error text when it
-    /// fails.
-    pub fn change(&self, change: Change, id: &str) -> Result<(), CodexError> {
+    /// Run `codex <change> <id>` to its end, without a terminal (a rename: ask codex's
+    /// app-server, within [`APP_SERVER_LIMIT`]); codex's error text when it fails.
+    pub fn change(&self, change: &Change, id: &str) -> Result<(), CodexError> {
+        if let Change::Rename(name) = change {
+            return self.rename(id, name).map(drop);
+        }
         self.supports(change)?;
         let out = self
             .command()?
@@ -200,7 +239,10 @@ impl Codex {
                 Some(code) => format!("it exited with status {code}"),
                 None => "it was killed".to_owned(),
             });
-        Err(CodexError::Failed { change, why })
+        Err(CodexError::Failed {
+            verb: change.verb(),
+            why,
+        })
     }
 
     /// This program could not be started.
@@ -209,6 +251,19 @@ impl Codex {
             program: self.program_name(),
             source: Arc::new(e),
         }
+    }
+
+    /// Name the session `id` `name` through codex's app-server; the name codex stored (white
+    /// space trimmed), or why not.
+    pub fn rename(&self, id: &str, name: &str) -> Result<String, CodexError> {
+        let cmd = self.command()?;
+        app_server::set_thread_name(cmd, id, name, APP_SERVER_LIMIT, &self.app_server)
+            .map_err(CodexError::Rename)
+    }
+
+    /// Stop the app-server started for a request, if one is running (the picker is quitting).
+    pub fn stop_app_server(&self) {
+        self.app_server.stop();
     }
 
     /// The program's path for a message (`codex` when none was found).

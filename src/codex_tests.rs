@@ -99,7 +99,7 @@ fn a_command_given_to_the_user_names_a_store_that_is_not_the_default() {
 #[test]
 fn without_codex_every_change_says_so() {
     let codex = Codex::new(None, Path::new("/x"), None);
-    let err = codex.change(Change::Archive, "id").unwrap_err();
+    let err = codex.change(&Change::Archive, "id").unwrap_err();
     assert!(matches!(err, CodexError::NotFound), "{err:?}");
     assert!(err.to_string().contains("`codex` is not on PATH"), "{err}");
 }
@@ -130,8 +130,8 @@ fn changes_run_codex_on_the_store_shown_with_its_error_text() {
     let dir = tempfile::tempdir().unwrap();
     let home = dir.path().join("store");
     let ok = Codex::new(Some(stand_in(dir.path(), "0.171.0", 0)), &home, None);
-    ok.change(Change::Archive, "0199-a").unwrap();
-    ok.change(Change::Delete, "0199-b").unwrap();
+    ok.change(&Change::Archive, "0199-a").unwrap();
+    ok.change(&Change::Delete, "0199-b").unwrap();
     let log = std::fs::read_to_string(dir.path().join("log")).unwrap();
     let h = home.display();
     assert_eq!(
@@ -140,7 +140,7 @@ fn changes_run_codex_on_the_store_shown_with_its_error_text() {
     );
 
     let failing = Codex::new(Some(stand_in(dir.path(), "0.171.0", 1)), &home, None);
-    let err = failing.change(Change::Unarchive, "0199-c").unwrap_err();
+    let err = failing.change(&Change::Unarchive, "0199-c").unwrap_err();
     assert_eq!(err.to_string(), "codex unarchive failed: failed to do it");
 }
 
@@ -149,8 +149,8 @@ fn changes_run_codex_on_the_store_shown_with_its_error_text() {
 fn an_old_codex_is_not_asked_for_commands_it_lacks() {
     let dir = tempfile::tempdir().unwrap();
     let old = Codex::new(Some(stand_in(dir.path(), "0.138.0", 0)), dir.path(), None);
-    assert!(old.supports(Change::Archive).is_ok());
-    let err = old.change(Change::Delete, "0199-a").unwrap_err();
+    assert!(old.supports(&Change::Archive).is_ok());
+    let err = old.change(&Change::Delete, "0199-a").unwrap_err();
     assert!(matches!(err, CodexError::TooOld { .. }), "{err:?}");
     assert_eq!(
         err.to_string(),

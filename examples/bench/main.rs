@@ -4,7 +4,9 @@
 //! and the content index against them, and checks every listed session against the store's
 //! `expected.jsonl`.
 //!
-//! `cargo run --release --example bench -- [--sessions 10000] [--store DIR] [--keep] [--scale F]`
+//! `cargo run --release --example bench -- [--sessions 10000] [--store DIR] [--keep] [--scale F]
+//! [--warm]` (`--warm`: only the warm-start figures beside the walk-and-stat floor, on a store
+//! already generated)
 
 mod check;
 #[path = "../common/mod.rs"]
@@ -44,6 +46,7 @@ struct Args {
     keep: bool,
     scale: f64,
     seed: u64,
+    warm_only: bool,
 }
 
 fn parse_args() -> Args {
@@ -53,6 +56,7 @@ fn parse_args() -> Args {
         keep: false,
         scale: 1.0,
         seed: 1,
+        warm_only: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
@@ -63,6 +67,7 @@ fn parse_args() -> Args {
             "--keep" => a.keep = true,
             "--scale" => a.scale = v().parse().expect("--scale F"),
             "--seed" => a.seed = v().parse().expect("--seed N"),
+            "--warm" => a.warm_only = true,
             other => panic!("unknown argument {other}"),
         }
     }
@@ -257,6 +262,10 @@ fn main() {
             true,
         ),
     };
+    if args.warm_only {
+        warm_only(&store_dir);
+        return;
+    }
     let ctx = setup(&args, &store_dir);
     let mut t = Table(Vec::new());
     let (rows, ids) = index_figures(&mut t, &ctx);
@@ -299,6 +308,49 @@ fn main() {
     }
 }
 
+/// `--warm`: the warm figures alone (beside their floor) on an existing store, each output
+/// checked against the store's expectations.
+fn warm_only(store_dir: &Path) {
+    let home = store_dir.canonicalize().expect("a generated store");
+    let expected = gen::read_expected(&home).expect("expected.jsonl");
+    let store = Store { home };
+    let bin = release_binary();
+    let scratch = tempfile_dir();
+    let list_cache = scratch.join("list-cache");
+    let mut bad = Vec::new();
+    let first = run_list(&bin, store.home.as_path(), Some(&list_cache), &[]).1;
+    let mut t = Table(Vec::new());
+    for json in std::iter::once(first).chain(warm::figures(&mut t, &bin, &store, &list_cache, 7)) {
+        bad.extend(check::check_list(&store.home, &json, &expected));
+    }
+    t.print();
+    bad.dedup();
+    for b in bad.iter().take(20) {
+        println!("  {b}");
+    }
+    let verdict = if bad.is_empty() { "PASS" } else { "FAIL" };
+    println!("correctness (warm list outputs): {verdict}");
+    let _ = std::fs::remove_dir_all(&scratch);
+    if !bad.is_empty() {
+        std::process::exit(1);
+    }
+}
+
+/// The release binary beside this example (built by `cargo build --release`).
+fn release_binary() -> PathBuf {
+    let bin = std::env::current_exe()
+        .expect("own path")
+        .parent()
+        .and_then(Path::parent)
+        .expect("target folder")
+        .join("codex-picker");
+    assert!(
+        bin.exists(),
+        "build the release binary first: cargo build --release"
+    );
+    bin
+}
+
 /// Generate the store when it is not there, find the release binary, warm the page cache and
 /// measure the byte floors (median of 3).
 fn setup(args: &Args, store_dir: &Path) -> Ctx {
@@ -328,16 +380,7 @@ fn setup(args: &Args, store_dir: &Path) -> Ctx {
         files.len(),
         total_bytes as f64 / 1e9
     );
-    let bin = std::env::current_exe()
-        .expect("own path")
-        .parent()
-        .and_then(Path::parent)
-        .expect("target folder")
-        .join("codex-picker");
-    assert!(
-        bin.exists(),
-        "build the release binary first: cargo build --release"
-    );
+    let bin = release_binary();
     parallel(&files, |f| read_prefix(&f.path, u64::MAX));
     let floor = |limit: u64| {
         median(

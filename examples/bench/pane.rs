@@ -20,6 +20,7 @@ const CTX: PaneContext = PaneContext {
     width: 80,
     height: 40,
     content_query: None,
+    open_in: None,
 };
 
 /// What opening one session in the pane cost.
@@ -51,22 +52,12 @@ fn open(store: &Store, file: &RolloutFile) -> Opened {
     let first = loaded.recv().expect("an answer");
     let read = started.elapsed();
     let mut partial = first.result.as_ref().is_ok_and(|t| t.partial);
-    pane.loaded(
-        first.id,
-        first.result.map_err(|e| e.to_string()),
-        Some(&row),
-        &CTX,
-    );
+    pane.loaded(first.id, first.result, Some(&row), &CTX);
     let first_screen = started.elapsed();
     while partial {
         let next = loaded.recv().expect("the whole session");
         partial = next.result.as_ref().is_ok_and(|t| t.partial);
-        pane.loaded(
-            next.id,
-            next.result.map_err(|e| e.to_string()),
-            Some(&row),
-            &CTX,
-        );
+        pane.loaded(next.id, next.result, Some(&row), &CTX);
     }
     let whole = started.elapsed();
     let mut slowest_page = Duration::ZERO;

@@ -10,6 +10,7 @@ use super::output;
 use crate::rollout::usage::{Change, ChangedFile};
 use crate::sanitize;
 use crate::session::SessionRow;
+use crate::store::locks::Snapshot;
 use crate::timefmt::{self, Millis};
 
 /// `path` as codex would have written it: absolute (a relative one taken from `cwd`), `.` and
@@ -101,10 +102,15 @@ pub fn write_text(
     Ok(())
 }
 
-/// One JSON line per session: the row as `list --json` writes it, with `file`, the change.
-pub fn write_json(out: &mut dyn Write, found: &[(&SessionRow, &ChangedFile)]) -> io::Result<()> {
+/// One JSON line per session: the row as `list --json` writes it (`open_elsewhere` from
+/// `locks`), with `file`, the change.
+pub fn write_json(
+    out: &mut dyn Write,
+    found: &[(&SessionRow, &ChangedFile)],
+    locks: &Snapshot,
+) -> io::Result<()> {
     for (row, change) in found {
-        let line = output::row_json(row);
+        let line = output::row_json_live(row, locks);
         let head = line.strip_suffix('}').unwrap_or(&line);
         let mut file = Vec::new();
         let mut o = crate::json_out::Object::new(&mut file);

@@ -16,6 +16,7 @@ use crate::rollout::summary::Until;
 use crate::rollout::usage::{Change, ChangedFile, Tokens, Usage};
 use crate::session::{self, SessionRow};
 use crate::store::engine::{self, Finished, Lines, Row};
+use crate::store::locks::Snapshot;
 use crate::store::walk::RolloutFile;
 use crate::store::{self, cache, Store};
 use crate::workers::indexer::CacheSetup;
@@ -28,11 +29,13 @@ pub fn run_list(
 ) -> i32 {
     let store = match store::resolve(store_args) {
         Ok(store) => store,
-        Err(msg) => {
-            say(err, &msg);
+        Err(e) => {
+            say(err, &e);
             return EXIT_ERROR;
         }
     };
+    // Which sessions another codex has open: read once, when the rows are written.
+    let locks = store::locks::read(&store.home);
     // Every session as JSON: unchanged sessions are written as the cache kept them.
     let whole_json = args.json
         && args.cwd.is_none()
@@ -49,7 +52,7 @@ pub fn run_list(
         report(err, &issues);
         rows.sort_unstable_by(Row::cmp_updated_desc);
         rows.truncate(args.limit.unwrap_or(usize::MAX));
-        let result = write_lines(out, &rows);
+        let result = write_lines(out, &rows, &locks);
         store::drop_later(rows);
         return finish(result, err);
     }
@@ -69,16 +72,21 @@ pub fn run_list(
     }
     if let Some(query) = &args.content {
         let walked = &finished.files;
-        return list_content(&store, store_args, args, query, &rows, walked, out, err);
+        let found = Found {
+            rows: &rows,
+            walked,
+            locks: &locks,
+        };
+        return list_content(&store, store_args, args, query, &found, out, err);
     }
     if let Some(file) = &args.file {
-        let result = list_file(out, &rows, file, args);
+        let result = list_file(out, &rows, file, args, &locks);
         store::drop_later(rows);
         return finish(result.and_then(|()| out.flush()), err);
     }
     rows.truncate(args.limit.unwrap_or(usize::MAX));
     let result = if args.json {
-        output::write_json_rows(out, &rows)
+        output::write_json_rows(out, &rows, &locks)
     } else {
         output::write_table(out, &rows, terminal_columns(), crate::timefmt::now_ms())
     };
@@ -93,33 +101,37 @@ fn list_file(
     rows: &[SessionRow],
     file: &Path,
     args: &ListArgs,
+    locks: &Snapshot,
 ) -> io::Result<()> {
     let cwd = std::env::current_dir().unwrap_or_default();
     let path = changed::absolute(file, &cwd);
     let mut found = changed::sessions_that_changed(rows, &path.to_string_lossy());
     found.truncate(args.limit.unwrap_or(usize::MAX));
     if args.json {
-        changed::write_json(out, &found)
+        changed::write_json(out, &found, locks)
     } else {
         changed::write_text(out, &found, crate::timefmt::now_ms())
     }
 }
 
-/// `list --content QUERY`: the sessions among `rows` whose conversation holds the query.
-#[allow(
-    clippy::too_many_arguments,
-    reason = "the command's parts, passed on once"
-)]
+/// What the run found: the rows, the files walked, and which sessions are open elsewhere.
+struct Found<'a> {
+    rows: &'a [SessionRow],
+    walked: &'a [(RolloutFile, Option<String>)],
+    locks: &'a Snapshot,
+}
+
+/// `list --content QUERY`: the sessions found whose conversation holds the query.
 fn list_content(
     store: &Store,
     store_args: &StoreArgs,
     args: &ListArgs,
     query: &str,
-    rows: &[SessionRow],
-    walked: &[(RolloutFile, Option<String>)],
+    found: &Found,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> i32 {
+    let (rows, walked) = (found.rows, found.walked);
     let split = crate::query_filter::split(query, crate::timefmt::now_ms());
     if let Some(e) = &split.error {
         say(err, e);
@@ -145,18 +157,19 @@ fn list_content(
         let Some(row) = by_path.get(hit.path.as_path()) else {
             return Ok(());
         };
-        write_content_hit(out, row, hit, args.json)
+        write_content_hit(out, row, hit, args.json.then_some(found.locks))
     });
     finish(result.and_then(|()| out.flush()), err)
 }
 
-/// One JSON line per row: a kept line as it is, a made row rendered.
-fn write_lines(out: &mut dyn Write, rows: &[Row]) -> io::Result<()> {
+/// One JSON line per row: a kept line as it is, a made row rendered; each with what is live
+/// about its session (see `output::write_live`).
+fn write_lines(out: &mut dyn Write, rows: &[Row], locks: &Snapshot) -> io::Result<()> {
     let mut w = io::BufWriter::with_capacity(1 << 20, out);
     for row in rows {
         match row {
-            Row::Kept(kept) => w.write_all(kept.line())?,
-            Row::Made(row) => w.write_all(output::row_json(row).as_bytes())?,
+            Row::Kept(kept) => output::write_live(&mut w, kept.line(), kept.id(), locks)?,
+            Row::Made(row) => w.write_all(output::row_json_live(row, locks).as_bytes())?,
         }
         w.write_all(b"\n")?;
     }
@@ -271,14 +284,16 @@ fn content_index(
     index
 }
 
+/// A content hit: as JSON (the session's line, with what is live about it, and the hit) when
+/// `json` gives the locks, else as two lines of text.
 fn write_content_hit(
     out: &mut dyn Write,
     row: &SessionRow,
     hit: &ContentHit,
-    json: bool,
+    json: Option<&Snapshot>,
 ) -> io::Result<()> {
-    if json {
-        let row = output::row_json(row);
+    if let Some(locks) = json {
+        let row = output::row_json_live(row, locks);
         let extra = serde_json::json!({
             "score": hit.score,
             "hits": hit.hits,

@@ -13,6 +13,7 @@ use crate::rollout::transcript::{Entry, Transcript};
 use crate::rollout::usage::Usage;
 use crate::sanitize;
 use crate::session::{self, SessionRow};
+use crate::store::locks::Snapshot;
 use crate::textwidth::{fit, truncate, truncate_left, width};
 use crate::timefmt::{self, Millis};
 
@@ -112,12 +113,69 @@ pub fn path_hex(path: &std::path::Path) -> Option<String> {
     Some(hex)
 }
 
+/// A session's JSON line with what is live about it added at its end: `"open_elsewhere"`, the
+/// pid of the process that has the session open, or null. Read when the line is written (a
+/// cached line never holds it); left out where the system does not say who holds a lock.
+pub fn write_live(
+    out: &mut impl Write,
+    line: &[u8],
+    id: &[u8],
+    locks: &Snapshot,
+) -> io::Result<()> {
+    match (live_tail(id, locks), line.strip_suffix(b"}")) {
+        (Some(tail), Some(head)) => {
+            out.write_all(head)?;
+            out.write_all(&tail)
+        }
+        _ => out.write_all(line),
+    }
+}
+
+/// [`write_live`] on the line `out` ends with.
+fn end_live(out: &mut Vec<u8>, id: &[u8], locks: &Snapshot) {
+    if let (Some(tail), Some(b'}')) = (live_tail(id, locks), out.last()) {
+        out.pop();
+        out.extend_from_slice(&tail);
+    }
+}
+
+/// What replaces the closing `}` of session `id`'s line: its live fields and a new `}`.
+fn live_tail(id: &[u8], locks: &Snapshot) -> Option<std::borrow::Cow<'static, [u8]>> {
+    let Snapshot::Shown(held) = locks else {
+        return None;
+    };
+    let holder = if held.is_empty() {
+        None
+    } else {
+        std::str::from_utf8(id).ok().and_then(|id| held.holder(id))
+    };
+    Some(match holder {
+        Some(h) => format!(",\"open_elsewhere\":{}}}", h.pid)
+            .into_bytes()
+            .into(),
+        None => b",\"open_elsewhere\":null}".as_slice().into(),
+    })
+}
+
+/// One session as a JSON line, with what is live about it ([`write_live`]).
+pub fn row_json_live(row: &SessionRow, locks: &Snapshot) -> String {
+    let mut buf = Vec::new();
+    push_row_json(&mut buf, row);
+    end_live(&mut buf, row.id.as_bytes(), locks);
+    String::from_utf8(buf).unwrap_or_default()
+}
+
 /// Rows a thread renders at a time in [`write_json_rows`].
 const JSON_BLOCK: usize = 512;
 
-/// Every row as a JSON line. Blocks of rows are rendered on the reading threads and written in
-/// order: rendering is most of a warm `list --json`, and the rows are independent.
-pub fn write_json_rows(out: &mut dyn Write, rows: &[SessionRow]) -> io::Result<()> {
+/// Every row as a JSON line, with what is live about it ([`write_live`]). Blocks of rows are
+/// rendered on the reading threads and written in order: rendering is most of a warm
+/// `list --json`, and the rows are independent.
+pub fn write_json_rows(
+    out: &mut dyn Write,
+    rows: &[SessionRow],
+    locks: &Snapshot,
+) -> io::Result<()> {
     let threads = crate::store::default_threads();
     let mut bufs: Vec<Vec<u8>> = (0..threads)
         .map(|_| Vec::with_capacity(512 << 10))
@@ -127,10 +185,10 @@ pub fn write_json_rows(out: &mut dyn Write, rows: &[SessionRow]) -> io::Result<(
         let first = blocks.next();
         std::thread::scope(|scope| {
             for (buf, block) in blocks {
-                scope.spawn(move || render_block(buf, block));
+                scope.spawn(move || render_block(buf, block, locks));
             }
             if let Some((buf, block)) = first {
-                render_block(buf, block);
+                render_block(buf, block, locks);
             }
         });
         for buf in &bufs[..window.len().div_ceil(JSON_BLOCK)] {
@@ -140,10 +198,11 @@ pub fn write_json_rows(out: &mut dyn Write, rows: &[SessionRow]) -> io::Result<(
     Ok(())
 }
 
-fn render_block(buf: &mut Vec<u8>, rows: &[SessionRow]) {
+fn render_block(buf: &mut Vec<u8>, rows: &[SessionRow], locks: &Snapshot) {
     buf.clear();
     for row in rows {
         push_row_json(buf, row);
+        end_live(buf, row.id.as_bytes(), locks);
         buf.push(b'\n');
     }
 }

@@ -144,8 +144,8 @@ pub fn run_show(
                 home: PathBuf::from("/nonexistent-codex-home"),
             }
         }
-        Err(msg) => {
-            say(err, &msg);
+        Err(e) => {
+            say(err, &e);
             return EXIT_ERROR;
         }
     };

@@ -22,7 +22,9 @@
 //! States are kept as they were read (bytes) and decoded only when a row or a pass needs them;
 //! unchanged entries are written back as they were read. Each session's output line (`list
 //! --json`) is kept beside its state, valid while the names file and the line format are those
-//! of the section's [`Stamp`].
+//! of the section's [`Stamp`]. A run that changed a few entries writes them to a delta beside the
+//! file (`cache_delta`), merged on loading; the file is written whole again once the delta
+//! would be more than a sixteenth of it.
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -33,6 +35,8 @@ use super::walk::RolloutFile;
 use super::Store;
 use crate::rollout::summary::ScanState;
 
+#[path = "cache_delta.rs"]
+mod delta;
 #[path = "cache_envelope.rs"]
 mod envelope;
 pub use envelope::{
@@ -90,6 +94,12 @@ pub fn cache_file(cache_dir: &Path, home: &Path, kind: &str) -> PathBuf {
     let home = canonical_home(home);
     let hash = fingerprint(home.as_os_str().as_encoded_bytes());
     cache_dir.join(format!("{kind}-{hash:016x}.cache"))
+}
+
+/// The file beside the rows cache `rows` that holds what changed since it was written (see
+/// `cache_delta`).
+pub fn delta_file(rows: &Path) -> PathBuf {
+    delta::file(rows)
 }
 
 /// A cache file may be used for this home: it is not inside the Codex home.
@@ -161,6 +171,13 @@ pub enum LoadOutcome {
     Ignored(String),
 }
 
+impl LoadOutcome {
+    /// There is no cache file yet.
+    pub fn missing() -> LoadOutcome {
+        LoadOutcome::Ignored(Unusable::Missing.to_string())
+    }
+}
+
 /// The rows cache of one store home as loaded: its entries in path order (as bytes), read-only.
 /// A run settles the walked files against it and saves what it ends with ([`save`]).
 #[derive(Debug, Default)]
@@ -169,6 +186,8 @@ pub struct RowCache {
     stamp: Stamp,
     bodies: Vec<Body>,
     entries: Vec<Entry>,
+    /// The rows file body 0 was loaded from whole, which a save may write a delta against.
+    base: Option<delta::Base>,
 }
 
 /// What the cache says to do with one walked file.
@@ -198,24 +217,45 @@ impl RowCache {
         let loaded = map_envelope(path, "rows", rows_version()).and_then(|body| {
             let (_, full) = envelope::split_prefix(&body).ok_or(Unusable::Body("unreadable"))?;
             let at = body.len() - full.len();
-            cache.adopt_section(Body::Mapped(body), at, false)
+            let id = codec::BaseId {
+                len: body.len() as u64,
+                sum: body.sum(),
+            };
+            cache.adopt_section(Body::Mapped(body), at, false)?;
+            Ok(id)
         });
         match loaded {
-            Ok(()) => (cache, LoadOutcome::Loaded),
+            Ok(id) => {
+                let paths = cache.entries.iter().map(|e| e.record.path.clone());
+                cache.base = Some(delta::Base {
+                    id,
+                    paths: paths.collect(),
+                });
+                delta::merge(&mut cache, path);
+                (cache, LoadOutcome::Loaded)
+            }
             Err(why) => (RowCache::empty(home), LoadOutcome::Ignored(why.to_string())),
         }
     }
 
     /// The newest sessions of the cache at `path` (at most [`HEAD_ROWS`], newest first), read
-    /// from the cache's first section alone; empty when there is no usable cache.
+    /// from the cache's first section alone and its delta; empty when there is no usable cache.
     pub fn head(path: &Path, home: &Path) -> RowCache {
         let mut cache = RowCache::empty(home);
         let Ok(prefix) = envelope::read_prefix(path, "rows", rows_version()) else {
             return cache;
         };
-        if cache.adopt_section(Body::Read(prefix), 0, true).is_err() {
+        let base = codec::BaseId {
+            len: prefix.body_len,
+            sum: prefix.body_sum,
+        };
+        if cache
+            .adopt_section(Body::Read(prefix.bytes), 0, true)
+            .is_err()
+        {
             return RowCache::empty(home);
         }
+        delta::merge_head(&mut cache, path, base, HEAD_ROWS);
         cache
     }
 
@@ -306,6 +346,11 @@ impl RowCache {
         }
     }
 
+    /// The entry is in the rows file this cache was loaded from, as it is there.
+    pub fn in_base(&self, e: &Entry) -> bool {
+        e.body == 0 && self.base.is_some()
+    }
+
     /// The entry as a record to save again unchanged.
     pub fn record<'a>(&'a self, e: &Entry, keep_line: bool) -> RecordRef<'a> {
         RecordRef {
@@ -366,20 +411,35 @@ pub fn plan(key: &Key, file: &RolloutFile) -> Plan {
     }
 }
 
-/// Write a rows cache to `path` (atomically, not synced: a cache torn by a crash fails its
-/// checksum and is only built anew): the newest sessions first, then every record. `records`
-/// must be in path order (as bytes).
-pub fn save(path: &Path, home: &Path, stamp: Stamp, records: &[RecordRef]) -> io::Result<()> {
+/// Save the rows cache of `rc` to `path`: `records` in path order, each with whether it is
+/// unchanged from the rows file `rc` was loaded from ([`RowCache::in_base`]). When the changes
+/// are few, they are written as a delta beside that file; otherwise the file is written whole
+/// (atomically, not synced: a cache torn by a crash fails its checksum and is only built anew),
+/// the newest sessions first, then every record, and the delta is removed.
+pub fn save(
+    path: &Path,
+    rc: &RowCache,
+    stamp: Stamp,
+    records: &[(RecordRef, bool)],
+) -> io::Result<()> {
+    if let Some(changes) = delta::changes(rc, stamp, records) {
+        return delta::write(path, &rc.home, stamp, &changes);
+    }
+    let records: Vec<RecordRef> = records.iter().map(|(r, _)| *r).collect();
+    save_whole(path, &rc.home, stamp, &records)?;
+    delta::remove(path);
+    Ok(())
+}
+
+/// Write a whole rows file (see [`save`]).
+fn save_whole(path: &Path, home: &Path, stamp: Stamp, records: &[RecordRef]) -> io::Result<()> {
     let home = path_bytes(home);
     let head = newest_sessions(records);
     let unwritable = || io::Error::other("a cache entry cannot be encoded");
     let head = codec::encode_section(Vec::with_capacity(head.len() * 1024), home, stamp, &head)
         .ok_or_else(unwritable)?;
-    let size: usize = records
-        .iter()
-        .map(|r| r.path.len() + r.state.len() + r.id.len() + r.line.len() + 32)
-        .sum();
-    let mut body = Vec::with_capacity(head.len() + size + 64);
+    let size: u64 = records.iter().map(delta::record_size).sum();
+    let mut body = Vec::with_capacity(head.len() + size as usize + 64);
     body.extend_from_slice(&envelope::frame_prefix(&head));
     body.extend_from_slice(&head);
     let body = codec::encode_section(body, home, stamp, records).ok_or_else(unwritable)?;

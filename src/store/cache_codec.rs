@@ -10,6 +10,10 @@
 //! self-describing: a change to `ScanState` or to this layout must raise the cache's version
 //! (`cache::ROWS_VERSION`); a test on the bytes of a known state fails until it is raised.
 //!
+//! A delta is what changed since a rows file was written (the file's length and checksum, the
+//! paths gone from it, and a section of the records new or changed since), kept beside it so
+//! that a run which changed a few sessions does not write every record again.
+//!
 //! Nothing here knows about files, checksums or invalidation (that is `cache`).
 
 use serde::de::Visitor;
@@ -90,6 +94,24 @@ struct Section<'a> {
     records: Vec<Record<'a>>,
 }
 
+/// The rows file a delta was written against: its body's length and checksum.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BaseId {
+    pub len: u64,
+    pub sum: u64,
+}
+
+/// What changed since a rows file was written: the paths it holds that are gone, then a
+/// section of the records that are new or changed.
+#[derive(Serialize, Deserialize)]
+struct Delta<'a> {
+    base: BaseId,
+    #[serde(borrow)]
+    gone: Vec<Bytes<'a>>,
+    #[serde(borrow)]
+    section: Section<'a>,
+}
+
 /// One file's key and flags.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Key {
@@ -164,14 +186,8 @@ pub fn decode_state(bytes: &[u8]) -> Option<ScanState> {
     }
 }
 
-/// Append a section (the home, the stamp and `records`, in that order) to `out`.
-pub fn encode_section(
-    out: Vec<u8>,
-    home: &[u8],
-    stamp: Stamp,
-    records: &[RecordRef],
-) -> Option<Vec<u8>> {
-    let section = Section {
+fn section<'a>(home: &'a [u8], stamp: Stamp, records: &[RecordRef<'a>]) -> Section<'a> {
+    Section {
         home: Bytes(home),
         stamp,
         records: records
@@ -186,8 +202,34 @@ pub fn encode_section(
                 line: Bytes(r.line),
             })
             .collect(),
+    }
+}
+
+/// Append a section (the home, the stamp and `records`, in that order) to `out`.
+pub fn encode_section(
+    out: Vec<u8>,
+    home: &[u8],
+    stamp: Stamp,
+    records: &[RecordRef],
+) -> Option<Vec<u8>> {
+    postcard::to_extend(&section(home, stamp, records), out).ok()
+}
+
+/// A delta's bytes: the rows file it is written against, the paths gone from it, and a section
+/// of the records new or changed since.
+pub fn encode_delta(
+    base: BaseId,
+    gone: &[&[u8]],
+    home: &[u8],
+    stamp: Stamp,
+    records: &[RecordRef],
+) -> Option<Vec<u8>> {
+    let delta = Delta {
+        base,
+        gone: gone.iter().map(|g| Bytes(g)).collect(),
+        section: section(home, stamp, records),
     };
-    postcard::to_extend(&section, out).ok()
+    postcard::to_stdvec(&delta).ok()
 }
 
 /// A decoded section: its home, stamp and records.
@@ -197,19 +239,22 @@ pub struct DecodedSection<'a> {
     pub records: Vec<Decoded>,
 }
 
-/// Read a section that fills `bytes` exactly, or `None` when it does not decode (the states are
-/// not looked at). Ranges are relative to `bytes`.
-pub fn decode_section(bytes: &[u8]) -> Option<DecodedSection<'_>> {
-    let (section, rest) = postcard::take_from_bytes::<Section>(bytes).ok()?;
-    if !rest.is_empty() {
-        return None;
-    }
-    let base = bytes.as_ptr() as usize;
-    // Each part borrows from `bytes`: its place there, as a range.
-    let at = |b: &[u8]| {
-        let start = b.as_ptr() as usize - base;
-        start..start + b.len()
-    };
+/// A decoded delta: the rows file it was written against, the paths gone from it (as ranges of
+/// the delta's bytes) and its section.
+pub struct DecodedDelta<'a> {
+    pub base: BaseId,
+    pub gone: Vec<Range<usize>>,
+    pub section: DecodedSection<'a>,
+}
+
+/// Where a part borrowed from `bytes` lies in them, as a range.
+fn place(bytes: &[u8], part: &[u8]) -> Range<usize> {
+    let start = part.as_ptr() as usize - bytes.as_ptr() as usize;
+    start..start + part.len()
+}
+
+fn decoded<'a>(bytes: &'a [u8], section: &Section<'a>) -> DecodedSection<'a> {
+    let at = |b: &[u8]| place(bytes, b);
     let records = section
         .records
         .iter()
@@ -221,11 +266,33 @@ pub fn decode_section(bytes: &[u8]) -> Option<DecodedSection<'_>> {
             line: at(r.line.0),
         })
         .collect();
-    Some(DecodedSection {
+    DecodedSection {
         home: section.home.0,
         stamp: section.stamp,
         records,
-    })
+    }
+}
+
+/// Read a section that fills `bytes` exactly, or `None` when it does not decode (the states are
+/// not looked at). Ranges are relative to `bytes`.
+pub fn decode_section(bytes: &[u8]) -> Option<DecodedSection<'_>> {
+    match postcard::take_from_bytes::<Section>(bytes) {
+        Ok((section, [])) => Some(decoded(bytes, &section)),
+        _ => None,
+    }
+}
+
+/// Read a delta that fills `bytes` exactly, or `None` when it does not decode. Ranges are
+/// relative to `bytes`.
+pub fn decode_delta(bytes: &[u8]) -> Option<DecodedDelta<'_>> {
+    match postcard::take_from_bytes::<Delta>(bytes) {
+        Ok((delta, [])) => Some(DecodedDelta {
+            base: delta.base,
+            gone: delta.gone.iter().map(|g| place(bytes, g.0)).collect(),
+            section: decoded(bytes, &delta.section),
+        }),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

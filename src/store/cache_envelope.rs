@@ -240,6 +240,14 @@ pub struct MappedBody {
     map: memmap2::Mmap,
     /// Where the body starts in the file (after the header line).
     at: usize,
+    sum: u64,
+}
+
+impl MappedBody {
+    /// The body's checksum, as its header gives it (and as checked).
+    pub fn sum(&self) -> u64 {
+        self.sum
+    }
 }
 
 impl std::ops::Deref for MappedBody {
@@ -266,7 +274,11 @@ pub fn map_envelope(path: &Path, kind: &str, version: &str) -> Result<MappedBody
     let map = unsafe { memmap2::Mmap::map(&opened.file) }?;
     let len = usize::try_from(opened.len).map_err(|_| Unusable::TooLarge)?;
     let at = map.len().checked_sub(len).ok_or(Unusable::Length)?;
-    let body = MappedBody { map, at };
+    let body = MappedBody {
+        map,
+        at,
+        sum: opened.sum,
+    };
     if opened.sum != checksum(&body) {
         return Err(Unusable::Checksum);
     }
@@ -291,10 +303,17 @@ pub fn split_prefix(body: &[u8]) -> Option<(&[u8], &[u8])> {
     Some((body.get(PREFIX_FRAME..end)?, body.get(end..)?))
 }
 
+/// A checked prefix, and the length and checksum its header gives the whole body.
+pub struct Prefix {
+    pub bytes: Vec<u8>,
+    pub body_len: u64,
+    pub body_sum: u64,
+}
+
 /// Read only the checked prefix of an envelope's body (see [`frame_prefix`]), checked against
 /// its own checksum, without reading the rest of the file: the header and the file's length
 /// are checked as [`read_envelope`] checks them, the rest of the body is not.
-pub fn read_prefix(path: &Path, kind: &str, version: &str) -> Result<Vec<u8>, Unusable> {
+pub fn read_prefix(path: &Path, kind: &str, version: &str) -> Result<Prefix, Unusable> {
     // The header and a first screenful of rows, most often all that is needed.
     let mut opened = open(path, kind, version, 64 << 10)?;
     let data = &mut opened.start;
@@ -317,5 +336,9 @@ pub fn read_prefix(path: &Path, kind: &str, version: &str) -> Result<Vec<u8>, Un
     if data.len() as u64 != plen || checksum(data) != psum {
         return Err(Unusable::PrefixChecksum);
     }
-    Ok(std::mem::take(data))
+    Ok(Prefix {
+        bytes: std::mem::take(data),
+        body_len: opened.len,
+        body_sum: opened.sum,
+    })
 }

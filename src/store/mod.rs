@@ -8,6 +8,7 @@ mod cache_codec;
 pub mod engine;
 pub mod fork;
 pub mod issues;
+pub mod locks;
 pub mod names;
 pub mod open;
 pub mod reader;
@@ -79,20 +80,19 @@ impl Store {
     /// Rollout files, archived ones too when asked, with their metadata (read on the current
     /// rayon pool), newest name first.
     pub fn files(&self, archived: bool) -> (Vec<RolloutFile>, Vec<FileIssue>) {
-        let archived_dir = self.archived_dir();
-        walk::find_rollouts(
-            &self.sessions_dir(),
-            archived.then_some(archived_dir.as_path()),
-        )
+        self.walk(archived, true)
     }
 
-    /// Every rollout by name only, newest name first (see [`walk::list_rollouts`]).
-    pub fn listing(&self, archived: bool) -> (Vec<walk::Listed>, Vec<FileIssue>) {
+    /// Every rollout, newest name first, walked on the current rayon pool; with `look`, with
+    /// its size and modification time (else 0, see [`RolloutFile::look`]).
+    pub fn walk(&self, archived: bool, look: bool) -> (Vec<RolloutFile>, Vec<FileIssue>) {
         let archived_dir = self.archived_dir();
-        walk::list_rollouts(
-            &self.sessions_dir(),
-            archived.then_some(archived_dir.as_path()),
-        )
+        let archived = archived.then_some(archived_dir.as_path());
+        if look {
+            walk::find_rollouts(&self.sessions_dir(), archived)
+        } else {
+            walk::list_rollouts(&self.sessions_dir(), archived)
+        }
     }
 
     /// Names from `session_index.jsonl`.
@@ -101,25 +101,36 @@ impl Store {
     }
 }
 
-/// The store named by the flags, or a one-line reason why there is none.
-pub fn resolve(args: &crate::cli::StoreArgs) -> Result<Store, String> {
+/// Why the flags name no store the program can read.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// `--demo`: the demo store could not be laid out in the cache folder.
+    #[error("cannot lay out the demo store: {0}")]
+    Demo(#[source] std::io::Error),
+    /// No flag, no `$CODEX_HOME` and no `$HOME`.
+    #[error("cannot find a Codex home: set --codex-home DIR or $CODEX_HOME (or try --demo)")]
+    NoHome,
+    /// The home has no sessions folder.
+    #[error(
+        "no Codex sessions at {} (use --codex-home DIR or $CODEX_HOME to point at a Codex home, or --demo to try the built-in demo store)",
+        crate::sanitize::path_line(.0)
+    )]
+    NoSessions(PathBuf),
+}
+
+/// The store named by the flags, or why there is none.
+pub fn resolve(args: &crate::cli::StoreArgs) -> Result<Store, StoreError> {
     if args.demo {
-        let home = crate::demo::materialize(&crate::paths::cache_dir())
-            .map_err(|e| format!("cannot lay out the demo store: {e}"))?;
+        let home =
+            crate::demo::materialize(&crate::paths::cache_dir()).map_err(StoreError::Demo)?;
         return Ok(Store { home });
     }
     let env = std::env::var_os("CODEX_HOME");
     let home = std::env::var_os("HOME");
     let store = Store::locate(args.codex_home.as_deref(), env.as_deref(), home.as_deref())
-        .ok_or_else(|| {
-            "cannot find a Codex home: set --codex-home DIR or $CODEX_HOME (or try --demo)"
-                .to_owned()
-        })?;
+        .ok_or(StoreError::NoHome)?;
     if !store.exists() {
-        return Err(format!(
-            "no Codex sessions at {} (use --codex-home DIR or $CODEX_HOME to point at a Codex home, or --demo to try the built-in demo store)",
-            store.home.display()
-        ));
+        return Err(StoreError::NoSessions(store.home));
     }
     Ok(store)
 }

@@ -1,15 +1,19 @@
 //! Finding rollout files: `sessions/` at any depth and, on request, the flat `archived_sessions/`.
 //!
-//! The folders are listed by walkdir (links below the roots never followed, so a link loop or a
-//! link out of the store is reported and passed over), then every rollout's metadata is read
-//! in parallel on the caller's rayon pool: with a warm page cache a walk is mostly system calls,
-//! and the metadata of each file is most of them. A `.zst` file whose plain twin lies beside
-//! it is left out (the plain file wins). Problems are reported, never fatal.
+//! walkdir traverses the folders (links below the roots never followed, so a link loop or a
+//! link out of the store is reported and passed over); each subfolder of a root (codex files
+//! sessions by year) is walked by its own walkdir on the caller's rayon pool. As the walk leaves a
+//! folder, the rollouts it listed there are handed to the pool, which reads their size and
+//! modification time through the open folder (one name looked up per file, not its whole path)
+//! while the walk goes on: with a warm page cache a walk is mostly these system calls. A `.zst`
+//! file whose plain twin lies beside it is left out (the plain file wins). Problems are
+//! reported, never fatal.
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
 use std::time::UNIX_EPOCH;
 
-use rayon::prelude::*;
 use walkdir::WalkDir;
 
 use super::FileIssue;
@@ -38,68 +42,32 @@ impl RolloutFile {
             mtime_ms: mtime_ms(&meta),
         })
     }
-}
 
-impl RolloutFile {
-    /// Read the size and modification time of a file the walk listed (links not followed).
-    pub fn look(self) -> Result<RolloutFile, FileIssue> {
-        Listed {
-            path: self.path,
-            archived: self.archived,
-            compressed: self.compressed,
-        }
-        .stat()
-    }
-}
-
-/// A rollout file name: `rollout-` prefix, `.jsonl` or `.jsonl.zst` suffix.
-pub fn is_rollout_name(name: &str) -> bool {
-    name.starts_with("rollout-") && (name.ends_with(".jsonl") || name.ends_with(".jsonl.zst"))
-}
-
-pub fn mtime_ms(meta: &std::fs::Metadata) -> Millis {
-    meta.modified()
-        .ok()
-        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
-        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
-}
-
-/// A rollout file the walk listed, before its metadata is read.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Listed {
-    pub path: PathBuf,
-    pub archived: bool,
-    pub compressed: bool,
-}
-
-impl Listed {
-    /// The file before it is looked at: its size and modification time unknown (0) until
-    /// [`RolloutFile::look`].
-    pub fn unlooked(self) -> RolloutFile {
+    /// A file the walk listed, before it is looked at: its size and modification time unknown
+    /// (0) until [`RolloutFile::look`].
+    fn listed(path: PathBuf, archived: bool) -> RolloutFile {
         RolloutFile {
-            path: self.path,
-            archived: self.archived,
-            compressed: self.compressed,
+            compressed: path_bytes(&path).ends_with(b".zst"),
+            path,
+            archived,
             size: 0,
             mtime_ms: 0,
         }
     }
 
-    /// Read the file's size and modification time (links not followed).
-    pub fn stat(self) -> Result<RolloutFile, FileIssue> {
+    /// Read the size and modification time of a file the walk listed (links not followed).
+    pub fn look(self) -> Result<RolloutFile, FileIssue> {
         let meta = std::fs::symlink_metadata(&self.path);
-        self.stat_with(meta.map(Looked::Meta))
+        self.looked(meta.map(Looked::Meta))
     }
 
     /// The file, described by its metadata (as read with links not followed).
-    fn stat_with(self, meta: std::io::Result<Looked>) -> Result<RolloutFile, FileIssue> {
+    fn looked(self, meta: std::io::Result<Looked>) -> Result<RolloutFile, FileIssue> {
         match meta {
             Ok(meta) => Ok(RolloutFile {
                 size: meta.size(),
                 mtime_ms: meta.mtime_ms(),
-                path: self.path,
-                archived: self.archived,
-                compressed: self.compressed,
+                ..self
             }),
             // Worded as walkdir words a failed metadata call.
             Err(err) => Err(FileIssue {
@@ -108,6 +76,18 @@ impl Listed {
             }),
         }
     }
+}
+
+/// A rollout file name: `rollout-` prefix, `.jsonl` or `.jsonl.zst` suffix.
+pub fn is_rollout_name(name: &str) -> bool {
+    is_rollout_bytes(name.as_bytes())
+}
+
+pub fn mtime_ms(meta: &std::fs::Metadata) -> Millis {
+    meta.modified()
+        .ok()
+        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }
 
 /// A rollout file name as bytes (see [`is_rollout_name`]).
@@ -119,33 +99,91 @@ fn path_bytes(path: &Path) -> &[u8] {
     path.as_os_str().as_encoded_bytes()
 }
 
-/// What a walk found: rollouts by name, and the problems met.
-type Found = (Vec<Listed>, Vec<FileIssue>);
-
-/// List one root: every rollout below it (`flat`: directly in it), by name only. The root's
-/// subfolders (codex files sessions by year) are walked in parallel, each by walkdir.
-fn list_root(root: &Path, archived: bool, flat: bool) -> Found {
-    // The root itself may be a link; below it, links are never followed.
-    if !root.is_dir() {
-        return Found::default();
+/// The folder part and the name part of a path, as bytes (`Path::parent` and
+/// `Path::file_name` parse the path into components).
+fn split_name(path: &Path) -> (&[u8], &[u8]) {
+    let p = path_bytes(path);
+    match memchr::memrchr(b'/', p) {
+        Some(i) => (&p[..i], &p[i + 1..]),
+        None => (&[], p),
     }
-    let mut subfolders = Vec::new();
-    let top = WalkDir::new(root).min_depth(1).max_depth(1);
-    let (mut found, mut issues) = walk_tree(top, archived, (!flat).then_some(&mut subfolders));
-    let below: Vec<Found> = subfolders
-        .par_iter()
-        .map(|dir| walk_tree(WalkDir::new(dir).min_depth(1), archived, None))
-        .collect();
-    for (f, i) in below {
-        found.extend(f);
-        issues.extend(i);
-    }
-    (found, issues)
 }
 
-/// The rollouts `walk` yields, and the folders it yields into `subfolders` when given.
-fn walk_tree(walk: WalkDir, archived: bool, mut subfolders: Option<&mut Vec<PathBuf>>) -> Found {
-    let (mut found, mut issues) = Found::default();
+/// What a walk found, gathered from the pool's threads.
+#[derive(Default)]
+struct Found {
+    files: Mutex<Vec<RolloutFile>>,
+    issues: Mutex<Vec<FileIssue>>,
+}
+
+impl Found {
+    fn add(&self, looked: Vec<Result<RolloutFile, FileIssue>>) {
+        let mut issues = Vec::new();
+        let files = looked.into_iter().filter_map(|l| match l {
+            Ok(file) => Some(file),
+            Err(issue) => {
+                issues.push(issue);
+                None
+            }
+        });
+        let mut all = self.files.lock().unwrap_or_else(PoisonError::into_inner);
+        all.extend(files);
+        drop(all);
+        self.problems(issues);
+    }
+
+    fn problems(&self, issues: Vec<FileIssue>) {
+        if !issues.is_empty() {
+            let mut all = self.issues.lock().unwrap_or_else(PoisonError::into_inner);
+            all.extend(issues);
+        }
+    }
+}
+
+/// How a walk treats each folder's rollouts.
+#[derive(Clone, Copy)]
+struct How {
+    archived: bool,
+    /// Read each file's metadata (else the files are listed by name only).
+    look: bool,
+}
+
+/// Walk one root (`flat`: its rollouts directly in it), its subfolders each by a walkdir of
+/// their own, on the pool of `scope`.
+fn walk_root<'s>(scope: &rayon::Scope<'s>, root: &Path, flat: bool, how: How, found: &'s Found) {
+    // The root itself may be a link; below it, links are never followed.
+    if !root.is_dir() {
+        return;
+    }
+    let top = WalkDir::new(root).min_depth(1).max_depth(1);
+    let subfolders = walk_tree(scope, top, how, found);
+    if !flat {
+        for dir in subfolders {
+            scope.spawn(move |scope| {
+                walk_tree(scope, WalkDir::new(dir).min_depth(1), how, found);
+            });
+        }
+    }
+}
+
+/// Take the rollouts `walk` yields, a folder's at a time, handing each folder's to the pool;
+/// returns the folders it yielded.
+fn walk_tree<'s>(
+    scope: &rayon::Scope<'s>,
+    walk: WalkDir,
+    how: How,
+    found: &'s Found,
+) -> Vec<PathBuf> {
+    let mut dirs = Vec::new();
+    let mut issues = Vec::new();
+    let mut folder: Vec<RolloutFile> = Vec::new();
+    let hand_over = |files: Vec<RolloutFile>| {
+        if how.look && !files.is_empty() {
+            scope.spawn(move |_| found.add(look_in_folder(files)));
+        } else {
+            found.add(files.into_iter().map(Ok).collect());
+        }
+    };
     for entry in walk {
         let entry = match entry {
             Ok(entry) => entry,
@@ -159,114 +197,127 @@ fn walk_tree(walk: WalkDir, archived: bool, mut subfolders: Option<&mut Vec<Path
             }
         };
         let kind = entry.file_type();
-        let rollout = is_rollout_bytes(entry.file_name().as_encoded_bytes());
-        if let (true, Some(dirs)) = (kind.is_dir(), subfolders.as_deref_mut()) {
-            dirs.push(entry.path().to_path_buf());
+        let path = entry.into_path();
+        let rollout = is_rollout_bytes(split_name(&path).1);
+        if kind.is_dir() {
+            dirs.push(path.clone());
         }
         if !rollout {
             continue;
         }
-        let issue = |reason: &str| FileIssue {
-            path: entry.path().to_path_buf(),
-            reason: reason.to_owned(),
-        };
         // A folder named like a rollout is walked too, and reported.
         if kind.is_symlink() {
-            issues.push(issue("symbolic link, not followed"));
+            issues.push(issue(path, "symbolic link, not followed"));
         } else if !kind.is_file() {
-            issues.push(issue("not a regular file"));
+            issues.push(issue(path, "not a regular file"));
         } else {
-            let path = entry.into_path();
-            found.push(Listed {
-                compressed: path_bytes(&path).ends_with(b".zst"),
-                path,
-                archived,
-            });
+            if folder
+                .last()
+                .is_some_and(|f| split_name(&f.path).0 != split_name(&path).0)
+            {
+                hand_over(std::mem::take(&mut folder));
+            }
+            folder.push(RolloutFile::listed(path, how.archived));
         }
     }
-    (found, issues)
+    hand_over(folder);
+    found.problems(issues);
+    dirs
 }
 
-/// Every rollout of a store by name (active ones, and archived ones when asked), in descending
-/// path order: rollouts are filed by creation date and named by creation time, so this is
-/// close to newest first before any file is looked at (active ones before archived ones).
-pub fn list_rollouts(sessions: &Path, archived: Option<&Path>) -> (Vec<Listed>, Vec<FileIssue>) {
-    let (mut files, mut issues) = list_root(sessions, false, false);
-    if let Some(dir) = archived {
-        let (more, problems) = list_root(dir, true, true);
-        files.extend(more);
-        issues.extend(problems);
+fn issue(path: PathBuf, reason: &str) -> FileIssue {
+    FileIssue {
+        path,
+        reason: reason.to_owned(),
     }
-    // The plain file wins over its `.zst` twin.
-    let mut plain: Vec<&[u8]> = files
-        .iter()
-        .filter(|l| !l.compressed)
-        .map(|l| path_bytes(&l.path))
-        .collect();
-    plain.sort_unstable();
-    let twin = |l: &Listed| {
-        let p = path_bytes(&l.path);
-        l.compressed && plain.binary_search(&&p[..p.len() - 4]).is_ok()
-    };
-    let twins: Vec<bool> = files.iter().map(twin).collect();
-    let mut twins = twins.into_iter();
-    files.retain(|_| !twins.next().unwrap_or(false));
+}
+
+/// Look at files of one folder through the open folder (each by its path when the folder
+/// cannot be opened).
+fn look_in_folder(files: Vec<RolloutFile>) -> Vec<Result<RolloutFile, FileIssue>> {
+    let folder = files
+        .first()
+        .map(|f| split_name(&f.path).0)
+        .and_then(|dir| std::fs::File::open(super::cache::path_from(dir)).ok());
+    files
+        .into_iter()
+        .map(|f| match &folder {
+            Some(dir) => {
+                // SAFETY: the bytes after the last `/` of an `OsStr`'s encoded bytes are a
+                // whole name, as valid an encoding as the path they were cut from.
+                let name = unsafe { OsStr::from_encoded_bytes_unchecked(split_name(&f.path).1) };
+                let stat = rustix::fs::statat(dir, name, rustix::fs::AtFlags::SYMLINK_NOFOLLOW);
+                f.looked(stat.map(Looked::Stat).map_err(Into::into))
+            }
+            None => f.look(),
+        })
+        .collect()
+}
+
+/// Walk the store's roots on the current rayon pool: every rollout, newest name first.
+fn walk(
+    sessions: &Path,
+    archived: Option<&Path>,
+    look: bool,
+) -> (Vec<RolloutFile>, Vec<FileIssue>) {
+    let found = Found::default();
+    rayon::in_place_scope(|scope| {
+        let how = How {
+            archived: false,
+            look,
+        };
+        walk_root(scope, sessions, false, how, &found);
+        if let Some(dir) = archived {
+            let how = How {
+                archived: true,
+                look,
+            };
+            walk_root(scope, dir, true, how, &found);
+        }
+    });
+    let mut files = found
+        .files
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner);
+    let mut issues = found
+        .issues
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner);
     // As bytes: comparing `Path`s parses them into components.
     files.sort_unstable_by(|a, b| path_bytes(&b.path).cmp(path_bytes(&a.path)));
+    drop_twins(&mut files);
     issues.sort_by(|a, b| a.path.cmp(&b.path));
     (files, issues)
 }
 
-/// Read the metadata of listed files in parallel (on the current rayon pool), keeping their
-/// order; a file that cannot be looked at is an issue. The files of one folder are looked at
-/// through the open folder (no walk down the path from the root for each file: a third of a
-/// warm start's system time went on those walks).
-pub fn stat_all(listed: Vec<Listed>) -> (Vec<RolloutFile>, Vec<FileIssue>) {
-    let folders: Vec<&[Listed]> = listed
-        .chunk_by(|a, b| folder_of(a) == folder_of(b))
-        .collect();
-    let looked: Vec<Result<RolloutFile, FileIssue>> = folders
-        .into_par_iter()
-        .with_min_len(4)
-        .flat_map_iter(stat_folder)
-        .collect();
-    drop(listed);
-    let mut files = Vec::with_capacity(looked.len());
-    let mut issues = Vec::new();
-    for l in looked {
-        match l {
-            Ok(file) => files.push(file),
-            Err(issue) => issues.push(issue),
-        }
+/// Leave out each `.zst` file whose plain twin was found too (the plain file wins). `files` is
+/// in descending path order.
+fn drop_twins(files: &mut Vec<RolloutFile>) {
+    let twin = |f: &RolloutFile| {
+        let p = path_bytes(&f.path);
+        let plain = &p[..p.len() - 4];
+        f.compressed
+            && files
+                .binary_search_by(|g| plain.cmp(path_bytes(&g.path)))
+                .is_ok()
+    };
+    let twins: Vec<bool> = files.iter().map(twin).collect();
+    if twins.contains(&true) {
+        let mut twins = twins.into_iter();
+        files.retain(|_| !twins.next().unwrap_or(false));
     }
-    (files, issues)
 }
 
-/// The folder part of a listed file's path, as bytes (`Path::parent` parses the path into
-/// components).
-fn folder_of(l: &Listed) -> &[u8] {
-    let p = path_bytes(&l.path);
-    &p[..memchr::memrchr(b'/', p).unwrap_or(0)]
-}
-
-/// Look at files of one folder through the open folder (each by path when it cannot be
-/// opened).
-fn stat_folder(files: &[Listed]) -> Vec<Result<RolloutFile, FileIssue>> {
-    let folder = files
-        .first()
-        .and_then(|f| f.path.parent())
-        .and_then(|dir| std::fs::File::open(dir).ok());
-    files
-        .iter()
-        .map(|f| match (&folder, f.path.file_name()) {
-            (Some(dir), Some(name)) => {
-                let stat = rustix::fs::statat(dir, name, rustix::fs::AtFlags::SYMLINK_NOFOLLOW);
-                f.clone()
-                    .stat_with(stat.map(Looked::Stat).map_err(Into::into))
-            }
-            _ => f.clone().stat(),
-        })
-        .collect()
+/// Every rollout of a store by name (active ones, and archived ones when asked), in descending
+/// path order, their size and modification time not read (0, see [`RolloutFile::look`]):
+/// rollouts are filed by creation date and named by creation time, so this is close to newest
+/// first before any file is looked at (active ones before archived ones). On the current rayon
+/// pool.
+pub fn list_rollouts(
+    sessions: &Path,
+    archived: Option<&Path>,
+) -> (Vec<RolloutFile>, Vec<FileIssue>) {
+    walk(sessions, archived, false)
 }
 
 /// A file's size and modification time, as the walk reads them.
@@ -304,18 +355,12 @@ impl Looked {
 }
 
 /// All rollouts of a store (active ones, and archived ones when asked), with their metadata,
-/// in descending path order.
+/// in descending path order. On the current rayon pool.
 pub fn find_rollouts(
     sessions: &Path,
     archived: Option<&Path>,
 ) -> (Vec<RolloutFile>, Vec<FileIssue>) {
-    let (listed, mut issues) = list_rollouts(sessions, archived);
-    let (files, more) = stat_all(listed);
-    if !more.is_empty() {
-        issues.extend(more);
-        issues.sort_by(|a, b| a.path.cmp(&b.path));
-    }
-    (files, issues)
+    walk(sessions, archived, true)
 }
 
 #[cfg(test)]
@@ -326,12 +371,8 @@ mod tests {
     fn a_file_gone_after_the_listing_is_an_issue_with_its_path() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("rollout-2025-01-01T00-00-00-x.jsonl");
-        let listed = Listed {
-            path: path.clone(),
-            archived: false,
-            compressed: false,
-        };
-        let issue = listed.stat().unwrap_err();
+        let listed = RolloutFile::listed(path.clone(), false);
+        let issue = listed.look().unwrap_err();
         assert_eq!(issue.path, path);
         assert!(
             issue.reason.starts_with("IO error for operation on"),

@@ -3,9 +3,13 @@
 //! hand-over rules: indexer batches that arrive together are taken together (the first one
 //! alone), and a conversation is held while the top row is still changing. Never blocks. The
 //! workers ring the loop's [`Wakeup`] after each message; which of them rang tells whether the
-//! indexer has news.
+//! indexer has news. The store's thread locks come from their own thread when they change, and
+//! are read here only just before an action on a session (a folder and `/proc/locks`).
 
+use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, Sender, TryRecvError};
+
+use crate::workers::locks;
 use std::time::{Duration, Instant};
 
 use crate::codex::{Codex, CodexError};
@@ -50,6 +54,8 @@ pub struct Workers {
     changing: usize,
     /// The store read again when it changes (`None`: it is read once).
     live: Option<Live>,
+    /// The Codex home whose thread locks are read, and their thread.
+    locks: Option<(PathBuf, locks::Watch)>,
 }
 
 /// Reading the store again: the watcher (started once the first rows phase has ended, so it
@@ -97,7 +103,29 @@ impl Workers {
             codex: None,
             changing: 0,
             live: None,
+            locks: None,
         }
+    }
+
+    /// Watch the thread locks of the store at `home` for the app.
+    pub fn with_locks(mut self, home: PathBuf) -> Workers {
+        let watch = locks::spawn(home.clone());
+        self.locks = Some((home, watch));
+        self
+    }
+
+    /// The thread locks: as their thread last sent them, or read now when `now` (just before
+    /// an action on a session); whether what the app shows changed.
+    pub fn refresh_locks(&mut self, app: &mut App, now: bool) -> bool {
+        let Some((home, watch)) = &self.locks else {
+            return false;
+        };
+        let newest = if now {
+            Some(crate::store::locks::read(home))
+        } else {
+            watch.snapshots.try_iter().last()
+        };
+        newest.is_some_and(|locks| app.apply_locks(locks))
     }
 
     /// Read the store again whenever the watcher `watch` starts says it changed, or the user
@@ -262,6 +290,15 @@ impl Workers {
         self.index_open &= drained.open;
         self.index_news = drained.backlog;
         drained
+    }
+}
+
+impl Drop for Workers {
+    /// An app-server started for a request does not outlive the picker.
+    fn drop(&mut self) {
+        if let Some((codex, _, _)) = &self.codex {
+            codex.stop_app_server();
+        }
     }
 }
 

@@ -94,7 +94,9 @@ where
         if workers.index_news() && pace.index_due(app.rows().is_empty()) {
             pace.drained(workers.drain_index(app));
         }
-        if workers.take_answers(app) {
+        let answered = workers.take_answers(app);
+        let locks_changed = workers.refresh_locks(app, false);
+        if answered || locks_changed {
             pace.changed();
         }
         workers.send(app);
@@ -185,7 +187,7 @@ fn take_input<B, I, H>(
     terminal: &mut Terminal<B>,
     input: &mut I,
     host: &mut H,
-    workers: &Workers,
+    workers: &mut Workers,
     app: &mut App,
     pace: &mut Pace,
 ) -> io::Result<Option<Outcome>>
@@ -226,7 +228,7 @@ where
 fn apply<B, H>(
     terminal: &mut Terminal<B>,
     host: &mut H,
-    workers: &Workers,
+    workers: &mut Workers,
     app: &mut App,
     action: Action,
 ) -> io::Result<Option<Outcome>>
@@ -235,6 +237,10 @@ where
     B::Error: Send + Sync + 'static,
     H: Host<B>,
 {
+    if App::acts_on_session(&action) {
+        // Whether another codex has the session open is checked again just before acting.
+        workers.refresh_locks(app, true);
+    }
     match app.update(action) {
         Effect::None => {}
         Effect::Quit(Outcome::Print(_) | Outcome::Exec(_)) if picked_file_gone(app) => {
@@ -312,7 +318,10 @@ fn to_action(ev: TermEvent, app: &App) -> Option<Action> {
                 finding: app.pane().find().editing(),
                 modal: app.actions().dialog().map(|d| match d {
                     Dialog::Menu { .. } => keys::Modal::Menu,
-                    Dialog::ConfirmDelete { .. } => keys::Modal::Confirm,
+                    Dialog::ConfirmDelete { .. } | Dialog::ConfirmOpen { .. } => {
+                        keys::Modal::Confirm
+                    }
+                    Dialog::Rename { .. } => keys::Modal::Input,
                 }),
             },
         ),

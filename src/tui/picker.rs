@@ -60,7 +60,7 @@ pub fn run(cli: &Cli) -> i32 {
     }
     let store = match store::resolve(&cli.store) {
         Ok(store) => store,
-        Err(msg) => return no_store(&msg, &ui::Theme::from_env(settings.theme)),
+        Err(e) => return no_store(&e.to_string(), &ui::Theme::from_env(settings.theme)),
     };
     let p = &cli.picker;
     let codex = Codex::locate(&store.home);
@@ -174,11 +174,13 @@ pub fn spawn_workers(store: Store, cache: CacheSetup, codex: Codex, wakeup: Wake
         }
     };
     let (watched, watch_waker) = (store.clone(), wakeup.waker(Source::Watch));
+    let home = store.home.clone();
     let search = search::spawn(wakeup.waker(Source::Answer));
     let transcripts = transcript::spawn(store.clone(), wakeup.waker(Source::Answer));
     Workers::new(wakeup, index_run(), search, transcripts)
         .with_codex(codex, store)
         .with_live(move || watch::spawn(&watched, watch_waker), index_run)
+        .with_locks(home)
 }
 
 /// The real terminal's clipboard and Ctrl+Z.

@@ -1,7 +1,8 @@
-//! The store-change thread: runs codex's own `archive`, `unarchive` and `delete` for the picker,
-//! one at a time and off the event loop (codex takes a few hundred milliseconds to start), and
-//! says where the session's file is afterwards, so the list can follow it without a re-read.
-//! It never touches a file itself: it only looks where codex put it.
+//! The store-change thread: runs codex's own `archive`, `unarchive` and `delete`, and renames
+//! through codex's app-server, for the picker, one at a time and off the event loop (codex
+//! takes a few hundred milliseconds to start), and says where the session's file is
+//! afterwards (or the name codex stored), so the list can follow it without a re-read. It
+//! never touches a file itself: it only looks where codex put it.
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, Sender};
@@ -29,6 +30,8 @@ pub enum After {
     Gone,
     /// codex said it was done, but the file is not where codex keeps such files.
     Lost,
+    /// Renamed: the name codex stored.
+    Named(String),
 }
 
 /// Why a change was not done.
@@ -68,17 +71,27 @@ pub fn spawn(codex: Codex, store: Store, waker: Waker) -> (Sender<Request>, Rece
     (tx, rx)
 }
 
-/// Run one change and find the session's file afterwards.
+/// Run one change and find the session's file (or its name) afterwards.
 pub fn run(codex: &Codex, store: &Store, req: &Request) -> Result<After, ChangeError> {
-    codex.change(req.change, &req.id)?;
-    Ok(match req.change {
-        Change::Delete if req.path.exists() => {
-            return Err(ChangeError::StillThere(req.path.clone()))
+    let change = &req.change;
+    match change {
+        Change::Rename(name) => Ok(codex.rename(&req.id, name).map(After::Named)?),
+        Change::Delete => {
+            codex.change(change, &req.id)?;
+            if req.path.exists() {
+                return Err(ChangeError::StillThere(req.path.clone()));
+            }
+            Ok(After::Gone)
         }
-        Change::Delete => After::Gone,
-        Change::Archive => archived_file(store, &req.path).map_or(After::Lost, After::Moved),
-        Change::Unarchive => active_file(store, &req.path).map_or(After::Lost, After::Moved),
-    })
+        Change::Archive => {
+            codex.change(change, &req.id)?;
+            Ok(archived_file(store, &req.path).map_or(After::Lost, After::Moved))
+        }
+        Change::Unarchive => {
+            codex.change(change, &req.id)?;
+            Ok(active_file(store, &req.path).map_or(After::Lost, After::Moved))
+        }
+    }
 }
 
 /// An archived rollout keeps its name in the flat `archived_sessions/`.

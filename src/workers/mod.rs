@@ -1,13 +1,14 @@
 //! The background threads and the messages they exchange with the picker: the [`indexer`]
 //! (rollout files to session rows, then the content index), [`search`] (ranked matches of a
 //! query), [`transcript`] (the selected session's conversation), [`changes`] (codex's own
-//! archive, unarchive and delete, run for the user) and [`watch`] (ticks when the store
-//! changes, so it is read again). Each stops when its channel
+//! archive, unarchive and delete, run for the user), [`watch`] (ticks when the store
+//! changes, so it is read again) and [`locks`] (which sessions another codex has open). Each stops when its channel
 //! closes; the newest request wins and a stale answer carries an old generation number.
 //! Each answer also rings the picker's event loop ([`wake`]), which sleeps until one comes.
 
 pub mod changes;
 pub mod indexer;
+pub mod locks;
 pub mod search;
 pub mod transcript;
 pub mod wake;

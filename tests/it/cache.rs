@@ -12,13 +12,13 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
-struct Fixture {
+pub(crate) struct Fixture {
     _dir: tempfile::TempDir,
-    home: PathBuf,
-    cache: PathBuf,
+    pub(crate) home: PathBuf,
+    pub(crate) cache: PathBuf,
 }
 
-fn fixture(sessions: usize) -> Fixture {
+pub(crate) fn fixture(sessions: usize) -> Fixture {
     let dir = tempfile::tempdir().unwrap();
     let home = dir.path().join("codex");
     small_store(&home, sessions, 5);
@@ -31,30 +31,30 @@ fn fixture(sessions: usize) -> Fixture {
 }
 
 /// What `list` reads: archived sessions too, every file to its end.
-fn opts(cache: Option<&Path>) -> engine::Options {
+pub(crate) fn opts(cache: Option<&Path>) -> engine::Options {
     engine::Options {
         cache: cache.map(Path::to_path_buf),
         ..engine::Options::new(true, Until::End)
     }
 }
 
-fn store_of(f: &Fixture) -> Store {
+pub(crate) fn store_of(f: &Fixture) -> Store {
     Store {
         home: f.home.clone(),
     }
 }
 
-fn cached(f: &Fixture) -> (Vec<SessionRow>, Stats, Option<String>) {
+pub(crate) fn cached(f: &Fixture) -> (Vec<SessionRow>, Stats, Option<String>) {
     let (rows, _, finished) = engine::rows(&store_of(f), &opts(Some(&f.cache)));
     (rows, finished.stats, finished.cache_ignored)
 }
 
-fn cold(f: &Fixture) -> Vec<SessionRow> {
+pub(crate) fn cold(f: &Fixture) -> Vec<SessionRow> {
     engine::rows(&store_of(f), &opts(None)).0
 }
 
 /// A plain (not compressed) active rollout of the fixture.
-fn plain_file(f: &Fixture) -> PathBuf {
+pub(crate) fn plain_file(f: &Fixture) -> PathBuf {
     let rows = cold(f);
     rows.iter()
         .find(|r| !r.archived && r.path.extension().is_some_and(|e| e == "jsonl"))
@@ -62,7 +62,7 @@ fn plain_file(f: &Fixture) -> PathBuf {
         .expect("a plain rollout")
 }
 
-fn set_mtime(path: &Path, later_secs: u64) {
+pub(crate) fn set_mtime(path: &Path, later_secs: u64) {
     let t = SystemTime::now() + Duration::from_secs(later_secs);
     std::fs::File::options()
         .write(true)
@@ -339,7 +339,7 @@ fn indexer_starts_from_the_cache_and_reports_removals() {
 }
 
 /// Rows of one indexer run, by path, fork titles and removals applied.
-fn indexer_rows(f: &Fixture, dir: Option<PathBuf>) -> Vec<SessionRow> {
+pub(crate) fn indexer_rows(f: &Fixture, dir: Option<PathBuf>) -> Vec<SessionRow> {
     use codex_picker::workers::indexer::{self, CacheSetup, Event, IndexOptions};
     let mut rows = std::collections::BTreeMap::new();
     let rx = indexer::spawn_with(

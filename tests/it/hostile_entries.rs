@@ -148,6 +148,7 @@ proptest! {
             reasoning: true,
             expanded: Expanded { all: true, ..Expanded::default() },
             folder_missing: false,
+            open_in: None,
             ..View::default()
         };
         for open in [true, false] {

@@ -17,6 +17,7 @@ mod tmux;
 mod tmux_actions;
 mod tmux_live;
 mod tmux_pane;
+mod tmux_rename;
 mod tmux_signals;
 
 #[path = "../../examples/common/mod.rs"]
@@ -24,6 +25,7 @@ mod gen_common;
 use gen_common::gen;
 
 mod cache;
+mod cache_delta;
 mod content;
 mod engine;
 mod fuzz;
@@ -34,6 +36,7 @@ mod hostile_entries;
 mod limits;
 mod list_lines;
 mod markdown;
+mod open_elsewhere;
 mod read_only;
 mod readme_keys;
 mod terminal_safety;

@@ -3,6 +3,9 @@
 //! to the store what codex 0.171 does (archive moves the rollout to the flat
 //! `archived_sessions/`, unarchive back to `sessions/YYYY/MM/DD/`, `delete --force` removes
 //! it), writing down each file it moved or removed and each folder it made. Its resume and fork exit with status 7.
+//! Its `app-server` answers `initialize` and `thread/name/set` as codex 0.171's does (the name
+//! appended to `session_index.jsonl`, an empty one refused with codex's message), writing down
+//! each line it reads; once [`StandIn::hang`] is called it reads and never answers.
 
 use std::path::{Path, PathBuf};
 
@@ -13,6 +16,10 @@ pub struct StandIn {
     pub calls: PathBuf,
     /// One line per change to the store: `mv <from> <to>`, `rm <path>` or `mkdir <path>`.
     pub changes: PathBuf,
+    /// Every line the app-server read.
+    pub requests: PathBuf,
+    /// When it exists, the app-server hangs, and writes its pid and its child's here.
+    hang: PathBuf,
 }
 
 impl StandIn {
@@ -23,9 +30,13 @@ impl StandIn {
         std::fs::create_dir_all(&bin).unwrap();
         let calls = dir.join("calls.log");
         let changes = dir.join("changes.log");
+        let requests = dir.join("requests.log");
+        let hang = dir.join("hang");
         let script = SCRIPT
             .replace("@CALLS@", &calls.display().to_string())
-            .replace("@CHANGES@", &changes.display().to_string());
+            .replace("@CHANGES@", &changes.display().to_string())
+            .replace("@REQUESTS@", &requests.display().to_string())
+            .replace("@HANG@", &hang.display().to_string());
         let path = bin.join("codex");
         std::fs::write(&path, script).unwrap();
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
@@ -33,7 +44,33 @@ impl StandIn {
             bin,
             calls,
             changes,
+            requests,
+            hang,
         }
+    }
+
+    /// From now on the app-server reads and never answers.
+    pub fn hang(&self) {
+        std::fs::write(&self.hang, "").unwrap();
+    }
+
+    /// The pids of the hanging app-server and of the child it started, once it has started.
+    pub fn hung_pids(&self) -> Option<Vec<i32>> {
+        let text = std::fs::read_to_string(&self.hang).ok()?;
+        let pids: Vec<i32> = text
+            .split_whitespace()
+            .filter_map(|p| p.parse().ok())
+            .collect();
+        (pids.len() == 2).then_some(pids)
+    }
+
+    /// Every line the app-server read, as JSON.
+    pub fn requests(&self) -> Vec<serde_json::Value> {
+        std::fs::read_to_string(&self.requests)
+            .unwrap_or_default()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
     }
 
     /// The calls recorded so far, each as (folder, CODEX_HOME, arguments).
@@ -92,6 +129,29 @@ delete)
   echo "rm $f" >> '@CHANGES@'
   echo "Deleted session $3." ;;
 resume|fork) exit 7 ;;
+app-server)
+  if [ -e '@HANG@' ]; then
+    sleep 600 & echo "$$ $!" > '@HANG@'
+    while IFS= read -r line; do :; done
+    wait; exit 0
+  fi
+  while IFS= read -r line; do
+    printf '%s\n' "$line" >> '@REQUESTS@'
+    case "$line" in
+    *'"initialize"'*) echo '{"id":0,"result":{"userAgent":"stand-in"}}' ;;
+    *'thread/name/set'*)
+      tid=$(printf '%s' "$line" | sed 's/.*"threadId":"\([^"]*\)".*/\1/')
+      name=$(printf '%s' "$line" | sed 's/.*"name":"\([^"]*\)".*/\1/')
+      if [ -z "$name" ]; then
+        echo '{"error":{"code":-32600,"message":"thread name must not be empty"},"id":1}'
+      else
+        printf '{"id":"%s","thread_name":"%s","updated_at":"2026-12-03T12:00:00Z"}\n' "$tid" "$name" >> "$h/session_index.jsonl"
+        echo '{"method":"configWarning","params":{"summary":"stand-in"}}'
+        echo '{"id":1,"result":{}}'
+        printf '{"method":"thread/name/updated","params":{"threadId":"%s","threadName":"%s"}}\n' "$tid" "$name"
+      fi ;;
+    esac
+  done ;;
 *) echo "Error: unknown command $1" >&2; exit 2 ;;
 esac
 "#;

@@ -15,7 +15,7 @@ const NEXT: &str = "019ac003-7e2d-7a41-9c3b-000000000003";
 
 /// The command that starts the picker on `home` with the stand-in first on PATH, its exit
 /// status written to `dir/status`.
-fn with_stand_in(dir: &Path, home: &Path, codex: &StandIn, extra: &str) -> String {
+pub fn with_stand_in(dir: &Path, home: &Path, codex: &StandIn, extra: &str) -> String {
     format!(
         "cd {dir} && PATH={path} {picker} {extra}; echo $? > {status}; sleep 30",
         dir = shell_quote(dir),
@@ -27,7 +27,7 @@ fn with_stand_in(dir: &Path, home: &Path, codex: &StandIn, extra: &str) -> Strin
 
 /// The list's column of the screen: below the search line, above the status line and the
 /// footer, left of the conversation pane.
-fn list_column(screen: &str) -> String {
+pub fn list_column(screen: &str) -> String {
     let lines: Vec<&str> = screen.lines().collect();
     lines[1..lines.len().saturating_sub(2)]
         .iter()
@@ -37,7 +37,7 @@ fn list_column(screen: &str) -> String {
 }
 
 /// Wait until `check` holds of the stand-in (at most 30 s).
-fn wait_until(what: &str, check: impl Fn() -> bool) {
+pub fn wait_until(what: &str, mut check: impl FnMut() -> bool) {
     let start = Instant::now();
     while !check() {
         assert!(

@@ -17,7 +17,7 @@ use super::{Event, Finished, Options, Row};
 use crate::rollout::summary::{ScanOptions, ScanState, Until};
 use crate::session::SessionRow;
 use crate::store::cache::{self, LoadOutcome, Plan, RowCache, Stamp};
-use crate::store::walk::{self, Listed, RolloutFile};
+use crate::store::walk::RolloutFile;
 use crate::store::{fork, issues, reader, FileIssue, Store};
 
 /// What a run did: the test-visible account of the work.
@@ -140,11 +140,16 @@ impl<'a> Run<'a> {
             return false;
         }
         let archived = self.opts.archived;
-        let ((listed, mut walk_issues), (mut rc, outcome)) = self.pool.install(|| {
+        // With no cache file the files are listed by name only: each reader looks at its file
+        // first, so reading starts as soon as the names are listed.
+        self.cold = head.is_empty() && file.is_none_or(|f| !f.is_file());
+        let look = !self.cold;
+        let ((files, walk_issues), (mut rc, outcome)) = self.pool.install(|| {
             rayon::join(
-                || self.store.listing(archived),
+                || self.store.walk(archived, look),
                 || match file {
-                    Some(file) => RowCache::load(file, &self.store.home),
+                    Some(file) if look => RowCache::load(file, &self.store.home),
+                    Some(_) => (RowCache::empty(&self.store.home), LoadOutcome::missing()),
                     None => (RowCache::empty(&self.store.home), LoadOutcome::Loaded),
                 },
             )
@@ -157,14 +162,6 @@ impl<'a> Run<'a> {
             .collect();
         in_head.sort_unstable();
         rc.adopt(head);
-        self.cold = rc.is_empty();
-        let files = if self.cold {
-            listed.into_iter().map(Listed::unlooked).collect()
-        } else {
-            let (files, more) = self.pool.install(|| walk::stat_all(listed));
-            walk_issues.extend(more);
-            files
-        };
         let mut sent = vec![false; rc.len()];
         if self.opts.cached_first {
             for (s, e) in sent.iter_mut().zip(rc.entries()) {
@@ -443,44 +440,42 @@ impl<'a> Run<'a> {
         };
         let keep_lines = stamp == rc.stamp();
         let entries = rc.entries();
+        let kept = |e: &cache::Entry| (rc.record(e, keep_lines), keep_lines && rc.in_base(e));
         let mut records = Vec::with_capacity(files.len() + work.unwalked.len());
         for (i, f) in files.iter().enumerate().rev() {
             let old = work.entry_of[i].map(|e| &entries[e]);
             match (&out.fresh[i], old) {
-                (Some(new), _) => records.push(cache::RecordRef {
-                    path: f.path.as_os_str().as_encoded_bytes(),
-                    key: cache::Key {
-                        size: f.size,
-                        mtime_ms: f.mtime_ms,
-                        compressed: f.compressed,
-                        archived: f.archived,
-                        session: true,
-                        fork: new.fork,
-                        complete: new.complete,
+                (Some(new), _) => records.push((
+                    cache::RecordRef {
+                        path: f.path.as_os_str().as_encoded_bytes(),
+                        key: cache::Key {
+                            size: f.size,
+                            mtime_ms: f.mtime_ms,
+                            compressed: f.compressed,
+                            archived: f.archived,
+                            session: true,
+                            fork: new.fork,
+                            complete: new.complete,
+                        },
+                        state: match (&new.state, old) {
+                            (Some(state), _) => state,
+                            (None, Some(e)) => rc.record(e, false).state,
+                            (None, None) => continue,
+                        },
+                        id: new.id.as_bytes(),
+                        line: new.line.as_deref().unwrap_or_default().as_bytes(),
                     },
-                    state: match (&new.state, old) {
-                        (Some(state), _) => state,
-                        (None, Some(e)) => rc.record(e, false).state,
-                        (None, None) => continue,
-                    },
-                    id: new.id.as_bytes(),
-                    line: new.line.as_deref().unwrap_or_default().as_bytes(),
-                }),
-                (None, Some(e)) if !matches!(out.ids[i], Id::None) => {
-                    records.push(rc.record(e, keep_lines));
-                }
+                    false,
+                )),
+                (None, Some(e)) if !matches!(out.ids[i], Id::None) => records.push(kept(e)),
                 _ => {}
             }
         }
         if !work.unwalked.is_empty() {
-            records.extend(
-                work.unwalked
-                    .iter()
-                    .map(|&e| rc.record(&entries[e], keep_lines)),
-            );
-            records.sort_unstable_by(|a, b| a.path.cmp(b.path));
+            records.extend(work.unwalked.iter().map(|&e| kept(&entries[e])));
+            records.sort_unstable_by(|a, b| a.0.path.cmp(b.0.path));
         }
-        cache::save(file, &rc.home, stamp, &records)
+        cache::save(file, rc, stamp, &records)
     }
 }
 

@@ -1,8 +1,10 @@
 //! The session actions as transitions of [`App`]: the menu (Ctrl+X), archive and unarchive
-//! (Alt+A), delete after a question (Alt+D), fork (Alt+F) and resume here, and what follows
-//! when codex has made a change: the list follows the session (an archived one leaves the list
-//! or stays marked, a deleted one vanishes), the selection goes to a neighbour, and the status
-//! line says what happened, or codex's own reason when it failed (nothing changes then).
+//! (Alt+A), delete after a question (Alt+D), fork (Alt+F), resume here and rename (F2, in
+//! `rename`), each asked about first when another codex has the session open (in
+//! `open_elsewhere`), and what follows when codex has made a change: the list follows the
+//! session (an archived one leaves the list or stays marked, a deleted one vanishes, a renamed
+//! one shows its new name), the selection goes to a neighbour, and the status line says what
+//! happened, or codex's own reason when it failed (nothing changes then).
 
 use super::actions::{Actions, Dialog, Running};
 use super::{Action, App, Effect, Outcome, Reselect};
@@ -30,6 +32,9 @@ impl App {
     /// reaches it (a paste) cancels it; a menu closes before a key that is not its own.
     pub(super) fn dialog_first(&mut self, action: &Action) -> Option<Effect> {
         let dialog = self.actions.dialog()?;
+        if matches!(dialog, Dialog::Rename { .. }) {
+            return self.rename_input(action);
+        }
         match action {
             Action::MenuMove(_)
             | Action::MenuPick(_)
@@ -38,7 +43,7 @@ impl App {
             | Action::Resize(..)
             | Action::Quit => None,
             Action::Click(..) | Action::Wheel { .. } => Some(Effect::None),
-            _ if matches!(dialog, Dialog::ConfirmDelete { .. }) => {
+            _ if dialog.is_question() => {
                 self.confirm(false);
                 Some(Effect::None)
             }
@@ -51,6 +56,9 @@ impl App {
 
     /// The actions' own transitions; `None` for other actions.
     pub(super) fn act(&mut self, action: &Action) -> Option<Effect> {
+        if let Some(effect) = self.ask_if_open(action) {
+            return Some(effect);
+        }
         match *action {
             Action::OpenMenu => {
                 if self.selected_row().is_some() {
@@ -66,13 +74,16 @@ impl App {
                 }
             }
             Action::CloseDialog => {
-                if let Some(Dialog::ConfirmDelete { .. }) = self.actions.close() {
-                    self.screen.notify("not deleted");
+                if self.actions.dialog().is_some_and(Dialog::is_question) {
+                    self.confirm(false);
+                } else {
+                    self.actions.close();
                 }
             }
-            Action::Confirm(yes) => self.confirm(yes),
+            Action::Confirm(yes) => return Some(self.confirm(yes)),
             Action::Archive => self.archive(),
             Action::Delete => self.ask_delete(),
+            Action::Rename => self.start_rename(),
             Action::Fork => return Some(self.launch(true, false)),
             Action::ResumeHere => return Some(self.launch(false, true)),
             _ => return None,
@@ -105,20 +116,24 @@ impl App {
         }
     }
 
-    /// The answer to the delete question: `y` deletes the session asked about.
-    fn confirm(&mut self, yes: bool) {
-        let Some(Dialog::ConfirmDelete { id, path }) = self.actions.close() else {
-            return;
-        };
-        if yes {
-            self.start_change(Change::Delete, id, path);
-        } else {
-            self.screen.notify("not deleted");
+    /// The answer to the question asked: `y` deletes the session asked about, or takes the
+    /// action asked about on a session open elsewhere.
+    fn confirm(&mut self, yes: bool) -> Effect {
+        match self.actions.close() {
+            Some(Dialog::ConfirmDelete { id, path }) if yes => {
+                self.start_change(Change::Delete, id, path);
+            }
+            Some(Dialog::ConfirmDelete { .. }) => self.screen.notify("not deleted"),
+            Some(Dialog::ConfirmOpen { path, then, .. }) => {
+                return self.answer_open(yes, &path, then)
+            }
+            _ => {}
         }
+        Effect::None
     }
 
     /// One change at a time: say so when codex is still making one.
-    fn refuse_while_running(&mut self) -> bool {
+    pub(super) fn refuse_while_running(&mut self) -> bool {
         let Some(r) = self.actions.running() else {
             return false;
         };
@@ -132,7 +147,7 @@ impl App {
     }
 
     /// Ask codex to make `change` to the session of `path`.
-    fn start_change(&mut self, change: Change, id: String, path: std::path::PathBuf) {
+    pub(super) fn start_change(&mut self, change: Change, id: String, path: std::path::PathBuf) {
         if self.refuse_while_running() {
             return;
         }
@@ -140,7 +155,7 @@ impl App {
             .row_at(&path)
             .map_or_else(|| id.clone(), |row| short_title(row.title()));
         self.outbox.changes.push(Request {
-            change,
+            change: change.clone(),
             id: id.clone(),
             path,
         });
@@ -171,10 +186,15 @@ impl App {
                 return;
             }
         };
-        if self.index.run_going() {
+        // A run that walked before the file moved would bring the session back where it was.
+        if self.index.run_going() && !matches!(after, After::Named(_)) {
             self.rows.left_behind(&req.path);
         }
         let said = match after {
+            After::Named(name) => {
+                self.renamed(&req.path, name.clone());
+                format!("renamed “{title}” to “{}”", short_title(&name))
+            }
             After::Moved(to) => {
                 if let Some(i) = self
                     .rows

@@ -34,6 +34,7 @@ fn the_menu_lists_every_action_and_takes_a_letter_or_the_cursor() {
             Item::CopyCommand,
             Item::Export,
             Item::Archive,
+            Item::Rename,
             Item::Delete
         ]
     );
@@ -157,7 +158,7 @@ fn delete_asks_first_and_only_y_deletes() {
     let asked = changes(&mut app);
     assert_eq!(asked.len(), 1);
     assert_eq!(
-        (asked[0].change, asked[0].id.as_str()),
+        (asked[0].change.clone(), asked[0].id.as_str()),
         (Change::Delete, "b")
     );
     app.apply_change(done(asked[0].clone(), Ok(After::Gone)));
@@ -181,7 +182,7 @@ fn a_failed_change_says_codexs_reason_and_changes_nothing() {
         Some("codex is still archiving “preview of b”: one change at a time")
     );
     let why = ChangeError::Codex(CodexError::Failed {
-        change: Change::Archive,
+        verb: "archive",
         why: "failed to archive session".into(),
     });
     app.apply_change(done(asked[0].clone(), Err(why)));

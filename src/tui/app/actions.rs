@@ -1,12 +1,17 @@
 //! What can be done with a session beyond picking it, as state: the action menu (Ctrl+X) and
-//! its cursor, the delete question and the session it is about, and the one change codex is
-//! making for the picker. The menu's items and their letters are one table ([`MENU`]), which
-//! the menu draws beside each item's direct key from the key table.
+//! its cursor, the questions asked before acting (delete; resume, fork or archive a session
+//! another codex has open) and the session each is about, the name being typed for a rename,
+//! and the one change codex is making for the picker. The menu's items and their letters are
+//! one table ([`MENU`]), which the menu draws beside each item's direct key from the key table.
 
 use std::path::PathBuf;
 
 use super::Action;
 use crate::codex::Change;
+use crate::store::locks::Holder;
+
+/// The longest name a rename takes, in characters.
+pub const MAX_NAME_CHARS: usize = 200;
 
 /// One thing the menu offers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,6 +24,7 @@ pub enum Item {
     Export,
     /// Archive, or unarchive an archived session.
     Archive,
+    Rename,
     Delete,
 }
 
@@ -61,6 +67,10 @@ pub const MENU: &[Entry] = &[
         letter: 'a',
     },
     Entry {
+        item: Item::Rename,
+        letter: 'n',
+    },
+    Entry {
         item: Item::Delete,
         letter: 'd',
     },
@@ -78,6 +88,7 @@ impl Item {
             Item::Export => "export the conversation to Markdown",
             Item::Archive if archived => "unarchive",
             Item::Archive => "archive",
+            Item::Rename => "rename (through codex)",
             Item::Delete => "delete for good (asks first)",
         }
     }
@@ -92,6 +103,7 @@ impl Item {
             Item::CopyCommand => Action::CopyCommand,
             Item::Export => Action::Export,
             Item::Archive => Action::Archive,
+            Item::Rename => Action::Rename,
             Item::Delete => Action::Delete,
         }
     }
@@ -108,6 +120,28 @@ pub enum Dialog {
         id: String,
         path: PathBuf,
     },
+    /// Another codex has this session open: take `then` anyway?
+    ConfirmOpen {
+        path: PathBuf,
+        holder: Holder,
+        then: Action,
+    },
+    /// The session's new name, being typed (it starts as the current one).
+    Rename {
+        id: String,
+        path: PathBuf,
+        name: String,
+    },
+}
+
+impl Dialog {
+    /// A question answered by `y` or any other key.
+    pub fn is_question(&self) -> bool {
+        matches!(
+            self,
+            Dialog::ConfirmDelete { .. } | Dialog::ConfirmOpen { .. }
+        )
+    }
 }
 
 /// A change codex is making.
@@ -140,6 +174,34 @@ impl Actions {
 
     pub fn ask_delete(&mut self, id: String, path: PathBuf) {
         self.dialog = Some(Dialog::ConfirmDelete { id, path });
+    }
+
+    /// Ask before `then`: `holder` has the session of `path` open.
+    pub fn ask_open(&mut self, path: PathBuf, holder: Holder, then: Action) {
+        self.dialog = Some(Dialog::ConfirmOpen { path, holder, then });
+    }
+
+    /// Start typing a new name for a session, from its current one (cut to
+    /// [`MAX_NAME_CHARS`]).
+    pub fn start_rename(&mut self, id: String, path: PathBuf, current: &str) {
+        let name = current.chars().take(MAX_NAME_CHARS).collect();
+        self.dialog = Some(Dialog::Rename { id, path, name });
+    }
+
+    /// Edit the name being typed with `f`, then cut it to [`MAX_NAME_CHARS`]; whether it was
+    /// cut.
+    pub fn edit_name(&mut self, f: impl FnOnce(&mut String)) -> bool {
+        let Some(Dialog::Rename { name, .. }) = &mut self.dialog else {
+            return false;
+        };
+        f(name);
+        match name.char_indices().nth(MAX_NAME_CHARS) {
+            Some((at, _)) => {
+                name.truncate(at);
+                true
+            }
+            None => false,
+        }
     }
 
     /// Close whatever is open; what it was.

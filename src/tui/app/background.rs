@@ -203,7 +203,6 @@ impl App {
         let ctx = self.pane_context();
         let row = self.list.selected_row(&self.rows);
         // The pane shows the reason in place of the conversation.
-        self.pane
-            .loaded(id, result.map_err(|e| e.to_string()), row, &ctx);
+        self.pane.loaded(id, result, row, &ctx);
     }
 }

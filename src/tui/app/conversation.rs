@@ -1,13 +1,12 @@
 //! The conversation pane's content as screen lines: the header (the session's facts, what it
 //! changed and used, the parent of a fork, its first and latest prompts, a warning when its
-//! folder is gone), then each
-//! message under a line that says who spoke (with the images sent with a prompt), its Markdown
-//! rendered ([`crate::tui::render::markdown`]), the markers of what happened to the
-//! conversation (a compaction, an interrupted turn, where a fork's own part begins: the
-//! parent's history above it is drawn dimmed), and tool calls and reasoning when shown
-//! ([`super::tool_view`]). Pure: text in, lines out; where each entry starts is kept for jumps,
-//! copying and expanding, and where each code block is, for the pane to highlight it when it
-//! comes on screen.
+//! folder is gone or another codex has it open), then each message under a line that says who
+//! spoke (with the images sent with a prompt), its Markdown rendered
+//! ([`crate::tui::render::markdown`]), the markers of what happened to the conversation (a
+//! compaction, an interrupted turn, where a fork's own part begins: the parent's history above
+//! it is drawn dimmed), and tool calls and reasoning when shown ([`super::tool_view`]). Pure:
+//! text in, lines out; where each entry starts is kept for jumps, copying and expanding, and
+//! where each code block is, for the pane to highlight it when it comes on screen.
 
 use std::collections::HashSet;
 
@@ -19,6 +18,7 @@ use crate::session::SessionRow;
 use crate::tui::render::markdown::{self, CodeBlock};
 use crate::tui::render::wrap::wrap;
 pub use crate::tui::render::{PaneLine, Part};
+use crate::workers::transcript::ReadError;
 
 use super::tool_view;
 
@@ -46,6 +46,8 @@ pub struct View {
     pub folder_missing: bool,
     /// What tokens cost, from the config file (none: no cost is shown).
     pub prices: std::sync::Arc<crate::prices::Prices>,
+    /// Another codex has the session open: which ("open in codex, pid 42").
+    pub open_in: Option<String>,
 }
 
 /// What kind of entry starts at a line.
@@ -140,6 +142,16 @@ fn header(b: &mut Built, row: &SessionRow, t: Option<&Transcript>, width: usize,
         let warn = "this folder no longer exists: `cd <folder> && codex resume` would fail";
         fact(b, "", warn, width, Part::Warning, usize::MAX);
     }
+    if let Some(open_in) = &view.open_in {
+        fact(
+            b,
+            "",
+            &format!("● {open_in}"),
+            width,
+            Part::Warning,
+            usize::MAX,
+        );
+    }
     if let Some(usage) = &row.usage {
         let (all, fork) = (view.expanded.all, row.history_base.is_some());
         let facts = super::usage_view::facts(usage, row.cwd.as_deref(), all, fork, &view.prices);
@@ -190,7 +202,7 @@ fn header(b: &mut Built, row: &SessionRow, t: Option<&Transcript>, width: usize,
 /// reader comes to it, so the first screen of a session of any size costs what it shows).
 pub fn build(
     row: &SessionRow,
-    transcript: Option<&Result<Transcript, String>>,
+    transcript: Option<&Result<Transcript, ReadError>>,
     width: usize,
     view: &View,
     until: usize,
@@ -207,7 +219,10 @@ pub fn build(
             return b;
         }
         Some(Err(reason)) => {
-            let msg = format!("cannot read this session: {}", sanitize::one_line(reason));
+            let msg = format!(
+                "cannot read this session: {}",
+                sanitize::one_line(&reason.to_string())
+            );
             b.push_wrapped(&msg, width, Part::Notice);
             return b;
         }

@@ -104,30 +104,7 @@ impl List {
 
     /// Apply a query edit (insert, paste, delete, clear); whether the query changed.
     pub fn edit(&mut self, action: &Action) -> bool {
-        match action {
-            Action::Insert(c) => self.query.push(*c),
-            Action::Type(text) => self.query.push_str(text),
-            Action::Paste(text) => {
-                let line = crate::sanitize::one_line(text);
-                self.query.push_str(line.trim());
-            }
-            Action::DeleteBack => return self.query.pop().is_some(),
-            Action::DeleteWord => {
-                let kept = self.query.trim_end().rfind(' ').map_or(0, |i| i + 1);
-                if kept == self.query.len() {
-                    return false;
-                }
-                self.query.truncate(kept);
-            }
-            Action::ClearQuery => {
-                if self.query.is_empty() {
-                    return false;
-                }
-                self.query.clear();
-            }
-            _ => return false,
-        }
-        true
+        edit_line(&mut self.query, action)
     }
 
     /// Cut the query to its first [`MAX_QUERY_CHARS`] characters; whether it was longer.
@@ -246,4 +223,33 @@ impl List {
         }
         all
     }
+}
+
+/// Apply a line edit to `text` (insert, type, paste on one line, delete a character or a word,
+/// clear): the query's and the rename's; whether `text` changed.
+pub(super) fn edit_line(text: &mut String, action: &Action) -> bool {
+    match action {
+        Action::Insert(c) => text.push(*c),
+        Action::Type(typed) => text.push_str(typed),
+        Action::Paste(pasted) => {
+            let line = crate::sanitize::one_line(pasted);
+            text.push_str(line.trim());
+        }
+        Action::DeleteBack => return text.pop().is_some(),
+        Action::DeleteWord => {
+            let kept = text.trim_end().rfind(' ').map_or(0, |i| i + 1);
+            if kept == text.len() {
+                return false;
+            }
+            text.truncate(kept);
+        }
+        Action::ClearQuery => {
+            if text.is_empty() {
+                return false;
+            }
+            text.clear();
+        }
+        _ => return false,
+    }
+    true
 }

@@ -11,7 +11,9 @@
 //! - [`Pane`]: the conversation pane and the transcripts read;
 //! - [`IndexStatus`]: the indexer's progress;
 //! - [`Screen`]: size, layout, focus, help, the status message and the clock;
-//! - [`Actions`]: the action menu, the delete question and the change codex is making.
+//! - [`Actions`]: the action menu, the questions, the rename box and the change codex is
+//!   making;
+//! - the thread locks as last read: which sessions another codex has open.
 //!
 //! What one needs of another (the selected row for the pane, the rows, the answer and the
 //! filters for the list) `App` passes as an argument. No terminal and no clock: the time is
@@ -30,7 +32,9 @@ pub mod geometry;
 mod hits;
 mod index_status;
 mod list;
+mod open_elsewhere;
 mod pane;
+mod rename;
 mod resume;
 mod rows;
 mod screen;
@@ -40,7 +44,7 @@ mod types;
 mod update;
 mod usage_view;
 
-pub use actions::{Actions, Dialog, Item, Running, MENU};
+pub use actions::{Actions, Dialog, Item, Running, MAX_NAME_CHARS, MENU};
 pub use filters::{in_scope, Filters};
 pub use index_status::IndexStatus;
 pub use list::List;
@@ -67,6 +71,11 @@ pub struct App {
     index: IndexStatus,
     screen: Screen,
     actions: Actions,
+    /// The thread locks as last read (`None`: not read yet).
+    locks: Option<crate::store::locks::Snapshot>,
+    /// A question about a session open elsewhere was answered `y`: the action it held goes
+    /// through without asking again.
+    asked_already: bool,
     outbox: Outbox,
 }
 
@@ -86,6 +95,8 @@ impl App {
             index: IndexStatus::default(),
             screen: Screen::new(now),
             actions: Actions::default(),
+            locks: None,
+            asked_already: false,
             outbox: Outbox::default(),
             handoff: Handoff::new(&opts),
         };
@@ -252,6 +263,9 @@ impl App {
             width: self.screen.pane_width(),
             height: self.screen.pane_height(),
             content_query: self.content_mode().then(|| self.list.words().to_owned()),
+            open_in: self
+                .selected_holder()
+                .map(crate::store::locks::Holder::describe),
         }
     }
 

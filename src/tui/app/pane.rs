@@ -15,7 +15,7 @@ use super::hits::Hits;
 use super::HitStep;
 use crate::rollout::transcript::{Entry, Transcript};
 use crate::session::SessionRow;
-use crate::workers::transcript::Job;
+use crate::workers::transcript::{Job, ReadError};
 
 /// Transcripts kept for instant switching back.
 const TRANSCRIPT_CACHE: usize = 8;
@@ -33,9 +33,11 @@ pub struct PaneContext {
     pub height: usize,
     /// The content search whose hits are marked; `None` in fuzzy search.
     pub content_query: Option<String>,
+    /// Which other codex has the session open ("open in codex, pid 42"), if one does.
+    pub open_in: Option<String>,
 }
 
-type Read = Arc<Result<Transcript, String>>;
+type Read = Arc<Result<Transcript, ReadError>>;
 
 /// Where the reader is, by entry: kept across a rebuild that changes the lines above.
 #[derive(Debug, Clone, Copy)]
@@ -196,6 +198,7 @@ impl Pane {
         };
         let cached = self.cached(&row.id);
         self.view.folder_missing = folder_missing(row);
+        self.view.open_in.clone_from(&ctx.open_in);
         self.width = ctx.width;
         let query = ctx.content_query.as_deref();
         let until = if query.is_some() || self.find.active() {
@@ -249,7 +252,7 @@ impl Pane {
     pub fn loaded(
         &mut self,
         id: String,
-        result: Result<Transcript, String>,
+        result: Result<Transcript, ReadError>,
         selected: Option<&SessionRow>,
         ctx: &PaneContext,
     ) {
@@ -275,6 +278,12 @@ impl Pane {
         f(&mut self.view);
         self.rebuild(row, ctx);
         self.restore(anchor, ctx.height);
+    }
+
+    /// What the header says of the session changed (its name, another codex opening it):
+    /// build the lines again, the reader kept where they were.
+    pub fn header_changed(&mut self, row: Option<&SessionRow>, ctx: &PaneContext) {
+        self.reshow(row, ctx, |_| {});
     }
 
     /// Show or hide tool calls.

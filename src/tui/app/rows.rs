@@ -88,6 +88,13 @@ impl Rows {
         Some(i)
     }
 
+    /// The session of `path` is now named `name` (codex stored it); its index, when known.
+    pub fn rename(&mut self, path: &Path, name: String) -> Option<usize> {
+        let i = self.index_of(path)?;
+        self.rows[i].name = Some(name).filter(|n| !n.trim().is_empty());
+        Some(i)
+    }
+
     /// A change of the picker's took the session away from `path` while an index run is going:
     /// until [`Rows::run_ended`], rows for that path are stale.
     pub fn left_behind(&mut self, path: &Path) {

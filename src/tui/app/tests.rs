@@ -21,6 +21,12 @@ mod filter;
 #[path = "act_tests.rs"]
 mod act;
 
+#[path = "open_elsewhere_tests.rs"]
+mod open_elsewhere;
+
+#[path = "rename_tests.rs"]
+mod rename;
+
 fn row(id: &str, cwd: &str, t: i64, interactive: bool, archived: bool) -> SessionRow {
     SessionRow {
         id: id.into(),

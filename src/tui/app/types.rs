@@ -101,12 +101,15 @@ pub enum Action {
     MenuPick(Option<char>),
     /// Close the menu or the question asked, doing nothing.
     CloseDialog,
-    /// The answer to the delete question: `y` (true) or anything else.
+    /// The answer to a question (delete; act on a session open elsewhere): `y` (true) or
+    /// anything else.
     Confirm(bool),
     /// Archive the selected session (unarchive it when it is archived).
     Archive,
     /// Ask whether to delete the selected session.
     Delete,
+    /// Type a new name for the selected session (codex's app-server sets it).
+    Rename,
     /// Run `codex fork` on the selected session in its folder.
     Fork,
     /// Run `codex resume` on the selected session in the current folder.

@@ -8,7 +8,8 @@
 //! character to search for it). F1 opens the help at any time. In the conversation (→), a few
 //! printable keys move through it and change what it shows (its own rows, looked at first);
 //! while a find query is typed there, keys go to it. The action menu and the delete question
-//! take the keys first: their own keys (letters, ↑ ↓, Enter, Esc; `y`) are fixed.
+//! take the keys first: their own keys (letters, ↑ ↓, Enter, Esc; `y`) are fixed, and so are
+//! those of the rename box (the query's editing keys, Enter, Esc).
 
 mod key;
 mod table;
@@ -40,8 +41,11 @@ pub enum Modal {
     /// The action menu: its letters, ↑ ↓ and Enter; Esc or the key that opened it closes it;
     /// the direct keys (Alt+A, Ctrl+Y, ...) still work.
     Menu,
-    /// The delete question: `y` deletes, any other key cancels.
+    /// A question (delete; act on a session open elsewhere): `y` goes ahead, any other key
+    /// cancels.
     Confirm,
+    /// A line being typed (a session's new name): keys edit it, Enter takes it, Esc drops it.
+    Input,
 }
 
 /// The action of a key press, if any.
@@ -62,6 +66,7 @@ pub fn action(key: KeyEvent, ctx: Context) -> Option<Action> {
                 return Some(a);
             }
         }
+        Some(Modal::Input) => return input_key(press),
         None => {}
     }
     if ctx.finding && !ctrl_or_alt {
@@ -157,6 +162,29 @@ fn menu_key(press: Key, ctx: Context) -> Option<Action> {
         KeyCode::Esc => Action::CloseDialog,
         KeyCode::Char(c) => Action::MenuPick(Some(c)),
         _ => Action::CloseDialog,
+    };
+    Some(a)
+}
+
+/// The keys of a line being typed: the query's editing keys, Enter, Esc and Ctrl+C; no other
+/// key does anything until it is closed.
+fn input_key(press: Key) -> Option<Action> {
+    let ctrl = press.mods.contains(KeyModifiers::CONTROL);
+    let alt = press.mods.contains(KeyModifiers::ALT);
+    let a = match press.code {
+        KeyCode::Char(c) if ctrl => match c.to_ascii_lowercase() {
+            'c' => Action::Quit,
+            'u' => Action::ClearQuery,
+            'w' | 'h' => Action::DeleteWord,
+            _ => return None,
+        },
+        KeyCode::Char(_) if alt => return None,
+        KeyCode::Char(c) => Action::Insert(c),
+        KeyCode::Backspace if ctrl || alt => Action::DeleteWord,
+        KeyCode::Backspace => Action::DeleteBack,
+        KeyCode::Enter => Action::Accept,
+        KeyCode::Esc => Action::Escape,
+        _ => return None,
     };
     Some(a)
 }
@@ -280,6 +308,36 @@ mod tests {
             action(key(KeyCode::Down, KeyModifiers::NONE), reading),
             Some(Action::Scroll(1))
         );
+    }
+
+    #[test]
+    fn f2_renames_and_the_name_box_takes_the_keys() {
+        assert_eq!(
+            action(key(KeyCode::F(2), KeyModifiers::NONE), LIST),
+            Some(Action::Rename)
+        );
+        let input = Context {
+            modal: Some(Modal::Input),
+            ..LIST
+        };
+        let press = |code, mods| action(key(code, mods), input);
+        let none = KeyModifiers::NONE;
+        // Every printable key is typed, `?` and letters the menu uses included.
+        for c in ['?', 'y', 'n', 'é'] {
+            assert_eq!(press(KeyCode::Char(c), none), Some(Action::Insert(c)));
+        }
+        assert_eq!(press(KeyCode::Enter, none), Some(Action::Accept));
+        assert_eq!(press(KeyCode::Esc, none), Some(Action::Escape));
+        assert_eq!(press(KeyCode::Backspace, none), Some(Action::DeleteBack));
+        let ctrl = KeyModifiers::CONTROL;
+        assert_eq!(press(KeyCode::Char('w'), ctrl), Some(Action::DeleteWord));
+        assert_eq!(press(KeyCode::Char('u'), ctrl), Some(Action::ClearQuery));
+        assert_eq!(press(KeyCode::Char('c'), ctrl), Some(Action::Quit));
+        // The picker's other keys do nothing until the box is closed.
+        assert_eq!(press(KeyCode::Char('x'), ctrl), None);
+        assert_eq!(press(KeyCode::Char('d'), KeyModifiers::ALT), None);
+        assert_eq!(press(KeyCode::Down, none), None);
+        assert_eq!(press(KeyCode::F(2), none), None);
     }
 
     #[test]

@@ -17,6 +17,7 @@ pub enum Command {
     Archive,
     Delete,
     Fork,
+    Rename,
     Back,
     Quit,
     MoveUp,
@@ -75,6 +76,7 @@ impl Command {
             C::Archive => Action::Archive,
             C::Delete => Action::Delete,
             C::Fork => Action::Fork,
+            C::Rename => Action::Rename,
             C::Back => Action::Escape,
             C::Quit => Action::Quit,
             C::MoveUp => Action::MoveUp,
@@ -288,15 +290,16 @@ pub const ROWS: &[Row] = &[
             &[Key::ctrl('x')],
             Hint::List("actions"),
         )],
-        "actions: resume here, fork, copy, export, archive, delete",
+        "actions: resume here, fork, copy, export, archive, rename, delete",
     ),
     row(
         &[
             bind(C::Archive, &[Key::alt('a')]),
             bind(C::Delete, &[Key::alt('d')]),
             bind(C::Fork, &[Key::alt('f')]),
+            bind(C::Rename, &[plain(K::F(2))]),
         ],
-        "archive (unarchive), delete (asks first), fork: by codex",
+        "archive (unarchive), delete (asks first), fork, rename: by codex",
     ),
     row(
         &[

@@ -1,6 +1,8 @@
-//! The boxes drawn over the list: the action menu (Ctrl+X), from the same table the keys use,
-//! and the delete question, which names the session it is about (title, folder, age, number
-//! of messages). Every text from the session is made safe for the terminal first.
+//! The boxes drawn over the list: the action menu (Ctrl+X), from the same table the keys use;
+//! the delete question, which names the session it is about (title, folder, age, number of
+//! messages, and who else has it open); the question before acting on a session another codex
+//! has open; and the rename box, with the name being typed and the cursor at its end. Every
+//! text from the session is made safe for the terminal first.
 
 use ratatui::layout::Rect;
 use ratatui::style::Style;
@@ -9,6 +11,7 @@ use ratatui::widgets::{Block, Borders, Clear, Padding, Paragraph};
 use ratatui::Frame;
 
 use crate::session::SessionRow;
+use crate::store::locks::Holder;
 use crate::textwidth;
 use crate::timefmt::Millis;
 use crate::tui::app::{App, Dialog, MENU};
@@ -22,6 +25,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme) {
         return;
     };
     let screen = frame.area();
+    let mut cursor = None;
     let (title, lines) = match dialog {
         Dialog::Menu { cursor } => {
             let archived = app.selected_row().is_some_and(|r| r.archived);
@@ -29,11 +33,29 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme) {
         }
         Dialog::ConfirmDelete { path, .. } => {
             let row = app.row_at(path);
-            let facts = row.map(|r| (r, app.message_counts(r)));
+            let facts = row.map(|row| Facts {
+                row,
+                counts: app.message_counts(row),
+                holder: app.holder_of(row),
+            });
             (
                 " delete this session? ",
                 confirm_lines(facts, app.screen().now(), theme),
             )
+        }
+        Dialog::ConfirmOpen { path, holder, then } => {
+            let title = app.row_at(path).map(|r| r.title().to_owned());
+            let verb = app.verb_of(then);
+            (
+                " open in another codex ",
+                open_lines(title.as_deref(), *holder, verb, theme),
+            )
+        }
+        Dialog::Rename { path, name, .. } => {
+            let title = app.row_at(path).map(|r| r.title().to_owned());
+            let (lines, at) = rename_lines(title.as_deref(), name, theme);
+            cursor = Some(at);
+            (" rename the session ", lines)
         }
     };
     let text_w = lines.iter().map(Line::width).max().unwrap_or(0);
@@ -60,6 +82,76 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme) {
         .title(title)
         .padding(Padding::horizontal(1));
     frame.render_widget(Paragraph::new(lines).block(block), area);
+    // The rename box's cursor: inside the border and the padding, at the end of the name.
+    if let Some((line, col)) = cursor {
+        let x = (area.x + 2)
+            .saturating_add(col)
+            .min(area.right().saturating_sub(2));
+        frame.set_cursor_position((x, area.y + 1 + line));
+    }
+}
+
+/// The question before acting on a session another codex has open: its title, then "open in
+/// another codex (pid N): resume anyway? y/n".
+fn open_lines(
+    title: Option<&str>,
+    holder: Holder,
+    verb: &str,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    if let Some(title) = title {
+        let title = textwidth::truncate(&crate::sanitize::one_line(title), 70);
+        lines.push(Line::from(Span::styled(
+            format!("“{title}”"),
+            theme.help_text,
+        )));
+    }
+    lines.push(Line::from(vec![
+        Span::styled(
+            format!("{}: {verb} anyway? ", holder.who()),
+            theme.help_text,
+        ),
+        Span::styled("y/n", theme.help_key),
+    ]));
+    lines.push(Line::default());
+    lines.push(Line::from(Span::styled(
+        "y: go ahead · any other key: leave it",
+        theme.placeholder,
+    )));
+    lines
+}
+
+/// The rename box: the session's title, the name being typed (its end in view), the keys;
+/// and where the cursor goes (line, column within the text).
+fn rename_lines(
+    title: Option<&str>,
+    name: &str,
+    theme: &Theme,
+) -> (Vec<Line<'static>>, (u16, u16)) {
+    const FIELD: usize = 60;
+    let mut lines = Vec::new();
+    if let Some(title) = title {
+        let title = textwidth::truncate(&crate::sanitize::one_line(title), FIELD + 6);
+        lines.push(Line::from(Span::styled(
+            format!("“{title}”"),
+            theme.placeholder,
+        )));
+    }
+    let shown = textwidth::truncate_left(&crate::sanitize::one_line(name), FIELD);
+    let used = textwidth::width(&shown);
+    let pad = " ".repeat(FIELD + 1 - used.min(FIELD));
+    let row = u16::try_from(lines.len()).unwrap_or(0);
+    lines.push(Line::from(vec![
+        Span::styled("name  ", theme.help_key),
+        Span::styled(format!("{shown}{pad}"), theme.query),
+    ]));
+    lines.push(Line::default());
+    lines.push(Line::from(Span::styled(
+        "Enter: codex sets the name · Esc: keep it",
+        theme.placeholder,
+    )));
+    (lines, (row, u16::try_from(6 + used).unwrap_or(u16::MAX)))
 }
 
 /// One line per item: its letter, what it does, its key outside the menu.
@@ -96,11 +188,16 @@ fn menu_lines(cursor: usize, archived: bool, theme: &Theme) -> Vec<Line<'static>
 }
 
 /// The session named, so the user knows what goes, and the answer keys.
-fn confirm_lines(
-    facts: Option<(&SessionRow, Option<(u32, u32)>)>,
-    now: Millis,
-    theme: &Theme,
-) -> Vec<Line<'static>> {
+/// What the delete question says of its session.
+struct Facts<'a> {
+    row: &'a SessionRow,
+    /// User and assistant messages, when counted.
+    counts: Option<(u32, u32)>,
+    /// Another codex that has it open.
+    holder: Option<Holder>,
+}
+
+fn confirm_lines(facts: Option<Facts>, now: Millis, theme: &Theme) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
     let field = |name: &str, value: String| {
         Line::from(vec![
@@ -108,7 +205,14 @@ fn confirm_lines(
             Span::styled(textwidth::truncate(&value, 70), theme.help_text),
         ])
     };
-    if let Some((row, counts)) = facts {
+    let mut holder = None;
+    if let Some(Facts {
+        row,
+        counts,
+        holder: held,
+    }) = facts
+    {
+        holder = held;
         let title = crate::sanitize::one_line(row.title());
         lines.push(field("title", format!("“{title}”")));
         let folder = row.cwd.as_deref().unwrap_or("(unknown)");
@@ -126,6 +230,12 @@ fn confirm_lines(
         lines.push(field("id", crate::sanitize::one_line(&row.id)));
     }
     lines.push(Line::default());
+    if let Some(holder) = holder {
+        lines.push(Line::from(Span::styled(
+            format!("● {}", holder.describe()),
+            theme.part(crate::tui::render::Part::Warning),
+        )));
+    }
     lines.push(Line::from(Span::styled(
         "`codex delete` removes it for good.",
         theme.help_text,

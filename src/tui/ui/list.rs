@@ -1,6 +1,7 @@
 //! The session list: one line per session (age, fork/exec/archived marker, title with matched
 //! characters highlighted, project, branch); the selected line is reversed/bold with a `▶`
-//! marker, so it stands out without colour. Highlights are computed for drawn rows only.
+//! marker, so it stands out without colour; a `●` beside the marker says another codex has the
+//! session open. Highlights are computed for drawn rows only.
 
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
@@ -45,7 +46,15 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
                 // Only the rows on screen pay for a haystack and their highlights.
                 search::highlights(&search::Haystack::new(&rows[i]), list.parsed())
             };
-            row_line(&rows[i], &marks, content, pos == list.selected(), &ctx)
+            let open = app.holder_of(&rows[i]).is_some();
+            row_line(
+                &rows[i],
+                &marks,
+                content,
+                pos == list.selected(),
+                open,
+                &ctx,
+            )
         })
         .collect();
     frame.render_widget(Paragraph::new(lines), area);
@@ -184,12 +193,14 @@ impl RowSpans<'_> {
     }
 }
 
-/// One list line, exactly `ctx.width` cells: marker, age, kind, title, project, branch.
+/// One list line, exactly `ctx.width` cells: marker, open elsewhere (`open`), age, kind,
+/// title, project, branch.
 fn row_line(
     row: &SessionRow,
     marks: &Highlights,
     content: Option<&ContentHit>,
     selected: bool,
+    open: bool,
     ctx: &RowContext,
 ) -> Line<'static> {
     let theme = ctx.theme;
@@ -198,9 +209,14 @@ fn row_line(
         theme,
     };
     spans.push(if selected {
-        Span::styled("▶ ", theme.marker)
+        Span::styled("▶", theme.marker)
     } else {
-        Span::raw("  ")
+        Span::raw(" ")
+    });
+    spans.push(if open {
+        Span::styled("●", theme.part(crate::tui::render::Part::Warning))
+    } else {
+        Span::raw(" ")
     });
     spans.push(Span::styled(
         format!("{:>4} ", timefmt::relative(row.updated_ms, ctx.now)),
