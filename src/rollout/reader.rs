@@ -101,6 +101,9 @@ pub struct Records<R> {
     taken: u64,
     end: End,
     pending_tail: bool,
+    /// The last `token_count` line, read only when asked ([`Records::take_tokens`]): codex
+    /// writes one after every model response and only the last running total counts.
+    last_tokens: Vec<u8>,
 }
 
 impl<R: BufRead> Records<R> {
@@ -116,6 +119,7 @@ impl<R: BufRead> Records<R> {
             taken: 0,
             end: End::Open,
             pending_tail: false,
+            last_tokens: Vec::new(),
         }
     }
 
@@ -153,6 +157,15 @@ impl<R: BufRead> Records<R> {
     /// unreadable and left unread (codex may be writing it: `-1` may yet become `-1e5`).
     pub fn pending_tail(&self) -> bool {
         self.pending_tail
+    }
+
+    /// The running total of the last `token_count` line taken since the last call, when it
+    /// gives one. Without an ordinal bound such lines are kept as they are and read only here;
+    /// under a bound each is a [`Record::Tokens`] (its ordinal decides whether it is in view).
+    pub fn take_tokens(&mut self) -> Option<super::usage::Tokens> {
+        let tokens = usage::read_token_count(&self.last_tokens).and_then(|(_, t)| t);
+        self.last_tokens.clear();
+        tokens
     }
 
     /// The next record, or `None` at the end of the stream ([`Records::end`] says which). A
@@ -265,19 +278,22 @@ impl<R: BufRead> Records<R> {
                     Some(Record::Message(msg))
                 })
             }
-            Kind::Usage => {
-                // Typed, skipping the rest: these rows come after every model response.
-                let Some((ordinal, tokens)) = usage::read_token_count(line) else {
-                    return self.odd_row();
-                };
-                self.bounded(ordinal, |_| tokens.map(Record::Tokens))
+            Kind::Usage if self.opts.ordinal_below.is_none() => {
+                // Kept, not read: a later one replaces it (see `take_tokens`).
+                self.last_tokens.clear();
+                self.last_tokens.extend_from_slice(line);
+                Taken::Nothing
             }
-            Kind::TurnContext => {
-                let Some((ordinal, model)) = usage::read_turn_model(line) else {
-                    return self.odd_row();
-                };
-                self.bounded(ordinal, |_| model.map(Record::Model))
-            }
+            // A usage row whose fields are not what codex writes says nothing (such rows were
+            // never counted as unreadable).
+            Kind::Usage => match usage::read_token_count(line) {
+                Some((ordinal, tokens)) => self.bounded(ordinal, |_| tokens.map(Record::Tokens)),
+                None => Taken::Nothing,
+            },
+            Kind::TurnContext => match usage::read_turn_model(line) {
+                Some((ordinal, model)) => self.bounded(ordinal, |_| model.map(Record::Model)),
+                None => Taken::Nothing,
+            },
             Kind::ThreadName | Kind::Tool | Kind::Turn | Kind::ToolEvent | Kind::Patch => {
                 let Some(value) = rules::parse_line(line) else {
                     return self.unreadable();
@@ -286,16 +302,6 @@ impl<R: BufRead> Records<R> {
                 let cap = self.opts.max_tool_output_bytes;
                 self.bounded(ordinal, |_| rare_record(kind, &value, cap))
             }
-        }
-    }
-
-    /// A usage row whose fields are not what codex writes: unreadable when it is not JSON at
-    /// all, else nothing (a field of another type says nothing).
-    fn odd_row(&mut self) -> Taken {
-        if rules::parse_line(self.lines.line()).is_some() {
-            Taken::Nothing
-        } else {
-            self.unreadable()
         }
     }
 

@@ -227,6 +227,9 @@ impl ScanState {
                 Err(e) => break Err(e),
             }
         };
+        if let Some(tokens) = records.take_tokens() {
+            self.tokens = Some(tokens);
+        }
         self.offset = base + records.consumed();
         self.skipped_lines += records.skipped();
         self.pending_tail = records.pending_tail();
