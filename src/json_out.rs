@@ -206,7 +206,7 @@ mod tests {
             .u64("d", u64::MAX)
             .opt_u64("e", Some(0))
             .with("f", |out| {
-                push_array(out, &["p", "q"], |out, s| push_str(out, s))
+                push_array(out, &["p", "q"], |out, s| push_str(out, s));
             })
             .with("g", |out| {
                 let mut inner = Object::new(out);
