@@ -5,6 +5,7 @@ use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
 use crate::config::{Flags, Scope, Sort, ThemeName};
+use crate::height::Height;
 use crate::shell::{init::InitShell, Syntax};
 
 #[derive(Debug, Parser)]
@@ -12,7 +13,7 @@ use crate::shell::{init::InitShell, Syntax};
     name = "codex-picker",
     version,
     about = "Find a past OpenAI Codex CLI session and resume it",
-    long_about = "Find a past OpenAI Codex CLI session and resume it.\n\nWith no command, opens the picker; Enter prints the session id, so\n  codex resume \"$(codex-picker)\"\nresumes the session you pick.\n\nThe picker reads its defaults from $XDG_CONFIG_HOME/codex-picker/config.toml\n(else ~/.config/codex-picker/config.toml): resume_args, scope, sort, show_exec,\nshow_archived, theme. Its flags override the file; list, show and cache do not read it.\n\nShell integration (a key that opens the picker and resumes in the session's folder):\n  eval \"$(codex-picker init bash)\"   (zsh likewise; fish: codex-picker init fish | source)"
+    long_about = "Find a past OpenAI Codex CLI session and resume it.\n\nWith no command, opens the picker; Enter prints the session id, so\n  codex resume \"$(codex-picker)\"\nresumes the session you pick.\n\nThe picker reads its defaults from $XDG_CONFIG_HOME/codex-picker/config.toml\n(else ~/.config/codex-picker/config.toml): resume_args, scope, sort, show_exec,\nshow_archived, theme, height, [keys]. Its flags override the file; list, show and cache do not read it.\n\nShell integration (a key that opens the picker and resumes in the session's folder):\n  eval \"$(codex-picker init bash)\"   (zsh likewise; fish: codex-picker init fish | source)"
 )]
 pub struct Cli {
     #[command(flatten)]
@@ -99,6 +100,12 @@ pub struct PickerArgs {
     #[arg(long, value_enum, value_name = "THEME")]
     pub theme: Option<ThemeName>,
 
+    /// Draw the picker in this many rows below the prompt instead of the whole screen: a number
+    /// of rows (at least 13) or a percentage of the terminal's height (40%); `full` for the
+    /// whole screen (the default, unless the config file's `height` says otherwise)
+    #[arg(long, value_name = "HEIGHT", overrides_with = "height")]
+    pub height: Option<Height>,
+
     /// Start with this query
     #[arg(long, short = 'q', value_name = "QUERY")]
     pub query: Option<String>,
@@ -131,6 +138,7 @@ impl Cli {
             show_archived: given(self.store.archived, p.no_archived),
             resume_args: p.codex_args.clone(),
             theme: p.theme,
+            height: p.height,
         }
     }
 }
@@ -149,7 +157,7 @@ pub enum Command {
     /// Print the shell integration to load at start-up: a key (Alt+R) and a `cxp` function that
     /// open the picker and resume the session in its folder
     #[command(
-        long_about = "Print the shell integration to load at start-up: a key (Alt+R) and a `cxp` function that open the picker and resume the session in its folder.\n\nbash (~/.bashrc):              eval \"$(codex-picker init bash)\"\nzsh (~/.zshrc):                eval \"$(codex-picker init zsh)\"\nfish (~/.config/fish/config.fish): codex-picker init fish | source\n\nThe snippet's first lines say how to choose another key (CODEX_PICKER_KEY), put the command on the line instead of running it (CODEX_PICKER_ACCEPT=0) and pass more picker flags (CODEX_PICKER_OPTS)."
+        long_about = "Print the shell integration to load at start-up: a key (Alt+R) and a `cxp` function that open the picker and resume the session in its folder.\n\nbash (~/.bashrc):              eval \"$(codex-picker init bash)\"\nzsh (~/.zshrc):                eval \"$(codex-picker init zsh)\"\nfish (~/.config/fish/config.fish): codex-picker init fish | source\n\nThe snippet's first lines say how to choose another key (CODEX_PICKER_KEY), put the command on the line instead of running it (CODEX_PICKER_ACCEPT=0), draw the picker in another height below the prompt than 40% (CODEX_PICKER_HEIGHT; empty: the config file's height, else the whole screen) and pass more picker flags (CODEX_PICKER_OPTS)."
     )]
     Init {
         #[arg(value_enum)]

@@ -5,7 +5,8 @@
 //! The file is `$XDG_CONFIG_HOME/codex-picker/config.toml` when `XDG_CONFIG_HOME` is an
 //! absolute path, else `$HOME/.config/codex-picker/config.toml`. A missing file is no config;
 //! every other problem (unreadable, not UTF-8, not TOML, an unknown key, a value of the wrong
-//! type) is one line, `<path>:<line>: <reason>`, and stops the picker before it starts.
+//! type, a `[keys]` line with an unknown action or key or a key given twice) is one line,
+//! `<path>:<line>: <reason>`, and stops the picker before it starts.
 //!
 //! Pure but for [`path`] (the environment) and [`load`] (the file).
 
@@ -15,6 +16,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use crate::height::Height;
 use crate::prices::Prices;
 use crate::search::Recency;
 
@@ -82,9 +84,112 @@ pub struct FileConfig {
     /// Whether archived sessions are shown.
     pub show_archived: Option<bool>,
     pub theme: Option<ThemeName>,
+    /// `full`, rows below the prompt (`20`) or a share of the terminal (`"40%"`).
+    pub height: Option<Height>,
+    /// The `[keys]` table: actions given other keys.
+    pub keys: Option<KeyBindings>,
     /// What tokens cost, by model (`[prices."gpt-5.5"]`: `input`, `cached_input`, `output`
     /// in US dollars per million tokens): a session's cost is shown only from these.
     pub prices: Option<Prices>,
+}
+
+/// One line of the `[keys]` table: an action's name and the keys it gets instead of its own.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyBinding {
+    /// Under `[keys.conversation]`: one of the conversation's own actions.
+    pub conversation: bool,
+    pub action: String,
+    pub keys: Vec<String>,
+    /// Where the action's name is in the file (bytes), for an error's line.
+    pub span: std::ops::Range<usize>,
+}
+
+/// The `[keys]` table (with `[keys.conversation]`), in the file's order; what the names mean
+/// is the key table's to say ([`crate::tui::keys::Keymap::new`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct KeyBindings(pub Vec<KeyBinding>);
+
+impl<'de> Deserialize<'de> for KeyBindings {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<KeyBindings, D::Error> {
+        use serde::de::DeserializeSeed;
+        let mut bindings = KeysTable {
+            conversation: false,
+        }
+        .deserialize(d)?;
+        // The parser hands the keys over sorted by name.
+        bindings.sort_by_key(|b| b.span.start);
+        Ok(KeyBindings(bindings))
+    }
+}
+
+/// `[keys]` or `[keys.conversation]`: action = key, or action = [keys].
+struct KeysTable {
+    conversation: bool,
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for KeysTable {
+    type Value = Vec<KeyBinding>;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for KeysTable {
+    type Value = Vec<KeyBinding>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a table of actions and their keys")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut out = Vec::new();
+        while let Some(name) = map.next_key::<toml::Spanned<String>>()? {
+            if !self.conversation && name.get_ref() == "conversation" {
+                out.extend(map.next_value_seed(KeysTable { conversation: true })?);
+                continue;
+            }
+            let KeyList(keys) = map.next_value()?;
+            out.push(KeyBinding {
+                conversation: self.conversation,
+                span: name.span(),
+                action: name.into_inner(),
+                keys,
+            });
+        }
+        Ok(out)
+    }
+}
+
+/// One key (`"ctrl-o"`) or a list of them (`["ctrl-o", "f2"]`, `[]` for none).
+struct KeyList(Vec<String>);
+
+impl<'de> Deserialize<'de> for KeyList {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<KeyList, D::Error> {
+        d.deserialize_any(KeyListVisitor)
+    }
+}
+
+struct KeyListVisitor;
+
+impl<'de> serde::de::Visitor<'de> for KeyListVisitor {
+    type Value = KeyList;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(r#"a key ("ctrl-o") or a list of keys (["ctrl-o", "f2"])"#)
+    }
+
+    fn visit_str<E: serde::de::Error>(self, key: &str) -> Result<KeyList, E> {
+        Ok(KeyList(vec![key.to_owned()]))
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<KeyList, A::Error> {
+        let mut keys = Vec::new();
+        while let Some(key) = seq.next_element::<String>()? {
+            keys.push(key);
+        }
+        Ok(KeyList(keys))
+    }
 }
 
 /// What the command line says about the settings the file also holds: `None` (or no resume
@@ -98,6 +203,7 @@ pub struct Flags {
     /// The arguments after `--`.
     pub resume_args: Vec<String>,
     pub theme: Option<ThemeName>,
+    pub height: Option<Height>,
 }
 
 /// How the picker starts, once the file and the command line are merged.
@@ -110,11 +216,15 @@ pub struct Settings {
     pub resume_args: Vec<String>,
     pub theme: ThemeName,
     pub prices: Prices,
+    pub height: Height,
+    /// The config file's `[keys]`, checked by [`parse`].
+    pub keys: KeyBindings,
 }
 
 impl Default for Settings {
     /// The picker without a config file or flags: this folder, by update, exec sessions shown,
-    /// archived ones hidden, no resume arguments, colours for a dark background.
+    /// archived ones hidden, no resume arguments, colours for a dark background, the whole
+    /// screen.
     fn default() -> Settings {
         Settings {
             scope: Scope::Folder,
@@ -124,6 +234,8 @@ impl Default for Settings {
             resume_args: Vec::new(),
             theme: ThemeName::Dark,
             prices: Prices::new(),
+            height: Height::Full,
+            keys: KeyBindings::default(),
         }
     }
 }
@@ -164,14 +276,20 @@ pub fn load(path: &Path) -> Result<Option<FileConfig>, String> {
         .map_err(|(line, reason)| format!("{shown}:{line}: {reason}"))
 }
 
-/// Parse the text of a config file; an error is its 1-based line and a one-line reason.
+/// Parse the text of a config file, its `[keys]` checked against the key table; an error is
+/// its 1-based line and a one-line reason.
 pub fn parse(text: &str) -> Result<FileConfig, (usize, String)> {
-    toml::from_str(text).map_err(|e| {
+    let file: FileConfig = toml::from_str(text).map_err(|e| {
         let line = e
             .span()
             .map_or(1, |span| line_of(text.as_bytes(), span.start));
         (line, one_line(e.message()))
-    })
+    })?;
+    if let Some(keys) = &file.keys {
+        crate::tui::keys::Keymap::new(keys)
+            .map_err(|e| (line_of(text.as_bytes(), e.at), one_line(&e.reason)))?;
+    }
+    Ok(file)
 }
 
 /// The picker's settings: each flag given wins over the file, each key in the file over the
@@ -196,6 +314,8 @@ pub fn merge(file: FileConfig, flags: Flags) -> Settings {
         },
         theme: flags.theme.or(file.theme).unwrap_or(default.theme),
         prices: file.prices.unwrap_or(default.prices),
+        height: flags.height.or(file.height).unwrap_or(default.height),
+        keys: file.keys.unwrap_or(default.keys),
     }
 }
 

@@ -38,6 +38,17 @@ fn strings(words: &[&str]) -> Vec<String> {
     words.iter().map(|w| (*w).to_string()).collect()
 }
 
+/// The binding `text` holds at `at`, where the action's name starts.
+fn binding(conversation: bool, action: &str, keys: &[&str], text: &str, at: &str) -> KeyBinding {
+    let start = text.find(at).unwrap();
+    KeyBinding {
+        conversation,
+        action: action.to_owned(),
+        keys: strings(keys),
+        span: start..start + action.len(),
+    }
+}
+
 #[test]
 fn every_key_is_read() {
     let text = r#"
@@ -47,6 +58,14 @@ sort = "created"
 show_exec = false
 show_archived = true
 theme = "light"
+height = "40%"
+
+[keys]
+copy-id = "alt-c"
+resume-in-folder = ["ctrl-o", "f5"]
+
+[keys.conversation]
+export = "X"
 
 [prices."gpt-5.5"]
 input = 1.25
@@ -63,6 +82,18 @@ output = 10
             show_exec: Some(false),
             show_archived: Some(true),
             theme: Some(ThemeName::Light),
+            height: Some(Height::Percent(40)),
+            keys: Some(KeyBindings(vec![
+                binding(false, "copy-id", &["alt-c"], text, "copy-id ="),
+                binding(
+                    false,
+                    "resume-in-folder",
+                    &["ctrl-o", "f5"],
+                    text,
+                    "resume-in-folder ="
+                ),
+                binding(true, "export", &["X"], text, "export ="),
+            ])),
             prices: Some(
                 [(
                     "gpt-5.5".to_owned(),
@@ -76,6 +107,9 @@ output = 10
             ),
         })
     );
+    assert_eq!(file("height = 20").height, Some(Height::Rows(20)));
+    assert_eq!(file("height = \"20\"").height, Some(Height::Rows(20)));
+    assert_eq!(file("height = \"full\"").height, Some(Height::Full));
     assert_eq!(file("sort = \"tokens\"").sort, Some(Sort::Tokens));
     assert_eq!(file("scope = \"folder\"").scope, Some(Scope::Folder));
     assert_eq!(file("theme = \"dark\"").theme, Some(ThemeName::Dark));
@@ -117,6 +151,63 @@ fn a_value_of_the_wrong_type_names_its_line() {
     assert!(err.contains("oldest"), "{err}");
     load_error("\n\nresume_args = \"--model o3\"\n", 3);
     load_error("resume_args = [\"--model\", 3]\n", 1);
+}
+
+#[test]
+fn a_height_too_small_or_not_a_height_names_its_line() {
+    let err = load_error("theme = \"light\"\nheight = 3\n", 2);
+    assert!(err.contains("at least 13 rows"), "{err}");
+    let err = load_error("\nheight = \"150%\"\n", 2);
+    assert!(err.contains("1% to 100%"), "{err}");
+    let err = load_error("height = true\n", 1);
+    assert!(err.contains("expected \"full\", a number of rows"), "{err}");
+}
+
+#[test]
+fn a_keys_line_that_cannot_be_taken_names_its_line() {
+    let err = load_error(
+        "theme = \"light\"\n\n[keys]\ncopy-id = \"alt-c\"\nfly = \"f2\"\n",
+        5,
+    );
+    assert!(
+        err.contains("unknown action `fly` in [keys], expected one of pick,"),
+        "{err}"
+    );
+    let err = load_error("[keys]\ncopy-id = \"ctrl-shift-banana\"\n", 2);
+    assert!(
+        err.contains("key `ctrl-shift-banana`: unknown key name"),
+        "{err}"
+    );
+    let err = load_error("[keys]\n\ncopy-id = \"ctrl-o\"\n", 3);
+    assert!(
+        err.ends_with(
+            "Ctrl+O would give both copy-id and resume-in-folder (its default) in [keys]: \
+             give resume-in-folder other keys too"
+        ),
+        "{err}"
+    );
+    let err = load_error("[keys]\ncopy-id = \"f5\"\nquit = [\"ctrl-q\", \"f5\"]\n", 3);
+    assert!(
+        err.contains("F5 would give both quit and copy-id in [keys]"),
+        "{err}"
+    );
+    let err = load_error("[keys]\nscroll-up = \"k\"\n", 2);
+    assert!(
+        err.contains("`scroll-up` is an action of [keys.conversation], not of [keys]"),
+        "{err}"
+    );
+    let err = load_error("[keys.conversation]\nexport = \"]\"\n", 2);
+    assert!(
+        err.contains("] would give both export and next-message (its default)"),
+        "{err}"
+    );
+    let err = load_error("[keys]\nquit = []\n", 2);
+    assert!(err.contains("quit needs a key"), "{err}");
+    let err = load_error("[keys]\ncopy-id = 3\n", 2);
+    assert!(
+        err.contains("a key (\"ctrl-o\") or a list of keys"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -181,6 +272,8 @@ fn without_file_or_flags_the_defaults_hold() {
             show_archived: false,
             resume_args: Vec::new(),
             theme: ThemeName::Dark,
+            height: Height::Full,
+            keys: KeyBindings::default(),
             prices: crate::prices::Prices::new(),
         }
     );
@@ -190,7 +283,7 @@ fn without_file_or_flags_the_defaults_hold() {
 fn the_file_overrides_the_defaults() {
     let f = file(
         "resume_args = [\"--model\", \"o3\"]\nscope = \"all\"\nsort = \"created\"\n\
-         show_exec = false\nshow_archived = true\ntheme = \"light\"\n",
+         show_exec = false\nshow_archived = true\ntheme = \"light\"\nheight = 15\n",
     );
     assert_eq!(
         merge(f, Flags::default()),
@@ -201,6 +294,8 @@ fn the_file_overrides_the_defaults() {
             show_archived: true,
             resume_args: strings(&["--model", "o3"]),
             theme: ThemeName::Light,
+            height: Height::Rows(15),
+            keys: KeyBindings::default(),
             prices: crate::prices::Prices::new(),
         }
     );
@@ -254,6 +349,17 @@ fn flags_override_the_file_both_ways() {
         merge(FileConfig::default(), flags_of(&["--theme", "none"])).theme,
         ThemeName::None
     );
+
+    let inline = file("height = \"40%\"\n");
+    assert_eq!(
+        merge(inline.clone(), flags_of(&["--height", "full"])).height,
+        Height::Full
+    );
+    assert_eq!(
+        merge(inline.clone(), flags_of(&["--height", "20"])).height,
+        Height::Rows(20)
+    );
+    assert_eq!(merge(inline, flags_of(&[])).height, Height::Percent(40));
 }
 
 #[test]
@@ -303,6 +409,9 @@ fn a_bad_flag_value_is_a_usage_error() {
         ["--sort", "oldest"],
         ["--theme", "solarized"],
         ["--shell", "csh"],
+        ["--height", "3"],
+        ["--height", "0%"],
+        ["--height", "tall"],
     ] {
         let mut argv = vec!["codex-picker"];
         argv.extend_from_slice(&args);
@@ -327,5 +436,7 @@ fn the_readmes_example_sets_every_key() {
     let f = file(example);
     assert!(f.resume_args.is_some() && f.scope.is_some() && f.sort.is_some());
     assert!(f.show_exec.is_some() && f.show_archived.is_some());
-    assert!(f.theme.is_some());
+    assert!(f.theme.is_some() && f.height.is_some());
+    let keys = f.keys.expect("a [keys] table");
+    assert!(keys.0.iter().any(|b| b.conversation) && keys.0.iter().any(|b| !b.conversation));
 }

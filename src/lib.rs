@@ -17,8 +17,9 @@
 //!   lines (Markdown, code), drawing.
 //! - [`cmd`]: the non-interactive commands (`list`, `show`, `cache`) and their output.
 //! - [`export`]: a session as a Markdown document, streamed entry by entry (pure).
-//! - [`config`]: the picker's config file, read and merged with its flags; [`prices`]: what
-//!   tokens cost, as that file says.
+//! - [`config`]: the picker's config file, read and merged with its flags; [`height`]: the
+//!   picker's height (the whole screen, or rows below the prompt); [`prices`]: what tokens
+//!   cost, as that file says.
 //! - Small pure helpers: [`session`], [`sanitize`], [`json_out`], [`textwidth`], [`timefmt`],
 //!   [`paths`], [`shell`], [`demo`], [`cli`]; [`memory`]: the allocator's one setting.
 //!
@@ -31,6 +32,7 @@ pub mod config;
 pub mod demo;
 pub mod export;
 pub mod fulltext;
+pub mod height;
 pub mod json_out;
 pub mod memory;
 pub mod paths;

@@ -9,13 +9,16 @@
 # Read on every pick:
 #   CODEX_PICKER_ACCEPT=0         put the command on the line for Enter instead of running it
 #   CODEX_PICKER_OPTS='--all'     more picker flags, separated by spaces
+#   CODEX_PICKER_HEIGHT=20        the picker's rows below the prompt (default 40%; '' for the
+#                                 config file's height, else the whole screen)
 
 # The picked session's command, quoted for bash by the picker; the picker's exit status
 # (130 when cancelled).
 __codex_picker_command() {
-    local -a opts=()
+    local -a opts=() height=()
     read -r -a opts <<< "${CODEX_PICKER_OPTS-}"
-    command codex-picker --print-command --shell bash "${opts[@]}" "$@"
+    [[ -z ${CODEX_PICKER_HEIGHT-40%} ]] || height=(--height "${CODEX_PICKER_HEIGHT-40%}")
+    command codex-picker --print-command --shell bash "${height[@]}" "${opts[@]}" "$@"
 }
 
 cxp() {

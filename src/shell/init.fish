@@ -10,11 +10,19 @@
 # Read on every pick:
 #   set -g CODEX_PICKER_ACCEPT 0  put the command on the line for Enter instead of running it
 #   set -g CODEX_PICKER_OPTS --all  more picker flags
+#   set -g CODEX_PICKER_HEIGHT 20   the picker's rows below the prompt (default 40%; '' for the
+#                                   config file's height, else the whole screen)
 
 # The picked session's command, quoted for fish by the picker; the picker's exit status
 # (130 when cancelled).
 function __codex_picker_command
-    command codex-picker --print-command --shell fish (string split -n ' ' -- $CODEX_PICKER_OPTS) $argv
+    set -l height --height 40%
+    if set -q CODEX_PICKER_HEIGHT
+        set height
+        test -n "$CODEX_PICKER_HEIGHT"
+        and set height --height $CODEX_PICKER_HEIGHT
+    end
+    command codex-picker --print-command --shell fish $height (string split -n ' ' -- $CODEX_PICKER_OPTS) $argv
 end
 
 function cxp --description 'Pick a Codex session, then resume it in its folder'

@@ -9,12 +9,16 @@
 # Read on every pick:
 #   CODEX_PICKER_ACCEPT=0         put the command on the line for Enter instead of running it
 #   CODEX_PICKER_OPTS='--all'     more picker flags, separated by spaces
+#   CODEX_PICKER_HEIGHT=20        the picker's rows below the prompt (default 40%; '' for the
+#                                 config file's height, else the whole screen)
 
 # The picked session's command, quoted for zsh by the picker; the picker's exit status
 # (130 when cancelled).
 __codex_picker_command() {
     emulate -L zsh
-    command codex-picker --print-command --shell zsh ${=CODEX_PICKER_OPTS} "$@"
+    local -a height=()
+    [[ -z ${CODEX_PICKER_HEIGHT-40%} ]] || height=(--height "${CODEX_PICKER_HEIGHT-40%}")
+    command codex-picker --print-command --shell zsh $height ${=CODEX_PICKER_OPTS} "$@"
 }
 
 cxp() {

@@ -28,7 +28,7 @@ fn app() -> App {
         },
         10_000,
     );
-    app.update(Action::Resize(120, 20));
+    app.update(Action::Resize(ratatui::layout::Rect::new(0, 0, 120, 20)));
     app
 }
 

@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 
 use ratatui::backend::Backend;
 use ratatui::crossterm::event::{Event as TermEvent, MouseEventKind};
+use ratatui::layout::Rect;
 use ratatui::Terminal;
 
 use crate::tui::app::{Action, App, Dialog, Effect, Outcome};
@@ -40,6 +41,9 @@ pub trait Host<B: Backend> {
     fn copy(&mut self, terminal: &mut Terminal<B>, text: &str);
     /// Ctrl+Z: give the terminal back, stop until resumed, and take it again.
     fn suspend(&mut self, terminal: &mut Terminal<B>) -> io::Result<()>;
+    /// The picker is now drawn in `area` (it opened, the terminal was resized, the inline
+    /// picker's rows moved).
+    fn placed(&mut self, _area: Rect) {}
 }
 
 /// The longest the loop takes in input before it draws again (a burst of input longer than
@@ -68,8 +72,7 @@ where
     I: Input,
     H: Host<B>,
 {
-    let size = terminal.size().map_err(io::Error::other)?;
-    app.update(Action::Resize(size.width, size.height));
+    place(terminal, host, app);
     let mut pace = Pace::new();
     loop {
         if pace.draw_due() {
@@ -202,7 +205,16 @@ where
     // edit: one search instead of one per character.
     let mut typed = String::new();
     loop {
-        let action = to_action(input.read()?, app);
+        let action = match input.read()? {
+            // The inline picker's rows are found again (the terminal may have moved them).
+            TermEvent::Resize(..) => {
+                terminal.autoresize().map_err(io::Error::other)?;
+                place(terminal, host, app);
+                pace.changed();
+                None
+            }
+            event => to_action(event, app),
+        };
         if let Some(Action::Insert(c)) = action {
             typed.push(c);
         } else if let Some(action) = action {
@@ -263,14 +275,23 @@ where
             Err(e) => app.notify(format!("could not write {name}: {e}")),
         },
         // What another program wrote over the picker goes.
-        Effect::Repaint => terminal::redraw_whole(terminal).map_err(io::Error::other)?,
+        Effect::Repaint => {
+            terminal::redraw_whole(terminal).map_err(io::Error::other)?;
+            place(terminal, host, app);
+        }
         Effect::Suspend => {
             host.suspend(terminal)?;
-            let size = terminal.size().map_err(io::Error::other)?;
-            app.update(Action::Resize(size.width, size.height));
+            place(terminal, host, app);
         }
     }
     Ok(None)
+}
+
+/// Lay the picker out in the terminal's area for it (the whole screen, or the inline rows).
+fn place<B: Backend, H: Host<B>>(terminal: &mut Terminal<B>, host: &mut H, app: &mut App) {
+    let area = terminal::area(terminal);
+    host.placed(area);
+    app.update(Action::Resize(area));
 }
 
 /// The selected session's file is no longer there (deleted since the list was read, before
@@ -324,9 +345,9 @@ fn to_action(ev: TermEvent, app: &App) -> Option<Action> {
                     Dialog::Rename { .. } => keys::Modal::Input,
                 }),
             },
+            app.keys(),
         ),
         TermEvent::Paste(text) => Some(Action::Paste(text)),
-        TermEvent::Resize(w, h) => Some(Action::Resize(w, h)),
         TermEvent::Mouse(m) => match m.kind {
             MouseEventKind::Down(_) => Some(Action::Click(m.column, m.row)),
             MouseEventKind::ScrollDown => Some(Action::Wheel {

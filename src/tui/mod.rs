@@ -17,4 +17,5 @@ pub mod picker;
 pub mod render;
 pub mod signals;
 pub mod terminal;
+pub mod tty_backend;
 pub mod ui;

@@ -12,11 +12,13 @@ use crate::cli::Cli;
 use crate::cli::{EXIT_CANCELLED, EXIT_ERROR, EXIT_OK};
 use crate::codex::Codex;
 use crate::config::{self, FileConfig, Scope, Settings};
+use crate::height::Height;
 use crate::store::{self, Store};
 use crate::tui::app::{App, Options, Outcome};
 use crate::tui::dispatch::Workers;
 use crate::tui::event_loop::{self, Host};
 use crate::tui::input::TerminalInput;
+use crate::tui::keys::Keymap;
 use crate::tui::terminal::{self, Modes, Tui};
 use crate::tui::{clipboard, launch, ui};
 use crate::workers::indexer::{self, CacheSetup, IndexOptions};
@@ -33,21 +35,30 @@ pub fn scope_root(dir: &Path) -> String {
     root.to_string_lossy().into_owned()
 }
 
-/// The picker's settings: the config file (unless `--no-config`) merged with the command line;
-/// a config file that cannot be read or parsed is the error, in one line.
-fn settings(cli: &Cli) -> Result<Settings, String> {
-    let file = match config::path() {
-        Some(path) if !cli.picker.no_config => config::load(&path)?.unwrap_or_default(),
-        _ => FileConfig::default(),
+/// The picker's settings and keys: the config file (unless `--no-config`) merged with the
+/// command line; a config file that cannot be read or parsed is the error, in one line.
+fn settings(cli: &Cli) -> Result<(Settings, Keymap), String> {
+    let (file, path) = match config::path() {
+        Some(path) if !cli.picker.no_config => (config::load(&path)?.unwrap_or_default(), path),
+        path => (FileConfig::default(), path.unwrap_or_default()),
     };
-    Ok(config::merge(file, cli.config_flags()))
+    let settings = config::merge(file, cli.config_flags());
+    // `load` has checked the keys, with the line of a bad one.
+    let keys = Keymap::new(&settings.keys).map_err(|e| {
+        format!(
+            "{}: {}",
+            crate::sanitize::path_line(&path),
+            crate::sanitize::one_line(&e.reason)
+        )
+    })?;
+    Ok((settings, keys))
 }
 
 /// Run the picker; returns the exit code.
 pub fn run(cli: &Cli) -> i32 {
     crate::memory::return_freed_memory_promptly();
     // Before the terminal is taken: a broken config file is a line on stderr, no screen.
-    let settings = match settings(cli) {
+    let (settings, keys) = match settings(cli) {
         Ok(settings) => settings,
         Err(line) => {
             eprintln!("codex-picker: {line}");
@@ -60,7 +71,10 @@ pub fn run(cli: &Cli) -> i32 {
     }
     let store = match store::resolve(&cli.store) {
         Ok(store) => store,
-        Err(e) => return no_store(&e.to_string(), &ui::Theme::from_env(settings.theme)),
+        Err(e) => {
+            let theme = ui::Theme::from_env(settings.theme);
+            return no_store(&e.to_string(), settings.height, &theme);
+        }
     };
     let p = &cli.picker;
     let codex = Codex::locate(&store.home);
@@ -78,8 +92,9 @@ pub fn run(cli: &Cli) -> i32 {
         resume_args: settings.resume_args,
         codex_env: codex.env_prefix(p.shell),
         prices: settings.prices,
+        keys,
     };
-    let (mut tui, mut input, wakeup) = match open_terminal() {
+    let (mut tui, mut input, wakeup) = match open_terminal(settings.height) {
         Ok(opened) => opened,
         Err(e) => {
             eprintln!("codex-picker: cannot open the terminal (/dev/tty): {e}");
@@ -120,8 +135,8 @@ pub fn run(cli: &Cli) -> i32 {
 }
 
 /// The terminal taken over, its events, and what the workers ring to wake the loop.
-fn open_terminal() -> std::io::Result<(Tui, TerminalInput, Wakeup)> {
-    let tui = Tui::enter()?;
+fn open_terminal(height: Height) -> std::io::Result<(Tui, TerminalInput, Wakeup)> {
+    let tui = Tui::enter(height)?;
     Ok((tui, TerminalInput::new()?, Wakeup::new()?))
 }
 
@@ -134,9 +149,9 @@ pub fn unfit_terminal(term: Option<&std::ffi::OsStr>) -> Option<String> {
 }
 
 /// No store: say so in the picker until a key is pressed, and on stderr; exit 2.
-fn no_store(msg: &str, theme: &ui::Theme) -> i32 {
+fn no_store(msg: &str, height: Height, theme: &ui::Theme) -> i32 {
     let line = format!("codex-picker: {msg}");
-    if let Ok(mut tui) = Tui::enter() {
+    if let Ok(mut tui) = Tui::enter(height) {
         let _ = tui
             .terminal
             .draw(|f| ui::draw_message(f, &line, "press any key to quit", theme));
@@ -144,6 +159,7 @@ fn no_store(msg: &str, theme: &ui::Theme) -> i32 {
             match event::read() {
                 Ok(TermEvent::Key(_) | TermEvent::Mouse(_)) | Err(_) => break,
                 Ok(TermEvent::Resize(..)) => {
+                    let _ = tui.terminal.autoresize();
                     let _ = tui
                         .terminal
                         .draw(|f| ui::draw_message(f, &line, "press any key to quit", theme));
@@ -194,5 +210,9 @@ impl Host<terminal::Backend> for Modes {
 
     fn suspend(&mut self, terminal: &mut Terminal<terminal::Backend>) -> io::Result<()> {
         Modes::suspend(self, terminal)
+    }
+
+    fn placed(&mut self, area: ratatui::layout::Rect) {
+        Modes::placed(self, area);
     }
 }

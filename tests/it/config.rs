@@ -60,3 +60,57 @@ fn list_does_not_read_the_config_file() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(!stdout(&out).is_empty());
 }
+
+#[test]
+fn too_small_a_height_is_an_error_that_says_the_minimum() {
+    let (dir, path) = config_home("theme = \"light\"\nheight = 3\n");
+    let out = run_with(&dir, &["--demo"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "codex-picker: {}:2: height 3: too small, the picker needs at least 13 rows\n",
+            path.display()
+        )
+    );
+    let (dir, _) = config_home("");
+    let out = run_with(&dir, &["--demo", "--height", "3"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains("'--height <HEIGHT>': height 3: too small, the picker needs at least 13 rows"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn a_keys_line_that_cannot_be_taken_is_one_line_naming_its_line() {
+    for (text, line, reason) in [
+        (
+            "theme = \"dark\"\n[keys]\nfly = \"f2\"\n",
+            3,
+            "unknown action `fly` in [keys], expected one of pick, resume-in-folder,",
+        ),
+        (
+            "[keys]\ncopy-id = \"alt-c\"\n\nresume-in-folder = \"ctrl-banana\"\n",
+            4,
+            "key `ctrl-banana`: unknown key name",
+        ),
+        (
+            "[keys]\n\n\ncopy-id = \"ctrl-o\"\n",
+            4,
+            "Ctrl+O would give both copy-id and resume-in-folder (its default) in [keys]: \
+             give resume-in-folder other keys too",
+        ),
+    ] {
+        let (dir, path) = config_home(text);
+        let out = run_with(&dir, &["--demo"]);
+        assert_eq!(out.status.code(), Some(2), "{text}");
+        let err = stderr(&out);
+        let want = format!("codex-picker: {}:{line}: {reason}", path.display());
+        assert!(err.starts_with(&want), "{err:?}\nwant {want:?}");
+        assert_eq!(err.lines().count(), 1, "{err:?}");
+        assert!(out.stdout.is_empty());
+    }
+}

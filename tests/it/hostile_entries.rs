@@ -149,6 +149,7 @@ proptest! {
             expanded: Expanded { all: true, ..Expanded::default() },
             folder_missing: false,
             open_in: None,
+            keys: Default::default(),
             ..View::default()
         };
         for open in [true, false] {

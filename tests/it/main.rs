@@ -15,6 +15,8 @@ mod split_roles;
 mod stand_in;
 mod tmux;
 mod tmux_actions;
+mod tmux_inline;
+mod tmux_keys;
 mod tmux_live;
 mod tmux_pane;
 mod tmux_rename;

@@ -68,7 +68,7 @@ pub(crate) fn store_at(dir: tempfile::TempDir, home: std::path::PathBuf) -> Demo
 
 pub(crate) fn app(demo: &mut Demo, opts: Options, w: u16, h: u16) -> App {
     let mut app = App::new(opts, now());
-    app.update(Action::Resize(w, h));
+    app.update(Action::Resize(ratatui::layout::Rect::new(0, 0, w, h)));
     app.apply_index(Event::Found {
         total: demo.rows.len(),
     });
@@ -143,7 +143,7 @@ pub(crate) fn text_of(term: &Terminal<TestBackend>) -> String {
 #[test]
 fn empty_store() {
     let mut app = App::new(all(), now());
-    app.update(Action::Resize(120, 20));
+    app.update(Action::Resize(ratatui::layout::Rect::new(0, 0, 120, 20)));
     app.apply_index(Event::Found { total: 0 });
     app.apply_index(Event::Finished {
         rows: 0,
@@ -159,7 +159,7 @@ fn empty_store() {
 fn indexing_in_progress() {
     let mut demo = demo();
     let mut app = App::new(all(), now());
-    app.update(Action::Resize(120, 24));
+    app.update(Action::Resize(ratatui::layout::Rect::new(0, 0, 120, 24)));
     app.apply_index(Event::Found { total: 5678 });
     app.apply_index(Event::Rows(demo.rows[..4].to_vec()));
     app.apply_index(Event::Progress {
@@ -257,7 +257,7 @@ fn help_in_the_conversation_lists_its_keys_first_and_says_what_does_not_fit() {
         text.contains("more: a taller terminal shows them"),
         "what is cut is said:\n{text}"
     );
-    assert!(text.contains("Esc, F1 or any key closes this help"));
+    assert!(text.contains("Esc or any key closes this help"));
     insta::assert_snapshot!("help_conversation", term.backend());
 }
 

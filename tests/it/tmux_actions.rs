@@ -105,7 +105,9 @@ fn archive_and_delete_go_through_codex_and_the_list_follows() {
     for entry in codex_picker::tui::app::MENU {
         let label = entry.item.label(false);
         assert!(screen.contains(label), "{label:?} in the menu:\n{screen}");
-        let key = codex_picker::tui::keys::key_name(&entry.item.action()).unwrap_or_default();
+        let keys = codex_picker::tui::keys::Keymap::default();
+        let key =
+            codex_picker::tui::keys::key_name(&keys, &entry.item.action()).unwrap_or_default();
         assert!(screen.contains(&key), "{key:?} in the menu:\n{screen}");
     }
     tmux.keys(&["Escape"]);

@@ -204,9 +204,10 @@ impl App {
                     self.outbox.search.push(search::Request::ReplaceRow(i, row));
                 }
                 let hint = if req.change == Change::Archive && !self.filters.show_archived() {
-                    " (Ctrl+A shows archived sessions)"
+                    let key = self.keys.key_of(crate::tui::keys::Command::ToggleArchived);
+                    format!(" ({key} shows archived sessions)")
                 } else {
-                    ""
+                    String::new()
                 };
                 format!("{} “{title}”{hint}", req.change.done())
             }

@@ -242,7 +242,7 @@ fn fork_and_resume_take_the_users_arguments_and_store() {
 #[test]
 fn actions_need_a_selected_session() {
     let mut app = App::new(all(), 10_000);
-    app.update(Action::Resize(120, 12));
+    app.update(Action::Resize(ratatui::layout::Rect::new(0, 0, 120, 12)));
     for action in [Action::OpenMenu, Action::Archive, Action::Delete] {
         assert_eq!(app.update(action), Effect::None);
         assert_eq!(app.actions().dialog(), None);

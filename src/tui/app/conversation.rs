@@ -48,6 +48,38 @@ pub struct View {
     pub prices: std::sync::Arc<crate::prices::Prices>,
     /// Another codex has the session open: which ("open in codex, pid 42").
     pub open_in: Option<String>,
+    /// The keys the pane's notes name (they may be rebound).
+    pub keys: KeyHints,
+}
+
+/// The names of the keys the pane's notes tell the reader about, as the key table has them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyHints {
+    pub tools: String,
+    pub reasoning: String,
+    pub expand: String,
+    /// Expand every tool call (and list every changed file in the header).
+    pub expand_all: String,
+    pub content: String,
+    pub find: String,
+    pub next_match: String,
+    pub previous_match: String,
+}
+
+impl Default for KeyHints {
+    /// The default keys.
+    fn default() -> Self {
+        KeyHints {
+            tools: "Ctrl+T".into(),
+            reasoning: "r in the conversation".into(),
+            expand: "e".into(),
+            expand_all: "E".into(),
+            content: "Ctrl+F".into(),
+            find: "/".into(),
+            next_match: "n".into(),
+            previous_match: "N".into(),
+        }
+    }
 }
 
 /// What kind of entry starts at a line.
@@ -154,7 +186,13 @@ fn header(b: &mut Built, row: &SessionRow, t: Option<&Transcript>, width: usize,
     }
     if let Some(usage) = &row.usage {
         let (all, fork) = (view.expanded.all, row.history_base.is_some());
-        let facts = super::usage_view::facts(usage, row.cwd.as_deref(), all, fork, &view.prices);
+        let facts = super::usage_view::facts(
+            usage,
+            row.cwd.as_deref(),
+            (all, &view.keys.expand_all),
+            fork,
+            &view.prices,
+        );
         for (key, value) in facts {
             fact(b, key, &value, width, Part::MetaValue, usize::MAX);
         }
@@ -300,7 +338,12 @@ fn entry_lines(
         }
         Entry::Marker(marker) => {
             let open = view.expanded.is(i);
-            b.lines.extend(tool_view::marker_lines(marker, width, open));
+            b.lines.extend(tool_view::marker_lines(
+                marker,
+                width,
+                open,
+                &view.keys.expand,
+            ));
             EntryKind::Marker
         }
         Entry::Tool(call) => {
@@ -309,7 +352,8 @@ fn entry_lines(
                 return None;
             }
             let open = view.expanded.is(i);
-            b.lines.extend(tool_view::lines(call, width, open));
+            b.lines
+                .extend(tool_view::lines(call, width, open, &view.keys.expand));
             if reasoning {
                 EntryKind::Reasoning
             } else {
@@ -341,11 +385,14 @@ fn notices(b: &mut Built, t: &Transcript, width: usize, view: &View) {
     };
     if !view.tools && tools > 0 {
         let calls = plural(tools, "tool call", "tool calls");
-        hidden.push(format!("{calls} hidden (Ctrl+T shows them)"));
+        hidden.push(format!("{calls} hidden ({} shows them)", view.keys.tools));
     }
     if !view.reasoning && reasoning > 0 {
         let steps = plural(reasoning, "reasoning step", "reasoning steps");
-        hidden.push(format!("{steps} hidden (r in the conversation shows them)"));
+        hidden.push(format!(
+            "{steps} hidden ({} shows them)",
+            view.keys.reasoning
+        ));
     }
     if !hidden.is_empty() {
         b.push_wrapped(&hidden.join(" · "), width, Part::Notice);

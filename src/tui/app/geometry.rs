@@ -1,4 +1,4 @@
-//! Where each pane sits for a terminal size: shared by drawing and by mouse hit-testing, so a
+//! Where each pane sits in the picker's area: shared by drawing and by mouse hit-testing, so a
 //! click lands on the row that was drawn there. Pure arithmetic.
 
 use ratatui::layout::Rect;
@@ -17,23 +17,26 @@ pub struct Geometry {
 }
 
 impl Geometry {
+    /// The panes in `area` (the whole screen, or the rows of the inline picker: every pane is
+    /// where it is drawn, in the terminal's coordinates, as the mouse reports them).
     /// `conversation_full`: the pane is open over the whole body (narrow terminal).
-    pub fn new(width: u16, height: u16, conversation_full: bool) -> Geometry {
+    pub fn new(area: Rect, conversation_full: bool) -> Geometry {
+        let (x, y, width, height) = (area.x, area.y, area.width, area.height);
         let body_h = height.saturating_sub(3);
-        let search = Rect::new(0, 0, width, height.min(1));
-        let status = Rect::new(0, 1 + body_h, width, u16::from(height >= 2));
-        let footer = Rect::new(0, 2 + body_h, width, u16::from(height >= 3));
+        let search = Rect::new(x, y, width, height.min(1));
+        let status = Rect::new(x, y + 1 + body_h, width, u16::from(height >= 2));
+        let footer = Rect::new(x, y + 2 + body_h, width, u16::from(height >= 3));
         let (list, conversation) = if width < NARROW_BELOW {
             if conversation_full {
-                (Rect::default(), Rect::new(0, 1, width, body_h))
+                (Rect::default(), Rect::new(x, y + 1, width, body_h))
             } else {
-                (Rect::new(0, 1, width, body_h), Rect::default())
+                (Rect::new(x, y + 1, width, body_h), Rect::default())
             }
         } else {
             let list_w = width * 11 / 20;
             (
-                Rect::new(0, 1, list_w, body_h),
-                Rect::new(list_w, 1, width - list_w, body_h),
+                Rect::new(x, y + 1, list_w, body_h),
+                Rect::new(x + list_w, y + 1, width - list_w, body_h),
             )
         };
         Geometry {
@@ -51,7 +54,8 @@ impl Geometry {
         if c.width == 0 {
             return c;
         }
-        let inset = if c.x == 0 { 1 } else { 2 };
+        // The rule at the pane's left is the list's border when the list is beside it.
+        let inset = if self.list.width == 0 { 1 } else { 2 };
         Rect::new(
             c.x + inset,
             c.y,

@@ -77,6 +77,8 @@ pub struct App {
     /// through without asking again.
     asked_already: bool,
     outbox: Outbox,
+    /// The keys in effect (the key table with the config file's `[keys]`).
+    keys: crate::tui::keys::Keymap,
 }
 
 impl App {
@@ -99,7 +101,9 @@ impl App {
             asked_already: false,
             outbox: Outbox::default(),
             handoff: Handoff::new(&opts),
+            keys: opts.keys.clone(),
         };
+        app.pane.set_keys(key_hints(&app.keys));
         if !app.list.query().is_empty() {
             app.request_search();
         }
@@ -154,6 +158,11 @@ impl App {
     /// The terminal-wide state: size, layout, focus, help, the status message, the clock.
     pub fn screen(&self) -> &Screen {
         &self.screen
+    }
+
+    /// The keys in effect: dispatch, the help, the footer and the menu read them.
+    pub fn keys(&self) -> &crate::tui::keys::Keymap {
+        &self.keys
     }
 
     /// The time the list's ages and `date:` filters are counted to (the event loop sets it
@@ -283,3 +292,21 @@ impl App {
 
 #[cfg(test)]
 mod tests;
+
+/// The keys the pane's notes name, from the key table in effect (a key rebound to nothing
+/// keeps its default's name out: the note then names none).
+fn key_hints(keys: &crate::tui::keys::Keymap) -> conversation::KeyHints {
+    use crate::tui::keys::{key_label, key_name};
+    let name = |action: Action| key_name(keys, &action).unwrap_or_else(|| "no key".into());
+    let label = |action: Action| key_label(keys, &action).unwrap_or_else(|| "no key".into());
+    conversation::KeyHints {
+        tools: name(Action::ToggleTools),
+        reasoning: name(Action::ToggleReasoning),
+        expand: label(Action::Expand { all: false }),
+        expand_all: label(Action::Expand { all: true }),
+        content: name(Action::ToggleContent),
+        find: label(Action::FindStart),
+        next_match: label(Action::JumpHit(HitStep::Next)),
+        previous_match: label(Action::JumpHit(HitStep::Previous)),
+    }
+}

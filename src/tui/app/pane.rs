@@ -127,6 +127,11 @@ impl Pane {
     }
 
     /// What is shown besides the messages.
+    /// Name these keys in the pane's notes (the key table's, once it is read).
+    pub fn set_keys(&mut self, keys: super::conversation::KeyHints) {
+        self.view.keys = keys;
+    }
+
     pub fn view(&self) -> &View {
         &self.view
     }
@@ -312,7 +317,7 @@ impl Pane {
     ) -> String {
         if all {
             if !self.view.tools {
-                return "tool calls are hidden: Ctrl+T shows them".into();
+                return format!("tool calls are hidden: {} shows them", self.view.keys.tools);
             }
             self.reshow(row, ctx, |v| {
                 v.expanded.all = !v.expanded.all;
@@ -522,7 +527,13 @@ impl Pane {
             return if ctx.content_query.is_some() {
                 "no match in this conversation".into()
             } else {
-                "n / N: next / previous match of a find (/) or a content search (Ctrl+F)".into()
+                {
+                    let k = &self.view.keys;
+                    format!(
+                        "{} / {}: next / previous match of a find ({}) or a content search ({})",
+                        k.next_match, k.previous_match, k.find, k.content
+                    )
+                }
             };
         };
         self.show_line(line, ctx.height);

@@ -29,7 +29,7 @@ fn empty_app_in(folder: &str) -> App {
         },
         10_000,
     );
-    app.update(Action::Resize(120, 12));
+    app.update(Action::Resize(ratatui::layout::Rect::new(0, 0, 120, 12)));
     app
 }
 
@@ -53,7 +53,7 @@ fn while_indexing_a_folder_without_sessions_so_far_shows_every_folder() {
 #[test]
 fn while_indexing_the_selection_follows_the_top_until_the_user_moves() {
     let mut app = App::new(all(), 10_000);
-    app.update(Action::Resize(120, 12));
+    app.update(Action::Resize(ratatui::layout::Rect::new(0, 0, 120, 12)));
     app.apply_index(Event::Rows(vec![row("b", "/w/p", 40, true, false)]));
     app.apply_index(Event::Rows(vec![row("a", "/w/p", 50, true, false)]));
     assert_eq!(shown(&app), vec!["a", "b"]);

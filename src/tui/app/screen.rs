@@ -1,6 +1,8 @@
-//! What is UI-wide: the terminal's size and the layout computed from it, which pane has the
+//! What is UI-wide: the picker's area on the terminal and the layout computed from it, which pane has the
 //! focus, the help overlay, the short message of the status line, and the clock the list's ages
 //! are drawn against (set by the event loop: the state reads no clock).
+
+use ratatui::layout::Rect;
 
 use super::geometry::Geometry;
 use super::Focus;
@@ -9,7 +11,8 @@ use crate::timefmt::Millis;
 #[derive(Debug, Clone)]
 pub struct Screen {
     now: Millis,
-    size: (u16, u16),
+    /// Where the picker is drawn: the whole screen, or its rows below the prompt.
+    area: Rect,
     geometry: Geometry,
     focus: Focus,
     help: bool,
@@ -21,7 +24,7 @@ impl Screen {
     pub fn new(now: Millis) -> Screen {
         Screen {
             now,
-            size: (0, 0),
+            area: Rect::default(),
             geometry: Geometry::default(),
             focus: Focus::List,
             help: false,
@@ -56,9 +59,9 @@ impl Screen {
         self.flash.as_deref()
     }
 
-    /// The terminal's new size; the layout follows.
-    pub fn resize(&mut self, width: u16, height: u16) {
-        self.size = (width, height);
+    /// The picker's new area (the terminal was resized); the layout follows.
+    pub fn resize(&mut self, area: Rect) {
+        self.area = area;
         self.relayout();
     }
 
@@ -69,8 +72,7 @@ impl Screen {
     }
 
     fn relayout(&mut self) {
-        let (w, h) = self.size;
-        self.geometry = Geometry::new(w, h, self.focus == Focus::Conversation);
+        self.geometry = Geometry::new(self.area, self.focus == Focus::Conversation);
     }
 
     pub fn open_help(&mut self) {

@@ -44,7 +44,7 @@ fn row(id: &str, cwd: &str, t: i64, interactive: bool, archived: bool) -> Sessio
 /// Five rows: a..d interactive (c in another folder), e exec, f archived.
 fn app_with(opts: Options) -> App {
     let mut app = App::new(opts, 10_000);
-    app.update(Action::Resize(120, 12));
+    app.update(Action::Resize(ratatui::layout::Rect::new(0, 0, 120, 12)));
     app.apply_index(Event::Rows(vec![
         row("a", "/w/p", 50, true, false),
         row("b", "/w/p/sub", 40, true, false),
@@ -390,7 +390,7 @@ fn suspend_is_an_effect() {
 fn resize_narrow_hides_the_pane() {
     let mut app = app_with(all());
     assert!(app.screen().geometry().conversation.width > 0);
-    app.update(Action::Resize(80, 24));
+    app.update(Action::Resize(ratatui::layout::Rect::new(0, 0, 80, 24)));
     assert_eq!(app.screen().geometry().conversation.width, 0);
     app.update(Action::FocusConversation);
     assert_eq!(
@@ -502,7 +502,7 @@ fn content_requests(app: &mut App) -> Vec<(u64, String)> {
 #[test]
 fn the_pane_opens_at_the_first_hit_and_n_jumps() {
     let mut app = App::new(all(), 10_000);
-    app.update(Action::Resize(120, 12));
+    app.update(Action::Resize(ratatui::layout::Rect::new(0, 0, 120, 12)));
     app.apply_index(Event::Rows(vec![row("a", "/w/p", 50, true, false)]));
     app.apply_index(Event::ContentReady(Arc::new(ContentIndex::default())));
     app.update(Action::ToggleContent);
@@ -553,7 +553,7 @@ fn the_pane_opens_at_the_first_hit_and_n_jumps() {
 #[test]
 fn a_background_update_keeps_the_reading_position() {
     let mut app = App::new(all(), 10_000);
-    app.update(Action::Resize(120, 12));
+    app.update(Action::Resize(ratatui::layout::Rect::new(0, 0, 120, 12)));
     app.apply_index(Event::Rows(vec![row("a", "/w/p", 50, true, false)]));
     let entries = (0..40)
         .map(|i| Entry::Message {
@@ -591,7 +591,7 @@ fn a_background_update_keeps_the_reading_position() {
 #[test]
 fn a_long_conversation_is_built_as_it_comes_into_view() {
     let mut app = App::new(all(), 10_000);
-    app.update(Action::Resize(120, 30));
+    app.update(Action::Resize(ratatui::layout::Rect::new(0, 0, 120, 30)));
     app.apply_index(Event::Rows(vec![row("a", "/w/p", 50, true, false)]));
     let entries: Vec<Entry> = (0..5000)
         .map(|i| Entry::Message {

@@ -25,7 +25,7 @@ pub fn is_reasoning(call: &ToolCall) -> bool {
 }
 
 /// The lines of `call`, expanded (`open`) or not.
-pub fn lines(call: &ToolCall, width: usize, open: bool) -> Vec<PaneLine> {
+pub fn lines(call: &ToolCall, width: usize, open: bool, expand: &str) -> Vec<PaneLine> {
     let d = describe::tool(call);
     if d.kind == Kind::Reasoning {
         let text = match &call.detail {
@@ -34,10 +34,11 @@ pub fn lines(call: &ToolCall, width: usize, open: bool) -> Vec<PaneLine> {
         };
         return reasoning(text, width);
     }
-    let mut v = View {
+    let mut v = Drawn {
         out: Vec::new(),
         width: width.max(12),
         open,
+        expand,
     };
     v.heading(&d);
     v.blocks(&d);
@@ -46,7 +47,7 @@ pub fn lines(call: &ToolCall, width: usize, open: bool) -> Vec<PaneLine> {
 
 /// The lines of a marker: a rule with what happened, and what it holds (a compaction's
 /// summary, peeked at unless `open`).
-pub fn marker_lines(marker: &Marker, width: usize, open: bool) -> Vec<PaneLine> {
+pub fn marker_lines(marker: &Marker, width: usize, open: bool, expand: &str) -> Vec<PaneLine> {
     let d = describe::marker(marker);
     let width = width.max(12);
     let icon = match d.kind {
@@ -70,7 +71,12 @@ pub fn marker_lines(marker: &Marker, width: usize, open: bool) -> Vec<PaneLine> 
         crate::textwidth::truncate(&format!("{lead}{said}"), width)
     };
     out.push(PaneLine::one(text, Part::Marker));
-    let mut v = View { out, width, open };
+    let mut v = Drawn {
+        out,
+        width,
+        open,
+        expand,
+    };
     v.blocks(&d);
     v.out
 }
@@ -85,13 +91,16 @@ fn clean_line(text: &str) -> String {
     clean(text).replace('\n', " ")
 }
 
-struct View {
+/// A call's or a marker's lines as they are drawn.
+struct Drawn<'a> {
     out: Vec<PaneLine>,
     width: usize,
     open: bool,
+    /// The key that expands a call, for the line that says what is hidden.
+    expand: &'a str,
 }
 
-impl View {
+impl Drawn<'_> {
     /// The first line: the open/closed mark, what the call did, and how it ended. Collapsed,
     /// it is one line: what the call did is cut first, so how it ended stays in view.
     fn heading(&mut self, d: &Described) {
@@ -271,7 +280,7 @@ impl View {
 
     fn more(&mut self, n: usize) {
         let lines = if n == 1 { "line" } else { "lines" };
-        let more = format!("{INDENT}… {n} more {lines} (e expands)");
+        let more = format!("{INDENT}… {n} more {lines} ({} expands)", self.expand);
         self.out.push(PaneLine::one(more, Part::Elided));
     }
 
@@ -364,11 +373,17 @@ mod tests {
         )));
         call.status = Status::Failed("exit 1".into());
         call.duration_ms = Some(1500);
-        let shut: Vec<String> = lines(&call, 60, false).iter().map(PaneLine::text).collect();
+        let shut: Vec<String> = lines(&call, 60, false, "e")
+            .iter()
+            .map(PaneLine::text)
+            .collect();
         assert_eq!(shut[0], "  ▸ $ cargo test  ✗ exit 1 · 1.5 s");
         assert_eq!(shut[1], "    │ error: 1 failed");
         assert_eq!(shut.last().unwrap(), "    … 2 more lines (e expands)");
-        let open: Vec<String> = lines(&call, 60, true).iter().map(PaneLine::text).collect();
+        let open: Vec<String> = lines(&call, 60, true, "e")
+            .iter()
+            .map(PaneLine::text)
+            .collect();
         assert!(open.contains(&"    │ line 5".to_owned()));
         assert_eq!(open.last().unwrap(), "    [… 3 more bytes not kept …]");
     }

@@ -119,7 +119,8 @@ pub enum Action {
     Repaint,
     /// Ctrl+R: read the whole store again now.
     Reread,
-    Resize(u16, u16),
+    /// The picker's area on the terminal (the whole screen, or its rows below the prompt).
+    Resize(ratatui::layout::Rect),
     Click(u16, u16),
     Wheel {
         col: u16,
@@ -233,6 +234,8 @@ pub struct Options {
     pub codex_env: String,
     /// What tokens cost (from the config file), for the cost in the pane's header.
     pub prices: crate::prices::Prices,
+    /// The keys (the key table's, with the config file's `[keys]` applied).
+    pub keys: crate::tui::keys::Keymap,
 }
 
 /// Why rows are not shown, counted for the status line.

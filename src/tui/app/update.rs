@@ -112,8 +112,8 @@ impl App {
                 self.outbox.reread = true;
                 self.screen.notify("reading the store again");
             }
-            Action::Resize(w, h) => {
-                self.screen.resize(w, h);
+            Action::Resize(area) => {
+                self.screen.resize(area);
                 self.relayout();
             }
             Action::Click(..) | Action::Wheel { .. } => self.mouse(&action),

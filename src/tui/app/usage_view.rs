@@ -9,12 +9,12 @@ use crate::rollout::usage::{ChangedFile, Usage};
 const FIRST_FILES: usize = 3;
 
 /// The header's facts about `usage`: (key, value) pairs, a key left empty on a line that goes
-/// on the one above. `cwd` shortens the paths in it; `all` lists every file, one a line; a
-/// fork's tokens are said to be its own.
+/// on the one above. `cwd` shortens the paths in it; `(all, key)`: list every file, one a
+/// line, and the key that does it; a fork's tokens are said to be its own.
 pub fn facts(
     usage: &Usage,
     cwd: Option<&str>,
-    all: bool,
+    all: (bool, &str),
     fork: bool,
     prices: &Prices,
 ) -> Vec<(&'static str, String)> {
@@ -52,7 +52,7 @@ fn files(
     out: &mut Vec<(&'static str, String)>,
     files: &[ChangedFile],
     cwd: Option<&str>,
-    all: bool,
+    (all, expand_all): (bool, &str),
 ) {
     if files.is_empty() {
         return;
@@ -76,7 +76,7 @@ fn files(
     let mut text = format!("{head}: {}", first.join(", "));
     if n > FIRST_FILES {
         text.push_str(&format!(
-            " +{} more (E lists them)",
+            " +{} more ({expand_all} lists them)",
             count((n - FIRST_FILES) as u64)
         ));
     }
@@ -143,7 +143,7 @@ mod tests {
 
     #[test]
     fn the_first_files_then_how_many_more_or_every_one() {
-        let few = facts(&usage(5), Some("/w/p"), false, false, &Prices::new());
+        let few = facts(&usage(5), Some("/w/p"), (false, "E"), false, &Prices::new());
         assert_eq!(
             few[0],
             (
@@ -159,7 +159,7 @@ mod tests {
             )
         );
         assert_eq!(few[2], ("model", "gpt-5.5".into()));
-        let every = facts(&usage(5), None, true, true, &Prices::new());
+        let every = facts(&usage(5), None, (true, "E"), true, &Prices::new());
         assert_eq!(every[0], ("changed", "5 files".into()));
         assert_eq!(every[5], ("", "M /w/p/f4.rs".into()));
         assert!(every[6].1.ends_with("(this fork's own)"));
@@ -176,13 +176,13 @@ mod tests {
                 output: 10.0,
             },
         );
-        let with = facts(&usage(0), None, false, false, &prices);
+        let with = facts(&usage(0), None, (false, "E"), false, &prices);
         // 12,000 input at $2 and 300 output at $10 a million.
         assert_eq!(
             with[1],
             ("cost", "$0.03 at the prices in your config".into())
         );
-        let without = facts(&usage(0), None, false, false, &Prices::new());
+        let without = facts(&usage(0), None, (false, "E"), false, &Prices::new());
         assert!(without.iter().all(|(k, _)| *k != "cost"));
     }
 }

@@ -1,6 +1,6 @@
 //! One key of the key table: a key code with its modifiers (and, for `?`, the state it needs),
-//! how a key press is matched against it, and the name it is shown under (help, footer,
-//! README, the action menu).
+//! how a key press is matched against it, the name it is shown under (help, footer, README,
+//! the action menu) and how the config file's `[keys]` table writes it ([`Key::parse`]).
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
@@ -119,6 +119,95 @@ impl Key {
     }
 }
 
+/// The named keys the config file may write, and their codes (a single character is itself).
+const NAMED: &[(&str, KeyCode)] = &[
+    ("enter", KeyCode::Enter),
+    ("esc", KeyCode::Esc),
+    ("escape", KeyCode::Esc),
+    ("tab", KeyCode::Tab),
+    ("backspace", KeyCode::Backspace),
+    ("delete", KeyCode::Delete),
+    ("del", KeyCode::Delete),
+    ("insert", KeyCode::Insert),
+    ("home", KeyCode::Home),
+    ("end", KeyCode::End),
+    ("pgup", KeyCode::PageUp),
+    ("pageup", KeyCode::PageUp),
+    ("pgdn", KeyCode::PageDown),
+    ("pagedown", KeyCode::PageDown),
+    ("up", KeyCode::Up),
+    ("down", KeyCode::Down),
+    ("left", KeyCode::Left),
+    ("right", KeyCode::Right),
+    ("space", KeyCode::Char(' ')),
+];
+
+impl Key {
+    /// A key as the config file writes it: modifiers `ctrl-`, `alt-`, `shift-` (any order,
+    /// any case) before a named key (`enter`, `esc`, `tab`, `backspace`, `delete`, `insert`,
+    /// `home`, `end`, `pgup`, `pgdn`, `up`, `down`, `left`, `right`, `space`, `f1` to `f12`)
+    /// or one character (`?`, `]`, `G`; with Ctrl or Alt a letter's case does not count).
+    /// Made the way [`normalized`] makes a press, so it matches the press: `shift-a` is `A`,
+    /// `shift-tab` is Shift+Tab's own code.
+    pub fn parse(text: &str) -> Result<Key, String> {
+        let bad = |why: &str| format!("key `{}`: {why}", crate::sanitize::one_line(text));
+        let mut mods = KeyModifiers::NONE;
+        let mut rest = text;
+        // A modifier is a word and a dash before more; `-` alone, or last, is the character.
+        while let Some((word, after)) = rest.split_once('-').filter(|(_, a)| !a.is_empty()) {
+            let m = match word.to_ascii_lowercase().as_str() {
+                "ctrl" | "control" => KeyModifiers::CONTROL,
+                "alt" | "meta" => KeyModifiers::ALT,
+                "shift" => KeyModifiers::SHIFT,
+                _ => break,
+            };
+            mods |= m;
+            rest = after;
+        }
+        let mut chars = rest.chars();
+        let code = match (chars.next(), chars.next()) {
+            (None, _) => return Err(bad("no key after the modifiers")),
+            (Some(c), None) if c.is_control() => return Err(bad("not a key name")),
+            (Some(c), None) => KeyCode::Char(c),
+            _ => {
+                let name = rest.to_ascii_lowercase();
+                let function = name
+                    .strip_prefix('f')
+                    .and_then(|n| n.parse::<u8>().ok())
+                    .filter(|n| (1..=12).contains(n));
+                match (function, NAMED.iter().find(|(n, _)| *n == name)) {
+                    (Some(n), _) => KeyCode::F(n),
+                    (None, Some(&(_, code))) => code,
+                    (None, None) => {
+                        return Err(bad(
+                            "unknown key name (a character, f1 to f12, enter, esc, tab, \
+                             backspace, delete, insert, home, end, pgup, pgdn, up, down, left, \
+                             right, space; after ctrl-, alt-, shift-)",
+                        ))
+                    }
+                }
+            }
+        };
+        if let KeyCode::Char(c) = code {
+            if mods.contains(KeyModifiers::SHIFT) && mods.difference(KeyModifiers::SHIFT).is_empty()
+            {
+                if !c.is_alphabetic() {
+                    return Err(bad("write the character Shift gives (`?`, not `shift-/`)"));
+                }
+                return Ok(Key::char(c.to_uppercase().next().unwrap_or(c)));
+            }
+        }
+        let press = KeyEvent::new(code, mods);
+        Ok(normalized(
+            if code == KeyCode::Tab && mods.contains(KeyModifiers::SHIFT) {
+                KeyEvent::new(KeyCode::BackTab, mods)
+            } else {
+                press
+            },
+        ))
+    }
+}
+
 /// A key press as the table writes keys: only Ctrl, Alt and Shift count; a printable key
 /// carries Shift in its character (`N`), and with Ctrl or Alt it is the lower-case letter
 /// (Ctrl+Shift+C is Ctrl+C); Shift+Tab is its own key code.
@@ -159,6 +248,39 @@ mod tests {
         assert_eq!(Key::char('G').label(), "G");
         assert_eq!(Key::plain(KeyCode::PageDown).label(), "PgDn");
         assert_eq!(Key::char('?').on_empty_query().label(), "? (empty query)");
+    }
+
+    #[test]
+    fn the_config_files_key_names() {
+        let parse = |s| Key::parse(s).unwrap();
+        assert_eq!(parse("ctrl-o"), Key::ctrl('o'));
+        assert_eq!(parse("Ctrl-O"), Key::ctrl('o'));
+        assert_eq!(parse("ctrl-shift-o"), Key::ctrl('o'));
+        assert_eq!(parse("alt-r"), Key::alt('r'));
+        assert_eq!(
+            parse("ctrl-alt-x"),
+            Key::ctrl('x').with(KeyModifiers::CONTROL | KeyModifiers::ALT)
+        );
+        assert_eq!(parse("f2"), Key::plain(KeyCode::F(2)));
+        assert_eq!(parse("shift-f3"), Key::shift(KeyCode::F(3)));
+        assert_eq!(parse("enter"), Key::plain(KeyCode::Enter));
+        assert_eq!(parse("Esc"), Key::plain(KeyCode::Esc));
+        assert_eq!(parse("pgdn"), Key::plain(KeyCode::PageDown));
+        assert_eq!(parse("shift-up"), Key::shift(KeyCode::Up));
+        assert_eq!(parse("shift-tab"), Key::plain(KeyCode::BackTab));
+        assert_eq!(parse("space"), Key::char(' '));
+        assert_eq!(parse("?"), Key::char('?'));
+        assert_eq!(parse("-"), Key::char('-'));
+        assert_eq!(parse("alt--"), Key::alt('-'));
+        assert_eq!(parse("G"), Key::char('G'));
+        assert_eq!(parse("shift-g"), Key::char('G'));
+        assert_eq!(parse("alt-G"), Key::alt('g'));
+        for bad in [
+            "", "ctrl-", "hyper-x", "f13", "f0", "enterr", "shift-/", "\u{1b}", "ctrl-xy",
+        ] {
+            let err = Key::parse(bad).unwrap_err();
+            assert!(err.starts_with("key `"), "{bad:?}: {err}");
+        }
     }
 
     #[test]

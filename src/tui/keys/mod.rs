@@ -1,26 +1,26 @@
-//! Keys as data: the key table ([`table::ROWS`]: every command, its default keys, its help
-//! text and its footer hint) and what is made from it: a key press -> an [`Action`]
-//! ([`action`]), the footer's hints ([`footer`]) and a command's key name ([`key_name`], for
-//! the action menu). The help overlay draws the table's rows.
+//! Keys as data: the key table ([`table::ROWS`]: every command, its name in the config file,
+//! its default keys, its help text and its footer hint) and the [`Keymap`] made from it and
+//! the config file's `[keys]`; from the keymap, a key press -> an [`Action`] ([`action`]), the
+//! footer's hints ([`Keymap::footer`]) and a command's key name ([`key_name`], for the action
+//! menu). The help overlay draws the keymap's rows.
 //!
 //! Pure. In the list, typing always edits the query: no printable key is taken for a command,
-//! except `?`, which opens the help only while the query is empty (type `?` after any other
-//! character to search for it). F1 opens the help at any time. In the conversation (→), a few
-//! printable keys move through it and change what it shows (its own rows, looked at first);
-//! while a find query is typed there, keys go to it. The action menu and the delete question
-//! take the keys first: their own keys (letters, ↑ ↓, Enter, Esc; `y`) are fixed, and so are
-//! those of the rename box (the query's editing keys, Enter, Esc).
+//! except `?` (and any the config file binds), which opens the help only while the query is
+//! empty (type `?` after any other character to search for it). F1 opens the help at any time.
+//! In the conversation (→), a few printable keys move through it and change what it shows (its
+//! own rows, looked at first); while a find query is typed there, keys go to it. The action
+//! menu and the delete question take the keys first: their own keys (letters, ↑ ↓, Enter, Esc;
+//! `y`) are fixed, and so are those of the rename box (the query's editing keys, Enter, Esc).
 
 mod key;
+mod keymap;
 mod table;
-
-use std::collections::HashMap;
-use std::sync::LazyLock;
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 pub use key::Key;
-pub use table::{Bind, Command, Hint, Row, Section, ROWS};
+pub use keymap::{KeyBind, KeyRow, Keymap, KeymapError};
+pub use table::{Bind, Command, Hint, Row, Section, NAMES, ROWS};
 
 use crate::tui::app::{Action, Focus};
 
@@ -48,8 +48,8 @@ pub enum Modal {
     Input,
 }
 
-/// The action of a key press, if any.
-pub fn action(key: KeyEvent, ctx: Context) -> Option<Action> {
+/// The action of a key press with the keys of `keys`, if any.
+pub fn action(key: KeyEvent, ctx: Context, keys: &Keymap) -> Option<Action> {
     if key.kind == KeyEventKind::Release {
         return None;
     }
@@ -62,7 +62,7 @@ pub fn action(key: KeyEvent, ctx: Context) -> Option<Action> {
             return Some(Action::Confirm(press == Key::char('y')));
         }
         Some(Modal::Menu) => {
-            if let Some(a) = menu_key(press, ctx) {
+            if let Some(a) = menu_key(press, ctx, keys) {
                 return Some(a);
             }
         }
@@ -78,7 +78,7 @@ pub fn action(key: KeyEvent, ctx: Context) -> Option<Action> {
             _ => {}
         }
     }
-    if let Some(command) = command(press, ctx) {
+    if let Some(command) = command(press, ctx, keys) {
         return Some(command.action());
     }
     match press.code {
@@ -90,7 +90,7 @@ pub fn action(key: KeyEvent, ctx: Context) -> Option<Action> {
 /// The command of a key press: the conversation's own keys first while it is read, then the
 /// rest; a press with Shift that no key has is taken as the same key without it (Shift+Enter
 /// picks).
-fn command(press: Key, ctx: Context) -> Option<Command> {
+fn command(press: Key, ctx: Context, keys: &Keymap) -> Option<Command> {
     let reading = ctx.focus == Focus::Conversation;
     let find = |press: Key| {
         let sections = [
@@ -100,7 +100,7 @@ fn command(press: Key, ctx: Context) -> Option<Command> {
         sections
             .into_iter()
             .flatten()
-            .find_map(|section| bound(press, section, ctx.query_empty))
+            .find_map(|section| keys.bound(press, section, ctx.query_empty))
     };
     find(press).or_else(|| {
         press
@@ -111,44 +111,14 @@ fn command(press: Key, ctx: Context) -> Option<Command> {
     })
 }
 
-/// The command `press` is bound to in `section`'s rows.
-fn bound(press: Key, section: Section, query_empty: bool) -> Option<Command> {
-    // Every key of the table by section, code and modifiers: a burst of typing (a paste the
-    // terminal does not bracket) looks each of its characters up here.
-    type Lookup = HashMap<(Section, KeyCode, KeyModifiers), (Key, Command)>;
-    static LOOKUP: LazyLock<Lookup> = LazyLock::new(|| {
-        let mut map = HashMap::new();
-        for section in [Section::List, Section::Conversation] {
-            for bind in binds(section) {
-                for key in bind.keys.iter().chain(bind.also) {
-                    map.entry((section, key.code, key.mods))
-                        .or_insert((*key, bind.command));
-                }
-            }
-        }
-        map
-    });
-    LOOKUP
-        .get(&(section, press.code, press.mods))
-        .filter(|(key, _)| key.is(press, query_empty))
-        .map(|&(_, command)| command)
-}
-
-/// Every bind of `section`'s rows, in the table's order.
-fn binds(section: Section) -> impl Iterator<Item = &'static Bind> {
-    ROWS.iter()
-        .filter(move |r| r.section == section)
-        .flat_map(|r| r.binds)
-}
-
 /// The action menu's own keys; `None` lets the key through to the table (the direct keys), or
 /// drops it (the menu closes before any other action).
-fn menu_key(press: Key, ctx: Context) -> Option<Action> {
+fn menu_key(press: Key, ctx: Context, keys: &Keymap) -> Option<Action> {
     if press
         .mods
         .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
     {
-        return match bound(press, Section::List, ctx.query_empty) {
+        return match keys.bound(press, Section::List, ctx.query_empty) {
             Some(Command::OpenMenu) => Some(Action::CloseDialog),
             Some(Command::MoveUp) => Some(Action::MenuMove(-1)),
             Some(Command::MoveDown) => Some(Action::MenuMove(1)),
@@ -189,61 +159,33 @@ fn input_key(press: Key) -> Option<Action> {
     Some(a)
 }
 
-/// The footer of `section`: the hints of its commands (the conversation's own first), the
-/// first key of each, neighbours with the same text as one (`↑ ↓ move`).
-fn make_footer(section: Section) -> String {
-    let order = match section {
-        Section::List => [Section::List, Section::Conversation],
-        Section::Conversation => [Section::Conversation, Section::List],
-    };
-    let mut hints: Vec<(Vec<String>, &str)> = Vec::new();
-    for bind in order.into_iter().flat_map(binds) {
-        let Some(text) = bind.hint.and_then(|h| h.text(section)) else {
-            continue;
-        };
-        let Some(first) = bind.keys.first() else {
-            continue;
-        };
-        match hints.last_mut() {
-            Some((keys, last)) if *last == text => keys.push(first.label()),
-            _ => hints.push((vec![first.label()], text)),
-        }
-    }
-    hints
-        .iter()
-        .map(|(keys, text)| format!("{} {text}", keys.join(" ")))
-        .collect::<Vec<_>>()
-        .join(" · ")
-}
-
-/// The footer: the most used keys, under the list or while reading the conversation.
-pub fn footer(section: Section) -> &'static str {
-    static LIST: LazyLock<String> = LazyLock::new(|| make_footer(Section::List));
-    static READING: LazyLock<String> = LazyLock::new(|| make_footer(Section::Conversation));
-    match section {
-        Section::List => &LIST,
-        Section::Conversation => &READING,
-    }
-}
-
 /// The footer while a find query is typed (its keys are the find line's own: fixed).
 pub const FOOTER_FINDING: &str =
     "find: type the words · Enter keep the matches (n N) · Esc drop them";
 
-/// The first key that gives `action` (`x in the conversation` for a key of the
+/// The first key of `keys` that gives `action` (`x in the conversation` for a key of the
 /// conversation's own), if one does.
-pub fn key_name(action: &Action) -> Option<String> {
-    [Section::List, Section::Conversation]
+pub fn key_name(keys: &Keymap, action: &Action) -> Option<String> {
+    first_key(keys, action, [Section::List, Section::Conversation]).map(|(section, name)| {
+        match section {
+            Section::List => name,
+            Section::Conversation => format!("{name} in the conversation"),
+        }
+    })
+}
+
+/// The first key of `keys` that gives `action` while the conversation is read (its own keys
+/// first), without saying where it works.
+pub fn key_label(keys: &Keymap, action: &Action) -> Option<String> {
+    first_key(keys, action, [Section::Conversation, Section::List]).map(|(_, name)| name)
+}
+
+fn first_key(keys: &Keymap, action: &Action, order: [Section; 2]) -> Option<(Section, String)> {
+    order
         .into_iter()
-        .flat_map(|section| binds(section).map(move |b| (section, b)))
-        .find(|(_, b)| b.command.action() == *action)
-        .and_then(|(section, b)| {
-            let name = b.keys.first()?.label();
-            Some(match section {
-                Section::List => name,
-                Section::Conversation => format!("{name} in the conversation"),
-            })
-        })
+        .flat_map(|section| keys.binds(section).map(move |b| (section, b)))
+        .find(|(_, b)| b.command.action() == *action && !b.keys.is_empty())
+        .and_then(|(section, b)| Some((section, b.keys.first()?.label())))
 }
 
 #[cfg(test)]
@@ -253,6 +195,11 @@ mod tests {
 
     fn key(code: KeyCode, mods: KeyModifiers) -> KeyEvent {
         KeyEvent::new(code, mods)
+    }
+
+    /// A press with the default keys.
+    fn action(key: KeyEvent, ctx: Context) -> Option<Action> {
+        super::action(key, ctx, &Keymap::default())
     }
 
     const LIST: Context = Context {
@@ -446,9 +393,11 @@ mod tests {
 
     #[test]
     fn no_key_gives_two_commands_in_one_place() {
+        let keymap = Keymap::default();
         for section in [Section::List, Section::Conversation] {
-            let keys: Vec<(Key, Command)> = binds(section)
-                .flat_map(|b| b.keys.iter().chain(b.also).map(|k| (*k, b.command)))
+            let keys: Vec<(Key, Command)> = keymap
+                .binds(section)
+                .flat_map(|b| b.keys.iter().chain(&b.also).map(|k| (*k, b.command)))
                 .collect();
             for (i, (a, ca)) in keys.iter().enumerate() {
                 for (b, cb) in &keys[i + 1..] {
@@ -464,6 +413,9 @@ mod tests {
 
     #[test]
     fn the_footers_and_the_menu_name_the_tables_keys() {
+        let keys = Keymap::default();
+        let footer = |section| keys.footer(section).to_owned();
+        let key_name = |action: &Action| super::key_name(&keys, action);
         assert_eq!(
             footer(Section::List),
             "Enter pick · Ctrl+X actions · Esc quit · ↑ ↓ move · PgUp PgDn read · Tab scope \
@@ -481,5 +433,93 @@ mod tests {
             Some("x in the conversation")
         );
         assert_eq!(key_name(&Action::ResumeHere), None);
+    }
+
+    #[test]
+    fn every_command_of_the_table_has_one_name_of_its_own() {
+        for row in ROWS {
+            for bind in row.binds {
+                let name = bind.command.name();
+                assert!(!name.is_empty(), "{:?} has no name", bind.command);
+                assert_eq!(Command::named(name), Some(bind.command), "{name}");
+            }
+        }
+        for (i, (_, a)) in NAMES.iter().enumerate() {
+            assert!(NAMES[i + 1..].iter().all(|(_, b)| a != b), "{a} twice");
+        }
+    }
+
+    /// The keymap of a config file's text.
+    fn keymap(text: &str) -> Keymap {
+        let file = crate::config::parse(text).unwrap();
+        Keymap::new(&file.keys.unwrap()).unwrap()
+    }
+
+    #[test]
+    fn a_rebound_key_gives_its_action_and_the_old_one_no_longer_does() {
+        let keys = keymap(
+            "[keys]\ncopy-id = \"alt-c\"\ndelete-word = \"alt-w\"\nhelp = [\"f6\", \"h\"]\n\
+             [keys.conversation]\nnext-message = \"j\"\n",
+        );
+        let press = |code, mods, ctx| super::action(key(code, mods), ctx, &keys);
+        let alt = KeyModifiers::ALT;
+        let ctrl = KeyModifiers::CONTROL;
+        assert_eq!(press(KeyCode::Char('c'), alt, LIST), Some(Action::CopyId));
+        assert_eq!(press(KeyCode::Char('y'), ctrl, LIST), None);
+        assert_eq!(
+            press(KeyCode::Char('w'), alt, LIST),
+            Some(Action::DeleteWord)
+        );
+        // The other spellings of Ctrl+W's Ctrl+Backspace went with it.
+        assert_eq!(press(KeyCode::Char('h'), ctrl, LIST), None);
+        assert_eq!(press(KeyCode::Char('w'), ctrl, LIST), None);
+        // A printable key works only while the query is empty.
+        let none = KeyModifiers::NONE;
+        assert_eq!(press(KeyCode::F(6), none, LIST), Some(Action::ToggleHelp));
+        assert_eq!(
+            press(KeyCode::Char('h'), none, LIST),
+            Some(Action::ToggleHelp)
+        );
+        let typing = Context {
+            query_empty: false,
+            ..LIST
+        };
+        assert_eq!(
+            press(KeyCode::Char('h'), none, typing),
+            Some(Action::Insert('h'))
+        );
+        assert_eq!(press(KeyCode::F(1), none, LIST), None);
+        let reading = Context {
+            focus: Focus::Conversation,
+            ..LIST
+        };
+        assert_eq!(
+            press(KeyCode::Char('j'), none, reading),
+            Some(Action::Jump {
+                step: HitStep::Next,
+                prompts: false
+            })
+        );
+        assert_eq!(
+            press(KeyCode::Char(']'), none, reading),
+            Some(Action::Insert(']'))
+        );
+        assert_eq!(key_name(&keys, &Action::CopyId).as_deref(), Some("Alt+C"));
+        assert!(keys.footer(Section::List).ends_with("F6 help"));
+        assert!(keys
+            .footer(Section::Conversation)
+            .starts_with("j [ message"));
+        let help: Vec<String> = keys.rows().iter().map(KeyRow::label).collect();
+        assert!(help.contains(&"Alt+C / Alt+Y".to_owned()), "{help:?}");
+        assert!(help.contains(&"F6, h (empty query)".to_owned()), "{help:?}");
+    }
+
+    #[test]
+    fn a_key_named_in_the_file_takes_an_unnamed_spelling_from_another_action() {
+        // Shift+Tab is Tab's other spelling for the scope; named for the sort, it sorts.
+        let keys = keymap("[keys]\ntoggle-sort = \"shift-tab\"\n");
+        let press = |code| super::action(key(code, KeyModifiers::NONE), LIST, &keys);
+        assert_eq!(press(KeyCode::BackTab), Some(Action::ToggleSort));
+        assert_eq!(press(KeyCode::Tab), Some(Action::ToggleScope));
     }
 }

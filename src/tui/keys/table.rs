@@ -1,7 +1,8 @@
-//! The key table: every command the keys give, with its default keys, in the rows the help
-//! overlay and the README's key tables show (one row a line, with its short description), and
-//! the footer's hints. Dispatch ([`super::action`]), the help, the footer and the action menu's
-//! key names are all made from [`ROWS`]; a test holds the README's two key tables to it.
+//! The key table: every command the keys give, with its name in the config file ([`NAMES`])
+//! and its default keys, in the rows the help overlay and the README's key tables show (one row
+//! a line, with its short description), and the footer's hints. The [`Keymap`](super::Keymap)
+//! is made from [`ROWS`] and the config file's `[keys]`; dispatch, the help, the footer and the
+//! action menu's key names read it; a test holds the README's two key tables to the defaults.
 
 use ratatui::crossterm::event::{KeyCode, KeyModifiers};
 
@@ -9,7 +10,7 @@ use super::key::Key;
 use crate::tui::app::{Action, HitStep};
 
 /// What a key does: the picker's commands, without their data.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Command {
     Pick,
     ResumeInFolder,
@@ -126,6 +127,78 @@ impl Command {
     }
 }
 
+/// Each command's name in the config file's `[keys]` table: kebab-case, stable (a config file
+/// names it).
+pub const NAMES: &[(Command, &str)] = &[
+    (Command::Pick, "pick"),
+    (Command::ResumeInFolder, "resume-in-folder"),
+    (Command::OpenMenu, "open-menu"),
+    (Command::Archive, "archive"),
+    (Command::Delete, "delete"),
+    (Command::Fork, "fork"),
+    (Command::Rename, "rename"),
+    (Command::Back, "back"),
+    (Command::Quit, "quit"),
+    (Command::MoveUp, "move-up"),
+    (Command::MoveDown, "move-down"),
+    (Command::PageListUp, "page-list-up"),
+    (Command::PageListDown, "page-list-down"),
+    (Command::First, "first"),
+    (Command::Last, "last"),
+    (Command::PageUp, "page-up"),
+    (Command::PageDown, "page-down"),
+    (Command::HalfPageUp, "half-page-up"),
+    (Command::HalfPageDown, "half-page-down"),
+    (Command::ReadConversation, "read-conversation"),
+    (Command::BackToList, "back-to-list"),
+    (Command::ClearQuery, "clear-query"),
+    (Command::DeleteWord, "delete-word"),
+    (Command::DeleteChar, "delete-char"),
+    (Command::ToggleScope, "toggle-scope"),
+    (Command::ToggleSort, "toggle-sort"),
+    (Command::ToggleExec, "toggle-exec"),
+    (Command::ToggleArchived, "toggle-archived"),
+    (Command::ToggleTools, "toggle-tools"),
+    (Command::ToggleContent, "toggle-content"),
+    (Command::NextMatch, "next-match"),
+    (Command::PreviousMatch, "previous-match"),
+    (Command::CopyId, "copy-id"),
+    (Command::CopyCommand, "copy-command"),
+    (Command::Reread, "reread"),
+    (Command::Repaint, "repaint"),
+    (Command::Suspend, "suspend"),
+    (Command::Help, "help"),
+    (Command::ScrollUp, "scroll-up"),
+    (Command::ScrollDown, "scroll-down"),
+    (Command::NextMessage, "next-message"),
+    (Command::PreviousMessage, "previous-message"),
+    (Command::NextPrompt, "next-prompt"),
+    (Command::PreviousPrompt, "previous-prompt"),
+    (Command::Top, "top"),
+    (Command::Bottom, "bottom"),
+    (Command::Find, "find"),
+    (Command::Expand, "expand"),
+    (Command::ExpandAll, "expand-all"),
+    (Command::ToggleReasoning, "toggle-reasoning"),
+    (Command::CopyMessage, "copy-message"),
+    (Command::Export, "export"),
+];
+
+impl Command {
+    /// The command's name in the config file (see [`NAMES`]).
+    pub fn name(self) -> &'static str {
+        NAMES
+            .iter()
+            .find(|(c, _)| *c == self)
+            .map_or("", |(_, name)| name)
+    }
+
+    /// The command a config file names.
+    pub fn named(name: &str) -> Option<Command> {
+        NAMES.iter().find(|(_, n)| *n == name).map(|(c, _)| *c)
+    }
+}
+
 fn jump(step: HitStep, prompts: bool) -> Action {
     Action::Jump { step, prompts }
 }
@@ -189,21 +262,6 @@ pub struct Row {
     /// The row explains the query's syntax rather than keys: it is in the help under the list
     /// only, not in the README's key table (the README has a section on the syntax).
     pub syntax: bool,
-}
-
-impl Row {
-    /// The row's keys as the help and the README name them: a command's keys joined by `, `,
-    /// commands by ` / `.
-    pub fn label(&self) -> String {
-        if let Some(text) = self.text {
-            return text.to_owned();
-        }
-        self.binds
-            .iter()
-            .map(|b| b.keys.iter().map(Key::label).collect::<Vec<_>>().join(", "))
-            .collect::<Vec<_>>()
-            .join(" / ")
-    }
 }
 
 const fn bind(command: Command, keys: &'static [Key]) -> Bind {

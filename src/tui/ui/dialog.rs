@@ -29,7 +29,10 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme) {
     let (title, lines) = match dialog {
         Dialog::Menu { cursor } => {
             let archived = app.selected_row().is_some_and(|r| r.archived);
-            (" actions ", menu_lines(*cursor, archived, theme))
+            (
+                " actions ",
+                menu_lines(*cursor, archived, app.keys(), theme),
+            )
         }
         Dialog::ConfirmDelete { path, .. } => {
             let row = app.row_at(path);
@@ -155,7 +158,12 @@ fn rename_lines(
 }
 
 /// One line per item: its letter, what it does, its key outside the menu.
-fn menu_lines(cursor: usize, archived: bool, theme: &Theme) -> Vec<Line<'static>> {
+fn menu_lines(
+    cursor: usize,
+    archived: bool,
+    keys: &keys::Keymap,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
     let label_w = MENU
         .iter()
         .map(|e| textwidth::width(e.item.label(archived)))
@@ -173,7 +181,10 @@ fn menu_lines(cursor: usize, archived: bool, theme: &Theme) -> Vec<Line<'static>
                 Span::styled(format!("{}  ", e.letter), pick(theme.help_key)),
                 Span::styled(format!("{label}{pad}"), pick(theme.help_text)),
                 Span::styled(
-                    format!("  {}", keys::key_name(&e.item.action()).unwrap_or_default()),
+                    format!(
+                        "  {}",
+                        keys::key_name(keys, &e.item.action()).unwrap_or_default()
+                    ),
                     pick(theme.placeholder),
                 ),
             ])

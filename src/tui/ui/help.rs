@@ -1,4 +1,4 @@
-//! The help overlay: the rows of the key table (their keys, their short descriptions) for
+//! The help overlay: the rows of the keymap (their keys, their short descriptions) for
 //! where the user is, the list or the conversation, centred over the screen.
 
 use ratatui::layout::Rect;
@@ -15,14 +15,18 @@ use super::Theme;
 /// The overlay's lines, (keys, what they do), for where the keys are pressed: under the list,
 /// its rows and the query's syntax, then where the conversation's own keys are; in the
 /// conversation, its own rows first, then the keys that work everywhere.
-fn entries(focus: Focus) -> Vec<(String, String)> {
-    let rows = |section: keys::Section| keys::ROWS.iter().filter(move |r| r.section == section);
-    let line = |r: &keys::Row| (r.label(), r.help.to_owned());
+fn entries(focus: Focus, keys: &keys::Keymap) -> Vec<(String, String)> {
+    let rows = |section: keys::Section| keys.rows().iter().filter(move |r| r.section == section);
+    let line = |r: &keys::KeyRow| (r.label(), r.help.to_owned());
     match focus {
         Focus::List => rows(keys::Section::List)
             .map(line)
             .chain([(
-                "→ then F1".to_owned(),
+                format!(
+                    "{} then {}",
+                    keys.key_of(keys::Command::ReadConversation),
+                    keys.key_of(keys::Command::Help)
+                ),
                 "the conversation's own keys".to_owned(),
             )])
             .collect(),
@@ -49,8 +53,8 @@ fn fit(mut entries: Vec<(String, String)>, capacity: usize) -> Vec<(String, Stri
     entries
 }
 
-pub fn draw(frame: &mut Frame, screen: Rect, focus: Focus, theme: &Theme) {
-    let entries = entries(focus);
+pub fn draw(frame: &mut Frame, screen: Rect, focus: Focus, keys: &keys::Keymap, theme: &Theme) {
+    let entries = entries(focus, keys);
     let key_w = entries
         .iter()
         .map(|(k, _)| textwidth::width(k))
@@ -110,7 +114,7 @@ pub fn draw(frame: &mut Frame, screen: Rect, focus: Focus, theme: &Theme) {
         .collect();
     lines.push(Line::default());
     lines.push(Line::from(Span::styled(
-        "Esc, F1 or any key closes this help",
+        "Esc or any key closes this help",
         theme.placeholder,
     )));
     let block = Block::default()

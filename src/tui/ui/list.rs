@@ -16,6 +16,7 @@ use crate::session::SessionRow;
 use crate::textwidth;
 use crate::timefmt::{self, Millis};
 use crate::tui::app::App;
+use crate::tui::keys::Command;
 
 use super::{marked, Theme};
 
@@ -83,9 +84,13 @@ fn empty_message(app: &App) -> Vec<Line<'static>> {
     lines.push(Line::from(text));
     let h = app.list().hidden();
     if h.scope + h.exec + h.archived > 0 {
-        lines.push(Line::from(
-            "  some are hidden: Tab shows every folder, Ctrl+E exec, Ctrl+A archived",
-        ));
+        let key = |c| app.keys().key_of(c);
+        lines.push(Line::from(format!(
+            "  some are hidden: {} shows every folder, {} exec, {} archived",
+            key(Command::ToggleScope),
+            key(Command::ToggleExec),
+            key(Command::ToggleArchived)
+        )));
     }
     lines
 }

@@ -29,7 +29,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme) {
     status::draw(frame, g.status, g.footer, app, theme);
     dialog::draw(frame, app, theme);
     if app.screen().help() {
-        help::draw(frame, frame.area(), app.screen().focus(), theme);
+        help::draw(frame, frame.area(), app.screen().focus(), app.keys(), theme);
     }
 }
 

@@ -7,6 +7,7 @@ use ratatui::Frame;
 use crate::sanitize;
 use crate::textwidth;
 use crate::tui::app::{App, SearchMode};
+use crate::tui::keys::Command;
 
 use super::Theme;
 
@@ -30,11 +31,17 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let mut spans = vec![Span::styled(prompt, theme.prompt)];
     let shown_w;
     if query.is_empty() {
+        let (content, help) = (
+            app.keys().key_of(Command::ToggleContent),
+            app.keys().key_of(Command::Help),
+        );
         let hint = textwidth::truncate(
-            if app.effective_mode() == SearchMode::Content {
-                "type words to find inside every conversation · Ctrl+F titles · F1 help"
+            &if app.effective_mode() == SearchMode::Content {
+                format!(
+                    "type words to find inside every conversation · {content} titles · {help} help"
+                )
             } else {
-                "type to search · name, first message, folder, branch, id · Ctrl+F inside conversations · F1 help"
+                format!("type to search · name, first message, folder, branch, id · {content} inside conversations · {help} help")
             },
             room,
         );

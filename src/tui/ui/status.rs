@@ -56,7 +56,10 @@ pub fn status_text(app: &App) -> String {
     if app.searches().fell_back() {
         parts.push("no title matches: showing conversations that hold the words".into());
     } else if app.content_mode() {
-        parts.push("searching inside conversations (Ctrl+F: titles)".into());
+        parts.push(format!(
+            "searching inside conversations ({}: titles)",
+            app.keys().key_of(keys::Command::ToggleContent)
+        ));
     }
     let filters = app.filters();
     let scope = match filters.effective_scope() {
@@ -73,13 +76,16 @@ pub fn status_text(app: &App) -> String {
     let h = app.list().hidden();
     let mut hidden = Vec::new();
     if h.scope > 0 {
-        hidden.push(format!("{} other folders (Tab)", thousands(h.scope)));
+        let key = app.keys().key_of(keys::Command::ToggleScope);
+        hidden.push(format!("{} other folders ({key})", thousands(h.scope)));
     }
     if h.exec > 0 {
-        hidden.push(format!("{} exec (Ctrl+E)", thousands(h.exec)));
+        let key = app.keys().key_of(keys::Command::ToggleExec);
+        hidden.push(format!("{} exec ({key})", thousands(h.exec)));
     }
     if h.archived > 0 {
-        hidden.push(format!("{} archived (Ctrl+A)", thousands(h.archived)));
+        let key = app.keys().key_of(keys::Command::ToggleArchived);
+        hidden.push(format!("{} archived ({key})", thousands(h.archived)));
     }
     if !hidden.is_empty() {
         parts.push(format!("hidden: {}", hidden.join(", ")));
@@ -124,9 +130,9 @@ pub fn draw(frame: &mut Frame, status: Rect, footer: Rect, app: &App, theme: &Th
         let keys = if app.pane().find().editing() {
             keys::FOOTER_FINDING
         } else if app.screen().focus() == crate::tui::app::Focus::Conversation {
-            keys::footer(keys::Section::Conversation)
+            app.keys().footer(keys::Section::Conversation)
         } else {
-            keys::footer(keys::Section::List)
+            app.keys().footer(keys::Section::List)
         };
         frame.render_widget(
             Line::from(Span::styled(

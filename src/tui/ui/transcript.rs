@@ -14,7 +14,7 @@ use super::Theme;
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let text = app.screen().geometry().conversation_text();
-    if area.x > 0 {
+    if app.screen().geometry().list.width > 0 {
         // The rule doubles as a scroll bar: the thick part is the visible share.
         let rule_style = if app.screen().focus() == Focus::Conversation {
             theme.marker
