@@ -1,6 +1,6 @@
 //! What a session changed and used, as facts of the pane's header: its changed files (how
 //! many, the first few, all of them when every tool call is expanded), its tokens (a fork's
-//! own), the models it ran on, and its cost when the config file prices its model. Pure.
+//! own) and the models it ran on (on the tokens' line), and its cost when the config file prices its model. Pure.
 
 use crate::prices::{self, Prices};
 use crate::rollout::usage::{ChangedFile, Usage};
@@ -20,12 +20,18 @@ pub fn facts(
 ) -> Vec<(&'static str, String)> {
     let mut out = Vec::new();
     files(&mut out, &usage.files, cwd, all);
+    let models = usage.models.join(", ");
     if let Some(t) = &usage.tokens {
         let own = if fork { " (this fork's own)" } else { "" };
+        let on = if models.is_empty() {
+            String::new()
+        } else {
+            format!(" · {models}")
+        };
         out.push((
             "tokens",
             format!(
-                "{} · input {} ({} cached) · output {} ({} reasoning){own}",
+                "{} · input {} ({} cached) · output {} ({} reasoning){own}{on}",
                 count(t.total),
                 count(t.input),
                 count(t.cached_input),
@@ -42,8 +48,8 @@ pub fn facts(
             ));
         }
     }
-    if !usage.models.is_empty() {
-        out.push(("model", usage.models.join(", ")));
+    if usage.tokens.is_none() && !models.is_empty() {
+        out.push(("model", models));
     }
     out
 }
@@ -155,14 +161,21 @@ mod tests {
             few[1],
             (
                 "tokens",
-                "12,300 · input 12,000 (2,000 cached) · output 300 (100 reasoning)".into()
+                "12,300 · input 12,000 (2,000 cached) · output 300 (100 reasoning) · gpt-5.5"
+                    .into()
             )
         );
-        assert_eq!(few[2], ("model", "gpt-5.5".into()));
+        assert_eq!(few.len(), 2);
         let every = facts(&usage(5), None, (true, "E"), true, &Prices::new());
         assert_eq!(every[0], ("changed", "5 files".into()));
         assert_eq!(every[5], ("", "M /w/p/f4.rs".into()));
-        assert!(every[6].1.ends_with("(this fork's own)"));
+        assert!(every[6].1.ends_with("(this fork's own) · gpt-5.5"));
+        let untold = Usage {
+            tokens: None,
+            ..usage(0)
+        };
+        let model = facts(&untold, None, (false, "E"), false, &Prices::new());
+        assert_eq!(model, [("model", "gpt-5.5".to_owned())]);
     }
 
     #[test]
