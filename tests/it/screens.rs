@@ -318,6 +318,12 @@ fn content_search_lists_snippets_and_opens_the_conversation_at_the_hit() {
     let text = format!("{:?}", term.backend());
     assert!(text.contains("in conversations"), "{text}");
     assert!(text.contains("refund"), "{text}");
+    let shown = text_of(&term);
+    let row = shown.lines().nth(1).unwrap_or_default();
+    assert!(
+        row.contains("checkout rounding") && row.contains(" · ") && row.contains("refund path"),
+        "a content row shows the session's title, then the snippet: {row}"
+    );
     let hit_cells = term
         .backend()
         .buffer()

@@ -1,5 +1,6 @@
 //! The session list: one line per session (age, fork/exec/archived marker, title with matched
-//! characters highlighted, project, branch); the selected line is reversed/bold with a `▶`
+//! characters highlighted, then, for a hit inside the conversation, ` · ` and the best snippet
+//! dimmed with the match highlighted; project, branch); the selected line is reversed/bold with a `▶`
 //! marker, so it stands out without colour; a `●` beside the marker says another codex has the
 //! session open. Highlights are computed for drawn rows only.
 
@@ -235,8 +236,16 @@ fn row_line(
     if let Some(k) = kind {
         spans.push(Span::styled(format!("{k} "), theme.kind));
     }
-    let (title, title_marks, title_style) = title(row, marks, content, cols.title, theme);
-    spans.column(&title, &title_marks, title_style, cols.title, 0);
+    let (title, title_marks, title_style) = title(row, marks, theme);
+    match content {
+        Some(hit) => title_and_snippet(
+            &mut spans,
+            (&title, &title_marks, title_style),
+            hit,
+            cols.title,
+        ),
+        None => spans.column(&title, &title_marks, title_style, cols.title, 0),
+    }
     spans.push(Span::raw(" "));
     let (project, project_marks) = project(row, marks);
     spans.column(&project, &project_marks, theme.project, cols.project, 1);
@@ -273,19 +282,9 @@ fn kind_label(row: &SessionRow) -> Option<String> {
     }
 }
 
-/// The title column's text, the characters to highlight and its style: a content hit's snippet
-/// for a column `w` cells wide, else the session's name (bold), else its first message.
-fn title(
-    row: &SessionRow,
-    marks: &Highlights,
-    content: Option<&ContentHit>,
-    w: usize,
-    theme: &Theme,
-) -> (String, Vec<usize>, Style) {
-    if let Some(hit) = content {
-        let (text, marks) = snippet_view(hit, w);
-        return (text, marks, theme.title);
-    }
+/// The title column's text, the characters to highlight and its style: the session's name
+/// (bold), else its first message.
+fn title(row: &SessionRow, marks: &Highlights, theme: &Theme) -> (String, Vec<usize>, Style) {
     match &row.name {
         Some(n) if !n.trim().is_empty() => (
             sanitize::one_line(n),
@@ -300,6 +299,42 @@ fn title(
         ),
     }
 }
+
+/// Between a content hit's title and its snippet.
+const SNIPPET_SEPARATOR: &str = " · ";
+
+/// The title column of a content hit, `w` cells: the session's title, so the user can tell which
+/// session it is, then ` · ` and the snippet (dimmed, the match highlighted). The title takes at
+/// most two fifths of the column when the snippet needs the rest (more when the snippet is short); a column too narrow for a
+/// readable snippet shows the title alone.
+fn title_and_snippet(
+    spans: &mut RowSpans,
+    (title, title_marks, title_style): (&str, &[usize], Style),
+    hit: &ContentHit,
+    w: usize,
+) {
+    let sep_w = textwidth::width(SNIPPET_SEPARATOR);
+    let title_share = (w * 2 / 5).max(MIN_TITLE);
+    // A short snippet leaves the title more room.
+    let (snippet, _) = snippet_view(hit, w.saturating_sub(title_share + sep_w));
+    let room = w.saturating_sub(sep_w + textwidth::width(&snippet));
+    let title_w = textwidth::width(title).min(room.max(title_share)).min(w);
+    let snippet_w = w.saturating_sub(title_w + sep_w);
+    if snippet_w < MIN_SNIPPET {
+        spans.column(title, title_marks, title_style, w, 0);
+        return;
+    }
+    spans.column(title, title_marks, title_style, title_w, 0);
+    let dim = spans.theme.title.add_modifier(Modifier::DIM);
+    spans.push(Span::styled(SNIPPET_SEPARATOR, dim));
+    let (snippet, snippet_marks) = snippet_view(hit, snippet_w);
+    spans.column(&snippet, &snippet_marks, dim, snippet_w, 0);
+}
+
+/// The fewest cells a content hit's title is cut to while its snippet is shown.
+const MIN_TITLE: usize = 12;
+/// The fewest cells worth showing a snippet in.
+const MIN_SNIPPET: usize = 10;
 
 /// The project column (the end of the session's working folder, as [`project_of`] gives it) and
 /// the characters to highlight in it: the working folder's marks, counted from where the project
