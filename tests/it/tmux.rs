@@ -183,12 +183,18 @@ fn ctrl_y_copies_the_id_through_osc52() {
     }
 }
 
-/// A session whose 40th assistant reply alone says `phrase`, added to a demo store in `dir`.
+/// A session whose 31st prompt alone says "odometer" and whose 41st assistant reply alone says
+/// `phrase`, added to a demo store in `dir`.
 fn add_deep_session(home: &Path, phrase: &str) -> &'static str {
     let id = "019ac0ff-7e2d-7a41-9c3b-0000000000ff";
     let mut lines = vec![serde_json::json!({"timestamp":"2026-11-30T10:00:00.000Z","type":"session_meta","payload":{"id":id,"timestamp":"2026-11-30T10:00:00.000Z","cwd":"/home/demo/work/garage","source":"cli","cli_version":"0.130.0"}}).to_string()];
     for i in 0..60 {
-        lines.push(serde_json::json!({"type":"event_msg","payload":{"type":"user_message","message":format!("step {i}: keep going with the garage project")}}).to_string());
+        let prompt = if i == 30 {
+            format!("step {i}: check the odometer reading too")
+        } else {
+            format!("step {i}: keep going with the garage project")
+        };
+        lines.push(serde_json::json!({"type":"event_msg","payload":{"type":"user_message","message":prompt}}).to_string());
         let reply = if i == 40 {
             format!("Found it: {phrase}, so the timing circuit is fine.")
         } else {
@@ -273,6 +279,39 @@ fn words_only_deep_in_a_conversation_find_it_from_the_default_search() {
         output_of(&out),
         format!("{id}\n"),
         "the session is on the first row"
+    );
+}
+
+#[test]
+fn a_prompt_word_and_a_reply_word_put_the_session_on_the_top_row_with_its_snippet() {
+    let Some(tmux) = Tmux::start() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let (out, id) = start_with_deep_session(&tmux, dir.path());
+    // A word of a later prompt and a word of a reply, in two messages, that no title holds;
+    // typed into the one box in the default mode.
+    tmux.keys(&["-l", "gigawatts odometer"]);
+    let start = Instant::now();
+    let top = loop {
+        let screen = tmux.capture();
+        let top = screen.lines().find(|l| l.contains('▶')).unwrap_or_default();
+        if top.contains("gigawatts") || top.contains("odometer") {
+            break top.to_owned();
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "the session should be on the top row with its snippet:\n{screen}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert!(
+        top.contains("step 0: keep") && top.contains(" · "),
+        "the top row shows the session's title, then the snippet: {top}"
+    );
+    tmux.keys(&["Enter"]);
+    assert_eq!(
+        output_of(&out),
+        format!("{id}\n"),
+        "the session is on the top row"
     );
 }
 
