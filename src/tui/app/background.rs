@@ -139,7 +139,7 @@ impl App {
     }
 
     /// Whether one of the best `ranked` rows holds every word of a plain query as written
-    /// (title, folder, branch or id, any case). Queries in fzf's extended syntax, and short
+    /// (title, folder, branch or id, any case, as [`holds_words`] says). Queries in fzf's extended syntax, and short
     /// ones, are taken as meant for the titles.
     fn any_holds_the_words(&self, ranked: &[usize]) -> bool {
         let text = self.list.words().trim();
@@ -161,7 +161,7 @@ impl App {
                 ]
                 .join(" ")
                 .to_lowercase();
-                words.iter().all(|w| hay.contains(w.as_str()))
+                holds_words(&hay, &words)
             })
     }
 
@@ -204,5 +204,58 @@ impl App {
         let row = self.list.selected_row(&self.rows);
         // The pane shows the reason in place of the conversation.
         self.pane.loaded(id, result, row, &ctx);
+    }
+}
+
+/// Whether `hay` holds every one of `words` as a whole word, the last one (perhaps still being
+/// typed) at least as the start of a word: `load` is not held by `upload`, so a title that only
+/// holds the letters inside longer words does not keep the conversations from being searched.
+fn holds_words(hay: &str, words: &[String]) -> bool {
+    let last = words.len().saturating_sub(1);
+    words
+        .iter()
+        .enumerate()
+        .all(|(n, w)| holds_word(hay, w, n == last))
+}
+
+/// Whether `hay` holds `word` with no letter or digit just before it, nor, unless it may be
+/// the start of a word (`prefix`), just after it.
+fn holds_word(hay: &str, word: &str, prefix: bool) -> bool {
+    let is_word_char = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
+    !word.is_empty()
+        && hay.match_indices(word).any(|(at, _)| {
+            let before = hay[..at].chars().next_back();
+            let after = hay[at + word.len()..].chars().next();
+            !is_word_char(before) && (prefix || !is_word_char(after))
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::holds_words;
+
+    fn holds(hay: &str, query: &str) -> bool {
+        let words: Vec<String> = query.split_whitespace().map(str::to_owned).collect();
+        holds_words(hay, &words)
+    }
+
+    #[test]
+    fn words_are_held_whole_and_the_last_as_a_word_start() {
+        assert!(holds("fix the upload retry", "upload retry"));
+        assert!(
+            holds("fix the upload retry", "retry upl"),
+            "the last word is being typed"
+        );
+        assert!(holds("/home/me/src/acme-api", "acme-api"));
+        assert!(
+            !holds("fix the upload retry", "load"),
+            "inside a longer word"
+        );
+        assert!(
+            !holds("fix the upload retry", "upl retry"),
+            "only the last may be a prefix"
+        );
+        assert!(!holds("the tui loads", "tui load x"));
+        assert!(!holds("a client", "lie"));
     }
 }

@@ -117,6 +117,19 @@ fn a_title_match_or_a_short_query_keeps_the_title_search() {
 }
 
 #[test]
+fn letters_a_title_holds_only_inside_a_longer_word_are_looked_for_in_the_conversations() {
+    let mut app = app_with(all());
+    app.apply_index(Event::ContentReady(Arc::new(ContentIndex::default())));
+    app.take_outbox();
+    // Row a's title is "preview of a": it holds "view" only inside "preview".
+    app.update(Action::Paste("view".into()));
+    let gen = title_search(&mut app).unwrap();
+    app.apply_search(gen, vec![0]);
+    assert!(app.searches().fell_back());
+    assert_eq!(content_requests(&mut app)[0].1, "view");
+}
+
+#[test]
 fn when_no_conversation_holds_the_words_the_title_matches_come_back() {
     let mut app = app_with(all());
     app.apply_index(Event::ContentReady(Arc::new(ContentIndex::default())));
