@@ -144,7 +144,12 @@ fn classify_all<'a>(lines: &[&'a [u8]]) -> ([usize; 6], Vec<&'a [u8]>) {
             Kind::Meta => 0,
             Kind::Message => 1,
             Kind::ThreadName => 2,
-            Kind::Tool | Kind::Turn | Kind::ToolEvent => 3,
+            Kind::Tool
+            | Kind::Turn
+            | Kind::ToolEvent
+            | Kind::Patch
+            | Kind::Usage
+            | Kind::TurnContext => 3,
             Kind::Other => 4,
             Kind::Malformed => 5,
         }] += 1;

@@ -62,7 +62,7 @@ pub struct PickerArgs {
     #[arg(long, value_enum, value_name = "SCOPE")]
     pub scope: Option<Scope>,
 
-    /// Start sorted by last update or by creation (Ctrl+S switches)
+    /// Start sorted by last update, by creation or by tokens used (Ctrl+S switches)
     #[arg(long, value_enum, value_name = "ORDER")]
     pub sort: Option<Sort>,
 
@@ -149,6 +149,9 @@ pub enum Command {
     List(ListArgs),
     /// Print the whole conversation of one session
     Show(ShowArgs),
+    /// The sessions that changed a file, newest first; with FILE:LINE, the session whose patch
+    /// added that line's text
+    Blame(BlameArgs),
     /// Manage the index cache kept in the user's cache folder
     Cache(CacheArgs),
     /// Print the shell integration to load at start-up: a key (Alt+R) and a `cxp` function that
@@ -206,6 +209,19 @@ pub struct ListArgs {
     /// (date:today, date:<2w, date:>2026-10-01, date:2026-11)
     #[arg(long, value_name = "QUERY")]
     pub content: Option<String>,
+
+    /// Only the sessions that changed FILE (a path relative to the current folder, or
+    /// absolute; a folder: any file in it), newest first, with the change and when
+    #[arg(long, value_name = "FILE", conflicts_with = "content")]
+    pub file: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct BlameArgs {
+    /// A file (relative to the current folder, or absolute), and after a colon a line number:
+    /// the newest session whose applied patch added that line's current text
+    #[arg(value_name = "FILE[:LINE]")]
+    pub target: PathBuf,
 }
 
 #[derive(Debug, Args)]

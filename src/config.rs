@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::height::Height;
+use crate::prices::Prices;
 use crate::search::Recency;
 
 /// A config file larger than this is refused (a real one is a few hundred bytes).
@@ -42,6 +43,8 @@ pub enum Sort {
     Updated,
     /// Newest creation first
     Created,
+    /// Most tokens used first
+    Tokens,
 }
 
 impl From<Sort> for Recency {
@@ -49,6 +52,7 @@ impl From<Sort> for Recency {
         match sort {
             Sort::Updated => Recency::Updated,
             Sort::Created => Recency::Created,
+            Sort::Tokens => Recency::Tokens,
         }
     }
 }
@@ -68,7 +72,7 @@ pub enum ThemeName {
 }
 
 /// What the config file holds; a key left out is `None`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FileConfig {
     /// Passed to `codex resume` and `codex fork` after the session id.
@@ -84,6 +88,9 @@ pub struct FileConfig {
     pub height: Option<Height>,
     /// The `[keys]` table: actions given other keys.
     pub keys: Option<KeyBindings>,
+    /// What tokens cost, by model (`[prices."gpt-5.5"]`: `input`, `cached_input`, `output`
+    /// in US dollars per million tokens): a session's cost is shown only from these.
+    pub prices: Option<Prices>,
 }
 
 /// One line of the `[keys]` table: an action's name and the keys it gets instead of its own.
@@ -200,7 +207,7 @@ pub struct Flags {
 }
 
 /// How the picker starts, once the file and the command line are merged.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Settings {
     pub scope: Scope,
     pub sort: Sort,
@@ -208,6 +215,7 @@ pub struct Settings {
     pub show_archived: bool,
     pub resume_args: Vec<String>,
     pub theme: ThemeName,
+    pub prices: Prices,
     pub height: Height,
     /// The config file's `[keys]`, checked by [`parse`].
     pub keys: KeyBindings,
@@ -225,6 +233,7 @@ impl Default for Settings {
             show_archived: false,
             resume_args: Vec::new(),
             theme: ThemeName::Dark,
+            prices: Prices::new(),
             height: Height::Full,
             keys: KeyBindings::default(),
         }
@@ -304,6 +313,7 @@ pub fn merge(file: FileConfig, flags: Flags) -> Settings {
             flags.resume_args
         },
         theme: flags.theme.or(file.theme).unwrap_or(default.theme),
+        prices: file.prices.unwrap_or(default.prices),
         height: flags.height.or(file.height).unwrap_or(default.height),
         keys: file.keys.unwrap_or(default.keys),
     }

@@ -66,6 +66,11 @@ resume-in-folder = ["ctrl-o", "f5"]
 
 [keys.conversation]
 export = "X"
+
+[prices."gpt-5.5"]
+input = 1.25
+cached_input = 0.125
+output = 10
 "#;
     let (_, loaded) = load_text(text.as_bytes());
     assert_eq!(
@@ -89,11 +94,23 @@ export = "X"
                 ),
                 binding(true, "export", &["X"], text, "export ="),
             ])),
+            prices: Some(
+                [(
+                    "gpt-5.5".to_owned(),
+                    crate::prices::Price {
+                        input: 1.25,
+                        cached_input: Some(0.125),
+                        output: 10.0
+                    }
+                )]
+                .into()
+            ),
         })
     );
     assert_eq!(file("height = 20").height, Some(Height::Rows(20)));
     assert_eq!(file("height = \"20\"").height, Some(Height::Rows(20)));
     assert_eq!(file("height = \"full\"").height, Some(Height::Full));
+    assert_eq!(file("sort = \"tokens\"").sort, Some(Sort::Tokens));
     assert_eq!(file("scope = \"folder\"").scope, Some(Scope::Folder));
     assert_eq!(file("theme = \"dark\"").theme, Some(ThemeName::Dark));
     assert_eq!(file("theme = \"none\"").theme, Some(ThemeName::None));
@@ -257,6 +274,7 @@ fn without_file_or_flags_the_defaults_hold() {
             theme: ThemeName::Dark,
             height: Height::Full,
             keys: KeyBindings::default(),
+            prices: crate::prices::Prices::new(),
         }
     );
 }
@@ -278,6 +296,7 @@ fn the_file_overrides_the_defaults() {
             theme: ThemeName::Light,
             height: Height::Rows(15),
             keys: KeyBindings::default(),
+            prices: crate::prices::Prices::new(),
         }
     );
 }

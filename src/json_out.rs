@@ -72,6 +72,18 @@ pub fn push_str(out: &mut Vec<u8>, s: &str) {
     out.push(b'"');
 }
 
+/// A JSON array of `items`, each written by `write`, appended to `out`.
+pub fn push_array<T>(out: &mut Vec<u8>, items: &[T], mut write: impl FnMut(&mut Vec<u8>, &T)) {
+    out.push(b'[');
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        write(out, item);
+    }
+    out.push(b']');
+}
+
 /// One JSON object being written: `{`, then `"key":value` pairs separated by commas.
 pub struct Object<'a> {
     out: &'a mut Vec<u8>,
@@ -128,7 +140,14 @@ impl<'a> Object<'a> {
         }
     }
 
-    fn null(&mut self, key: &str) -> &mut Self {
+    /// A value `write` appends itself (a nested object or an array, written with this
+    /// module's functions).
+    pub fn with(&mut self, key: &str, write: impl FnOnce(&mut Vec<u8>)) -> &mut Self {
+        write(self.key(key));
+        self
+    }
+
+    pub fn null(&mut self, key: &str) -> &mut Self {
         self.key(key).extend_from_slice(b"null");
         self
     }
@@ -185,11 +204,19 @@ mod tests {
             .opt_str("b", None)
             .bool("c", true)
             .u64("d", u64::MAX)
-            .opt_u64("e", Some(0));
+            .opt_u64("e", Some(0))
+            .with("f", |out| {
+                push_array(out, &["p", "q"], |out, s| push_str(out, s));
+            })
+            .with("g", |out| {
+                let mut inner = Object::new(out);
+                inner.u64("h", 1);
+                inner.end();
+            });
         o.end();
         assert_eq!(
             String::from_utf8(out).unwrap(),
-            r#"{"a":"x\"y","b":null,"c":true,"d":18446744073709551615,"e":0}"#
+            r#"{"a":"x\"y","b":null,"c":true,"d":18446744073709551615,"e":0,"f":["p","q"],"g":{"h":1}}"#
         );
     }
 }

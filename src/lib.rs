@@ -8,7 +8,7 @@
 //!   rows cache.
 //! - [`fulltext`]: the content index of every conversation.
 //! - [`search`]: fuzzy matching of titles (the only user of fuzzy-matcher); [`query_filter`]:
-//!   the `dir:`, `branch:` and `date:` filters typed into a query.
+//!   the `dir:`, `branch:`, `file:` and `date:` filters typed into a query.
 //! - [`workers`]: the background threads (indexer, search, transcript, store changes) and their
 //!   messages.
 //! - [`codex`]: codex's own command line, which makes every change to the store (archive,
@@ -18,7 +18,8 @@
 //! - [`cmd`]: the non-interactive commands (`list`, `show`, `cache`) and their output.
 //! - [`export`]: a session as a Markdown document, streamed entry by entry (pure).
 //! - [`config`]: the picker's config file, read and merged with its flags; [`height`]: the
-//!   picker's height (the whole screen, or rows below the prompt).
+//!   picker's height (the whole screen, or rows below the prompt); [`prices`]: what tokens
+//!   cost, as that file says.
 //! - Small pure helpers: [`session`], [`sanitize`], [`json_out`], [`textwidth`], [`timefmt`],
 //!   [`paths`], [`shell`], [`demo`], [`cli`]; [`memory`]: the allocator's one setting.
 //!
@@ -35,6 +36,7 @@ pub mod height;
 pub mod json_out;
 pub mod memory;
 pub mod paths;
+pub mod prices;
 pub mod query_filter;
 pub mod rollout;
 pub mod sanitize;

@@ -22,6 +22,7 @@ fn main() {
     let code = match &cli.command {
         Some(Command::List(args)) => cmd::run_list(&cli.store, args, &mut out, &mut err),
         Some(Command::Show(args)) => cmd::run_show(&cli.store, args, &mut out, &mut err),
+        Some(Command::Blame(args)) => cmd::run_blame(&cli.store, args, &mut out, &mut err),
         Some(Command::Cache(args)) => cmd::run_cache(&cli.store, args, &mut out, &mut err),
         Some(Command::Init { shell }) => cmd::run_init(*shell, &mut out, &mut err),
         Some(Command::Completions { shell }) => cmd::run_completions(*shell, &mut out, &mut err),

@@ -1,5 +1,6 @@
 //! Filters typed into the query, as fast-resume and fzf users expect: `dir:` (or `cwd:`) part
-//! of the session's folder, `branch:` part of its git branch, and `date:` its updated time —
+//! of the session's folder, `branch:` part of its git branch, `file:` part of the path of a
+//! file the session changed, and `date:` its updated time —
 //! `date:today`, `date:yesterday`, `date:<2w` (within the last two weeks; `h`, `d`, `w`, `m`
 //! for 30 days, `y`), `date:>3d` (older than that), `date:>2026-10-01`, `date:<2026-10-01`, or
 //! a year, month or day (`date:2026`, `date:2026-11`, `date:2026-11-30`). Days are UTC days.
@@ -16,6 +17,7 @@ const DAY_MS: Millis = 86_400_000;
 pub struct QueryFilters {
     dirs: Vec<String>,
     branches: Vec<String>,
+    files: Vec<String>,
     /// Updated time at least `.0` and before `.1`.
     dates: Vec<(Millis, Millis)>,
 }
@@ -23,7 +25,7 @@ pub struct QueryFilters {
 /// A filter that cannot be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum FilterError {
-    /// `dir:` or `branch:` with nothing after it.
+    /// `dir:`, `branch:` or `file:` with nothing after it.
     #[error("{key}: needs a part of a name after it")]
     Empty { key: String },
     #[error("date:{value} is not a date ({DATE_FORMS})")]
@@ -41,10 +43,19 @@ pub struct Split {
 
 impl QueryFilters {
     pub fn is_empty(&self) -> bool {
-        self.dirs.is_empty() && self.branches.is_empty() && self.dates.is_empty()
+        self.dirs.is_empty()
+            && self.branches.is_empty()
+            && self.files.is_empty()
+            && self.dates.is_empty()
     }
 
-    /// Whether `row` passes every filter (folders and branches: any case, any part).
+    /// Whether a filter asks for what a session changed (known once its file is read whole).
+    pub fn wants_files(&self) -> bool {
+        !self.files.is_empty()
+    }
+
+    /// Whether `row` passes every filter (folders, branches and changed files: any case, any
+    /// part; a session not read whole yet has changed no file known).
     pub fn keeps(&self, row: &SessionRow) -> bool {
         let holds = |field: Option<&str>, want: &str| {
             field.is_some_and(|f| f.to_lowercase().contains(want))
@@ -54,6 +65,11 @@ impl QueryFilters {
                 .branches
                 .iter()
                 .all(|b| holds(row.git_branch.as_deref(), b))
+            && self.files.iter().all(|f| {
+                row.usage
+                    .as_ref()
+                    .is_some_and(|u| u.files.iter().any(|c| c.matches(f)))
+            })
             && self
                 .dates
                 .iter()
@@ -73,6 +89,7 @@ pub fn split(text: &str, now: Millis) -> Split {
         let result = match key.to_ascii_lowercase().as_str() {
             "dir" | "cwd" => non_empty(key, value).map(|v| out.filters.dirs.push(v)),
             "branch" => non_empty(key, value).map(|v| out.filters.branches.push(v)),
+            "file" => non_empty(key, value).map(|v| out.filters.files.push(v)),
             "date" => date(value, now).map(|r| out.filters.dates.push(r)),
             _ => {
                 words.push(token);
@@ -215,6 +232,47 @@ mod tests {
     }
 
     #[test]
+    fn file_keeps_the_sessions_that_changed_a_file_whose_path_holds_it() {
+        use crate::rollout::usage::{Change, ChangedFile, Usage};
+        let changed = |files: &[(&str, Option<&str>)]| SessionRow {
+            usage: Some(Box::new(Usage {
+                files: files
+                    .iter()
+                    .map(|(p, to)| ChangedFile {
+                        path: (*p).into(),
+                        change: if to.is_some() {
+                            Change::Rename
+                        } else {
+                            Change::Modify
+                        },
+                        to: to.map(str::to_owned),
+                    })
+                    .collect(),
+                ..Usage::default()
+            })),
+            ..SessionRow::default()
+        };
+        let auth = changed(&[("/w/app/src/Auth.rs", None)]);
+        let moved = changed(&[("/w/app/src/util.py", Some("/w/app/src/helpers.py"))]);
+        let none = changed(&[]);
+        let unread = SessionRow::default();
+        let cases: [(&str, [bool; 4]); 5] = [
+            ("file:src/auth.rs", [true, false, false, false]),
+            ("file:auth", [true, false, false, false]),
+            ("file:helpers", [false, true, false, false]),
+            ("file:src/ file:util", [false, true, false, false]),
+            ("file:nothing", [false, false, false, false]),
+        ];
+        for (q, want) in cases {
+            let got = [&auth, &moved, &none, &unread].map(|r| keeps(q, r));
+            assert_eq!(got, want, "{q}");
+        }
+        let s = split("retry file:auth", NOW);
+        assert_eq!(s.words, "retry");
+        assert!(s.filters.wants_files());
+    }
+
+    #[test]
     fn every_date_form() {
         let today = row("/w", "m", "2025-11-30T06:00:00Z");
         let yesterday = row("/w", "m", "2025-11-29T23:00:00Z");
@@ -248,6 +306,7 @@ mod tests {
             "date:>2025-1-1",
             "dir:",
             "branch:",
+            "file:",
             "date:",
         ] {
             let s = split(q, NOW);

@@ -36,6 +36,8 @@ pub enum Recency {
     #[default]
     Updated,
     Created,
+    /// Most tokens first (a session not read whole yet counts none).
+    Tokens,
 }
 
 /// One row, prepared once for every query: the fields joined, and a lowercase twin with the same
@@ -52,6 +54,7 @@ pub struct Haystack {
     lower_bytes: [(u32, u32); FIELDS],
     updated: i64,
     created: i64,
+    tokens: i64,
 }
 
 /// Fold case one character at a time, keeping the character count (positions must agree).
@@ -124,6 +127,7 @@ impl Haystack {
             lower_bytes,
             updated: row.updated_ms,
             created: row.created_ms.unwrap_or(row.updated_ms),
+            tokens: i64::try_from(row.total_tokens()).unwrap_or(i64::MAX),
         }
     }
 
@@ -131,6 +135,7 @@ impl Haystack {
         match order {
             Recency::Updated => self.updated,
             Recency::Created => self.created,
+            Recency::Tokens => self.tokens,
         }
     }
 

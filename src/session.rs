@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
+use crate::rollout::usage::Usage;
 use crate::timefmt::{self, Millis};
 
 /// A paginated fork's pointer into its parent's history.
@@ -47,6 +48,9 @@ pub struct SessionRow {
     pub size: u64,
     /// Lines that could not be read (not JSON, truncated, too long).
     pub skipped_lines: u32,
+    /// The files the session changed, its tokens and models; `None` until the whole file
+    /// has been read. Boxed: a row stays small while it is not known.
+    pub usage: Option<Box<Usage>>,
 }
 
 impl SessionRow {
@@ -86,6 +90,22 @@ impl SessionRow {
     /// path (a total order).
     pub fn cmp_created_desc(a: &Self, b: &Self) -> std::cmp::Ordering {
         Self::cmp_desc(a, b, |r| r.created_ms.unwrap_or(r.updated_ms))
+    }
+
+    /// Sort key: most tokens first (none known counts as none), then as
+    /// [`Self::cmp_updated_desc`].
+    pub fn cmp_tokens_desc(a: &Self, b: &Self) -> std::cmp::Ordering {
+        b.total_tokens()
+            .cmp(&a.total_tokens())
+            .then_with(|| Self::cmp_updated_desc(a, b))
+    }
+
+    /// The session's total tokens, as far as known (0 before the whole file is read).
+    pub fn total_tokens(&self) -> u64 {
+        self.usage
+            .as_ref()
+            .and_then(|u| u.tokens)
+            .map_or(0, |t| t.total)
     }
 
     /// Sort `rows` by [`Self::cmp_updated_desc`]. The order is found on indices and the rows

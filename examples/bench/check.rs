@@ -1,10 +1,25 @@
 //! The benchmark's correctness check: every generated session listed by `list --json` with the
-//! path, first real user message, counts and archived flag its expectations give.
+//! path, first real user message, counts, archived flag, changed files and tokens its
+//! expectations give.
 
 use std::collections::HashMap;
 use std::path::Path;
 
 use crate::common::gen;
+
+/// The paths of a row's `files_changed`, sorted.
+fn changed_paths(row: &serde_json::Value) -> Vec<String> {
+    let mut paths: Vec<String> = row["files_changed"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|f| f["path"].as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default();
+    paths.sort();
+    paths
+}
 
 /// Check `list --json` output against the expectations; returns the problems.
 pub fn check_list(store: &Path, json: &str, expected: &[gen::Expected]) -> Vec<String> {
@@ -38,6 +53,8 @@ pub fn check_list(store: &Path, json: &str, expected: &[gen::Expected]) -> Vec<S
                 r["assistant_messages"].as_u64() == Some(u64::from(e.assistant_messages)),
             ),
             ("archived", r["archived"].as_bool() == Some(e.archived)),
+            ("files_changed", changed_paths(r) == e.files_changed),
+            ("tokens", r["tokens"]["total"].as_u64() == e.tokens_total),
         ];
         for (what, ok) in checks {
             if !ok {

@@ -3,7 +3,8 @@
 //! Owns the line shapes of several codex versions (0.120-style `user_message`/`agent_message`
 //! events, 0.145 with `world_state` rows, 0.160/0.171 paginated `item_completed` rows with an
 //! `ordinal` and response `metadata`), heavy-tailed file sizes, injected context, tool calls with
-//! large outputs, names, archived, compressed and exec sessions, and the `expected.jsonl` that
+//! large outputs, token counts, applied patches, plans, compactions and images (`work`), names,
+//! archived, compressed and exec sessions, and the `expected.jsonl` that
 //! says what a correct reader reports for each file. Deterministic for a seed: a tiny built-in
 //! PRNG, no dependency. Text is written into big reused buffers with no per-line allocation.
 
@@ -53,6 +54,12 @@ pub struct Expected {
     pub archived: bool,
     /// A phrase written only in one deep assistant reply of this session.
     pub deep_phrase: String,
+    /// Every file its applied patches changed (absolute paths, sorted).
+    #[serde(default)]
+    pub files_changed: Vec<String>,
+    /// Codex's last running total of its tokens (none when it wrote no count).
+    #[serde(default)]
+    pub tokens_total: Option<u64>,
 }
 
 /// Written into every tool output and every injected context: a content search must never
@@ -461,6 +468,8 @@ fn generate_one(
         users: 0,
         assistants: 0,
         first_user: None,
+        work: Default::default(),
+        images: 0,
     };
     let file = fs::File::create(&path)?;
     let (users, assistants) = if plan.compressed {
@@ -494,6 +503,8 @@ fn generate_one(
         assistant_messages: assistants,
         archived: plan.archived,
         deep_phrase: deep_phrase(plan),
+        files_changed: w.work.files.iter().cloned().collect(),
+        tokens_total: w.work.counted.then_some(w.work.tokens[4]),
     };
     Ok((expected, buf))
 }

@@ -20,6 +20,10 @@ pub(crate) struct Writer<'a> {
     pub(crate) users: u32,
     pub(crate) assistants: u32,
     pub(crate) first_user: Option<String>,
+    /// What the session did so far (tokens, files changed).
+    pub(crate) work: super::work::Work,
+    /// Images sent with the next prompt.
+    pub(crate) images: usize,
 }
 
 impl Writer<'_> {
@@ -116,8 +120,14 @@ impl Writer<'_> {
 
     /// A user message in the version's event shape, plus its `response` twin.
     pub(crate) fn user(&mut self, text: &str) {
+        let images = std::mem::take(&mut self.images);
+        let blocks = self.image_blocks(images);
         self.open("response_item");
-        self.raw("{\"type\":\"message\",\"role\":\"user\",\"content\":[{\"type\":\"input_text\",\"text\":\"");
+        self.raw("{\"type\":\"message\",\"role\":\"user\",\"content\":[");
+        for i in 1..=images {
+            self.raw(&format!("{{\"type\":\"input_text\",\"text\":\"<image name=[Image #{i}]>\"}},{{\"type\":\"input_image\",\"image_url\":\"data:image/png;base64,iVBORw0KGgo=\",\"detail\":\"original\"}},{{\"type\":\"input_text\",\"text\":\"</image>\"}},"));
+        }
+        self.raw("{\"type\":\"input_text\",\"text\":\"");
         self.text(text);
         self.raw("\"}]");
         self.response_metadata();
@@ -125,7 +135,7 @@ impl Writer<'_> {
         self.end();
         self.open("event_msg");
         if self.plan.version.paginated() {
-            self.raw(&format!("{{\"type\":\"item_completed\",\"thread_id\":\"{}\",\"item\":{{\"type\":\"UserMessage\",\"id\":\"u{}\",\"content\":[{{\"type\":\"text\",\"text\":\"", self.plan.id, self.ordinal));
+            self.raw(&format!("{{\"type\":\"item_completed\",\"thread_id\":\"{}\",\"item\":{{\"type\":\"UserMessage\",\"id\":\"u{}\",\"content\":[{blocks}{{\"type\":\"text\",\"text\":\"", self.plan.id, self.ordinal));
             self.text(text);
             self.raw("\",\"text_elements\":[]}]}}");
         } else {
@@ -180,11 +190,7 @@ impl Writer<'_> {
         self.filler_bytes(out_len, false);
         self.raw("\"}");
         self.end();
-        if self.plan.version != Version::V120 {
-            self.open("event_msg");
-            self.raw("{\"type\":\"token_count\",\"info\":{\"total_token_usage\":{\"input_tokens\":1001,\"output_tokens\":20,\"total_tokens\":1021}},\"rate_limits\":null}");
-            self.end();
-        }
+        self.token_count();
     }
 
     /// `n` bytes of pre-escaped filler (base64-like letters when `dense`).
@@ -247,9 +253,17 @@ pub(crate) fn write_session(w: &mut Writer, sink: &mut dyn Write) -> io::Result<
     let deep_turn_min = 3;
     let mut deep_written = false;
     let mut written: u64 = 0;
+    // Long sessions are compacted once, at the start of a later turn.
+    let compact_at = (plan.target > 2_000_000).then_some(4);
     loop {
+        if Some(turn) == compact_at {
+            w.compaction();
+        }
         w.turn_context();
         let prompt = if turn == 0 {
+            if plan.version == Version::V171 && w.rng.below(20) == 0 {
+                w.images = 1 + w.rng.below(2) as usize;
+            }
             if w.rng.below(50) == 0 {
                 // A white-space-only prompt first: the preview moves on to the next one.
                 w.user("   \n ");
@@ -261,6 +275,10 @@ pub(crate) fn write_session(w: &mut Writer, sink: &mut dyn Write) -> io::Result<
         };
         w.user(&prompt);
         let tools = 1 + w.rng.below(6) as usize;
+        let planned = w.does_work() && w.rng.chance(0.3);
+        if planned {
+            w.plan_update(0);
+        }
         for t in 0..tools {
             if w.rng.chance(0.4) {
                 let n = 8 + w.rng.below(30) as usize;
@@ -274,6 +292,13 @@ pub(crate) fn write_session(w: &mut Writer, sink: &mut dyn Write) -> io::Result<
                 (x as usize).clamp(64, 4 << 20)
             };
             w.tool(big);
+            if w.rng.chance(0.4) {
+                w.patch();
+                w.token_count();
+            }
+        }
+        if planned {
+            w.plan_update(3);
         }
         let n = 20 + w.rng.below(200) as usize;
         let mut answer = w.sentence(n);

@@ -1,17 +1,19 @@
 //! `codex-picker list`: every session as a table or JSON lines, or with `--content` the sessions
 //! whose conversation holds the query, best first. The rows are collected from one run of the
-//! index engine (`store::engine`); a plain `list --json` writes an unchanged session's line as
+//! index engine (`store::engine`); with `--file` the sessions that changed a file
+//! ([`super::changed`]). A plain `list --json` writes an unchanged session's line as
 //! the rows cache kept it.
 
 use std::collections::HashMap;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use super::EXIT_ERROR;
+use super::{changed, EXIT_ERROR};
 use super::{finish, normalise_dir, output, report, report_rows, say, terminal_columns};
 use crate::cli::{ListArgs, StoreArgs};
 use crate::fulltext::{cached, ContentHit, ContentIndex};
 use crate::rollout::summary::Until;
+use crate::rollout::usage::{Change, ChangedFile, Tokens, Usage};
 use crate::session::{self, SessionRow};
 use crate::store::engine::{self, Finished, Lines, Row};
 use crate::store::locks::Snapshot;
@@ -35,8 +37,11 @@ pub fn run_list(
     // Which sessions another codex has open: read once, when the rows are written.
     let locks = store::locks::read(&store.home);
     // Every session as JSON: unchanged sessions are written as the cache kept them.
-    let whole_json =
-        args.json && args.cwd.is_none() && args.content.is_none() && !store_args.verbose;
+    let whole_json = args.json
+        && args.cwd.is_none()
+        && args.content.is_none()
+        && args.file.is_none()
+        && !store_args.verbose;
     let opts = engine::Options {
         cache: cache_file(&store, store_args, "rows"),
         lines: whole_json.then(json_lines),
@@ -74,6 +79,11 @@ pub fn run_list(
         };
         return list_content(&store, store_args, args, query, &found, out, err);
     }
+    if let Some(file) = &args.file {
+        let result = list_file(out, &rows, file, args, &locks);
+        store::drop_later(rows);
+        return finish(result.and_then(|()| out.flush()), err);
+    }
     rows.truncate(args.limit.unwrap_or(usize::MAX));
     let result = if args.json {
         output::write_json_rows(out, &rows, &locks)
@@ -82,6 +92,26 @@ pub fn run_list(
     };
     store::drop_later(rows);
     finish(result.and_then(|()| out.flush()), err)
+}
+
+/// `list --file PATH`: the sessions among `rows` (newest first) that changed the file, with
+/// the change and when.
+fn list_file(
+    out: &mut dyn Write,
+    rows: &[SessionRow],
+    file: &Path,
+    args: &ListArgs,
+    locks: &Snapshot,
+) -> io::Result<()> {
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let path = changed::absolute(file, &cwd);
+    let mut found = changed::sessions_that_changed(rows, &path.to_string_lossy());
+    found.truncate(args.limit.unwrap_or(usize::MAX));
+    if args.json {
+        changed::write_json(out, &found, locks)
+    } else {
+        changed::write_text(out, &found, crate::timefmt::now_ms())
+    }
 }
 
 /// What the run found: the rows, the files walked, and which sessions are open elsewhere.
@@ -172,6 +202,15 @@ fn json_lines() -> Lines {
         assistant_messages: Some(4),
         size: 5,
         skipped_lines: 6,
+        usage: Some(Box::new(Usage {
+            files: vec![ChangedFile {
+                path: "/w/a".into(),
+                change: Change::Rename,
+                to: Some("/w/b".into()),
+            }],
+            tokens: Some(Tokens::default()),
+            models: vec!["m".into()],
+        })),
     };
     Lines {
         render: output::row_json,
@@ -204,7 +243,7 @@ const CONTENT_RESULTS: usize = 100;
 
 /// The cache file of `kind` for a store, unless caching is off (`--no-cache`, or the cache
 /// folder would be inside the Codex home).
-fn cache_file(store: &Store, store_args: &StoreArgs, kind: &str) -> Option<PathBuf> {
+pub(super) fn cache_file(store: &Store, store_args: &StoreArgs, kind: &str) -> Option<PathBuf> {
     let dir = CacheSetup::from_args(store_args).dir;
     cache::located(dir.as_deref(), &store.home, kind)
 }

@@ -1,9 +1,12 @@
-//! The non-interactive commands: [`list`], [`show`], [`cache`] and [`setup`] (`init`,
-//! `completions`, `man`), each in its own file, and what they share: messages on stderr
+//! The non-interactive commands: [`list`], [`show`], [`blame`], [`cache`] and [`setup`]
+//! (`init`, `completions`, `man`), each in its own file ([`changed`]: the sessions that
+//! changed a file, for `list --file` and `blame`), and what they share: messages on stderr
 //! (`codex-picker: <path>: <reason>`), exit codes, a broken pipe that is no error. [`output`]
 //! formats what they print.
 
+mod blame;
 mod cache;
+mod changed;
 mod list;
 pub mod output;
 mod setup;
@@ -17,6 +20,7 @@ use crate::session::SessionRow;
 use crate::store::{self, FileIssue};
 
 pub use crate::cli::{EXIT_CANCELLED, EXIT_ERROR, EXIT_OK};
+pub use blame::run_blame;
 pub use cache::run_cache;
 pub use list::run_list;
 pub use setup::{run_completions, run_init, run_man};

@@ -10,6 +10,7 @@ use serde::Serialize;
 
 use crate::json_out;
 use crate::rollout::transcript::{Entry, Transcript};
+use crate::rollout::usage::Usage;
 use crate::sanitize;
 use crate::session::{self, SessionRow};
 use crate::store::locks::Snapshot;
@@ -51,7 +52,44 @@ fn push_row_json(out: &mut Vec<u8>, row: &SessionRow) {
         .opt_str("forked_from_id", row.forked_from_id.as_deref())
         .u64("size", row.size)
         .u64("skipped_lines", u64::from(row.skipped_lines));
+    push_usage_json(&mut o, row.usage.as_deref());
     o.end();
+}
+
+/// `files_changed` (each file's `path` as codex wrote it, its `change`, and `to` for a
+/// rename), `tokens` and `models`; `null` each while the whole file is not read, `tokens` also
+/// when the session's records give no count.
+fn push_usage_json(o: &mut json_out::Object, usage: Option<&Usage>) {
+    let Some(usage) = usage else {
+        o.null("files_changed").null("tokens").null("models");
+        return;
+    };
+    o.with("files_changed", |out| {
+        json_out::push_array(out, &usage.files, |out, file| {
+            let mut f = json_out::Object::new(out);
+            f.str("path", &file.path)
+                .str("change", file.change.as_str());
+            if let Some(to) = &file.to {
+                f.str("to", to);
+            }
+            f.end();
+        });
+    });
+    match &usage.tokens {
+        Some(t) => o.with("tokens", |out| {
+            let mut j = json_out::Object::new(out);
+            j.u64("input", t.input)
+                .u64("cached_input", t.cached_input)
+                .u64("output", t.output)
+                .u64("reasoning", t.reasoning)
+                .u64("total", t.total);
+            j.end();
+        }),
+        None => o.null("tokens"),
+    };
+    o.with("models", |out| {
+        json_out::push_array(out, &usage.models, |out, m| json_out::push_str(out, m));
+    });
 }
 
 /// A path as text: valid UTF-8 (every path codex writes) is checked, not walked chunk by chunk.
@@ -344,6 +382,26 @@ mod tests {
         forked_from_id: Option<&'a str>,
         size: u64,
         skipped_lines: u32,
+        files_changed: Option<Vec<FileJson<'a>>>,
+        tokens: Option<TokensJson>,
+        models: Option<&'a [String]>,
+    }
+
+    #[derive(Serialize)]
+    struct FileJson<'a> {
+        path: &'a str,
+        change: &'a str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        to: Option<&'a str>,
+    }
+
+    #[derive(Serialize)]
+    struct TokensJson {
+        input: u64,
+        cached_input: u64,
+        output: u64,
+        reasoning: u64,
+        total: u64,
     }
 
     fn oracle(row: &SessionRow) -> String {
@@ -370,6 +428,28 @@ mod tests {
             forked_from_id: row.forked_from_id.as_deref(),
             size: row.size,
             skipped_lines: row.skipped_lines,
+            files_changed: row.usage.as_ref().map(|u| {
+                u.files
+                    .iter()
+                    .map(|f| FileJson {
+                        path: &f.path,
+                        change: f.change.as_str(),
+                        to: f.to.as_deref(),
+                    })
+                    .collect()
+            }),
+            tokens: row
+                .usage
+                .as_ref()
+                .and_then(|u| u.tokens)
+                .map(|t| TokensJson {
+                    input: t.input,
+                    cached_input: t.cached_input,
+                    output: t.output,
+                    reasoning: t.reasoning,
+                    total: t.total,
+                }),
+            models: row.usage.as_ref().map(|u| u.models.as_slice()),
         })
     }
 
@@ -397,9 +477,33 @@ mod tests {
             assistant_messages: Some(u32::MAX),
             size: u64::MAX,
             skipped_lines: 7,
+            usage: Some(Box::new(Usage {
+                files: vec![
+                    crate::rollout::usage::ChangedFile {
+                        path: hostile.into(),
+                        change: crate::rollout::usage::Change::Rename,
+                        to: Some(format!("/w/{hostile}")),
+                    },
+                    crate::rollout::usage::ChangedFile {
+                        path: "/w/a.py".into(),
+                        change: crate::rollout::usage::Change::Add,
+                        to: None,
+                    },
+                ],
+                tokens: Some(crate::rollout::usage::Tokens {
+                    input: 5,
+                    cached_input: 1,
+                    output: u64::MAX,
+                    reasoning: 0,
+                    total: 9,
+                }),
+                models: vec![hostile.into(), "gpt-5.5".into()],
+            })),
             ..SessionRow::default()
         };
-        for row in [full, SessionRow::default()] {
+        let mut untold = full.clone();
+        untold.usage = Some(Box::default());
+        for row in [full, untold, SessionRow::default()] {
             assert_eq!(row_json(&row), oracle(&row));
         }
     }

@@ -27,9 +27,15 @@ pub enum Kind {
     /// A turn's start, end or interruption, or a compaction of the context (a `compacted`
     /// row, a `ContextCompaction` item, a `context_compacted` event).
     Turn,
-    /// Codex's own record of a tool's result: a `FileChange`, `CommandExecution` or
-    /// `McpToolCall` item, or an older `patch_apply_end` event.
+    /// Codex's own record of a tool's result: a `CommandExecution` or `McpToolCall` item.
     ToolEvent,
+    /// Codex's record of an applied patch: a `FileChange` item, or an older `patch_apply_end`
+    /// event (a tool event too, and what a session's changed files are read from).
+    Patch,
+    /// `event_msg` / `token_count`: codex's running total of the tokens used.
+    Usage,
+    /// A `turn_context` row: the settings of a turn (its model).
+    TurnContext,
     /// A well-formed-looking row of no interest.
     Other,
     /// Not a JSON object, or cut short.
@@ -66,6 +72,7 @@ enum Top {
     Event,
     Response,
     Compacted,
+    TurnContext,
     Other,
 }
 
@@ -76,6 +83,7 @@ impl Top {
             b"event_msg" => Top::Event,
             b"response_item" => Top::Response,
             b"compacted" => Top::Compacted,
+            b"turn_context" => Top::TurnContext,
             _ => Top::Other,
         }
     }
@@ -89,7 +97,8 @@ enum Tag {
     ThreadName,
     Tool,
     Turn,
-    ToolEvent,
+    Patch,
+    Usage,
     #[default]
     Other,
 }
@@ -102,7 +111,8 @@ impl Tag {
             b"thread_name_updated" => Tag::ThreadName,
             b"task_started" | b"task_complete" | b"turn_started" | b"turn_complete"
             | b"turn_aborted" | b"context_compacted" => Tag::Turn,
-            b"patch_apply_end" => Tag::ToolEvent,
+            b"patch_apply_end" => Tag::Patch,
+            b"token_count" => Tag::Usage,
             _ if is_tool_kind(tag) => Tag::Tool,
             _ => Tag::Other,
         }
@@ -123,6 +133,7 @@ enum ItemTag {
     Message,
     Turn,
     ToolEvent,
+    Patch,
     #[default]
     Other,
 }
@@ -132,7 +143,8 @@ impl ItemTag {
         match kind {
             b"UserMessage" | b"AgentMessage" => ItemTag::Message,
             b"ContextCompaction" => ItemTag::Turn,
-            b"FileChange" | b"CommandExecution" | b"McpToolCall" => ItemTag::ToolEvent,
+            b"FileChange" => ItemTag::Patch,
+            b"CommandExecution" | b"McpToolCall" => ItemTag::ToolEvent,
             _ => ItemTag::Other,
         }
     }
@@ -337,11 +349,14 @@ fn classify(top: Option<Top>, p: &Payload) -> Kind {
         Some(Top::Event) => match (p.kind, p.item) {
             (Tag::Message, _) | (Tag::ItemCompleted, ItemTag::Message) => Kind::Message,
             (Tag::ItemCompleted, ItemTag::Turn) | (Tag::Turn, _) => Kind::Turn,
-            (Tag::ItemCompleted, ItemTag::ToolEvent) | (Tag::ToolEvent, _) => Kind::ToolEvent,
+            (Tag::ItemCompleted, ItemTag::ToolEvent) => Kind::ToolEvent,
+            (Tag::ItemCompleted, ItemTag::Patch) | (Tag::Patch, _) => Kind::Patch,
+            (Tag::Usage, _) => Kind::Usage,
             (Tag::ThreadName, _) => Kind::ThreadName,
             _ => Kind::Other,
         },
         Some(Top::Compacted) => Kind::Turn,
+        Some(Top::TurnContext) => Kind::TurnContext,
         Some(Top::Response) if p.message_role.is_some() => Kind::Message,
         Some(Top::Response) if p.kind == Tag::Tool => Kind::Tool,
         _ => Kind::Other,

@@ -46,9 +46,26 @@ fn classifies_every_shape() {
             r#"{"type":"event_msg","payload":{"type":"thread_name_updated","thread_name":"n"}}"#,
             Kind::ThreadName,
         ),
+        (r#"{"type":"world_state","payload":{"cwd":"/x"#, Kind::Other),
         (
-            r#"{"type":"turn_context","payload":{"cwd":"/x"#,
-            Kind::Other,
+            r#"{"type":"turn_context","payload":{"cwd":"/x","model":"m"}}"#,
+            Kind::TurnContext,
+        ),
+        (
+            r#"{"type":"event_msg","payload":{"type":"token_count","info":null}}"#,
+            Kind::Usage,
+        ),
+        (
+            r#"{"type":"event_msg","payload":{"type":"item_completed","item":{"type":"FileChange","changes":{}}}}"#,
+            Kind::Patch,
+        ),
+        (
+            r#"{"type":"event_msg","payload":{"type":"patch_apply_end","call_id":"c"}}"#,
+            Kind::Patch,
+        ),
+        (
+            r#"{"type":"event_msg","payload":{"type":"item_completed","item":{"type":"CommandExecution"}}}"#,
+            Kind::ToolEvent,
         ),
         (
             r#" { "payload" : { "role" : "assistant" } , "type" : "response_item" } "#,
@@ -105,7 +122,7 @@ fn escapes_and_repeated_keys_resolve_like_serde() {
         ),
         (
             r#"{"type":"event_msg","payload":{"type":"user_message"},"type":"turn_context"}"#,
-            Kind::Other,
+            Kind::TurnContext,
         ),
     ];
     for (line, want) in cases {
@@ -166,7 +183,8 @@ fn oracle(line: &str) -> Option<Kind> {
             Some("item_completed") => match item.and_then(|t| t.as_str()) {
                 Some("UserMessage" | "AgentMessage") => Kind::Message,
                 Some("ContextCompaction") => Kind::Turn,
-                Some("FileChange" | "CommandExecution" | "McpToolCall") => Kind::ToolEvent,
+                Some("FileChange") => Kind::Patch,
+                Some("CommandExecution" | "McpToolCall") => Kind::ToolEvent,
                 _ => Kind::Other,
             },
             Some("thread_name_updated") => Kind::ThreadName,
@@ -174,10 +192,12 @@ fn oracle(line: &str) -> Option<Kind> {
                 "task_started" | "task_complete" | "turn_started" | "turn_complete"
                 | "turn_aborted" | "context_compacted",
             ) => Kind::Turn,
-            Some("patch_apply_end") => Kind::ToolEvent,
+            Some("patch_apply_end") => Kind::Patch,
+            Some("token_count") => Kind::Usage,
             _ => Kind::Other,
         },
         Some("compacted") => Kind::Turn,
+        Some("turn_context") => Kind::TurnContext,
         Some("response_item") => match (field("role"), field("type")) {
             (Some("user" | "assistant"), _) => Kind::Message,
             (_, Some(k)) if is_tool_kind(k.as_bytes()) => Kind::Tool,

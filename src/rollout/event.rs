@@ -103,7 +103,7 @@ pub fn read(line: &Value, cap: Option<usize>) -> Option<Event> {
         }),
         "patch_apply_end" => Some(Event::PatchApplied {
             call_id: text(payload, "call_id")?.to_owned(),
-            changes: Vec::new(),
+            changes: changes(payload.get("changes"), &cut),
             failure: (payload.get("success").and_then(Value::as_bool) == Some(false)).then(|| {
                 let why = text(payload, "stderr").or_else(|| text(payload, "stdout"));
                 cut(why.unwrap_or("the patch did not apply").trim())
@@ -185,17 +185,32 @@ fn item(payload: &Value, turn_id: Option<String>, cut: &dyn Fn(&str) -> String) 
     }
 }
 
-/// The files of a `FileChange` item: `changes` maps each path to `{type, unified_diff |
-/// content, move_path}`.
+/// The files of a `FileChange` item or a `patch_apply_end` event: `changes` maps each path to
+/// `{type, unified_diff | content, move_path}` (older codex wrote `{"update": {unified_diff,
+/// move_path}}`, the kind as the only key). Paths are kept whole: they are short, and what
+/// a session changed is looked up by them.
 fn changes(value: Option<&Value>, cut: &dyn Fn(&str) -> String) -> Vec<FileChange> {
     let Some(Value::Object(map)) = value else {
         return Vec::new();
     };
     map.iter()
-        .map(|(path, change)| FileChange {
-            path: cut(path),
-            kind: text(change, "type").unwrap_or("update").to_owned(),
-            move_path: text(change, "move_path").map(cut),
+        .map(|(path, change)| {
+            let (kind, change) = match text(change, "type") {
+                Some(kind) => (kind, change),
+                None => match change.as_object().filter(|o| o.len() == 1) {
+                    Some(o) => o
+                        .iter()
+                        .next()
+                        .map_or(("update", change), |(k, v)| (k.as_str(), v)),
+                    None => ("update", change),
+                },
+            };
+            (path, kind, change)
+        })
+        .map(|(path, kind, change)| FileChange {
+            path: path.clone(),
+            kind: kind.to_owned(),
+            move_path: text(change, "move_path").map(str::to_owned),
             diff: text(change, "unified_diff")
                 .or_else(|| text(change, "content"))
                 .map(cut),

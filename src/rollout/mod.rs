@@ -7,7 +7,8 @@
 //! (with [`meta_strip`]) are the fast parses of the two rows that are read in full, [`lines`]
 //! splits a stream into lines, [`summary`] makes a session row and [`transcript`] the whole
 //! conversation: its [`entry`]s, assembled ([`assemble`]) from the messages, the tool rows
-//! ([`tool`], [`tool_output`]) and codex's turn and tool records ([`event`]).
+//! ([`tool`], [`tool_output`]) and codex's turn and tool records ([`event`]); [`usage`] is
+//! what a session used and changed (tokens, models, files).
 
 pub mod assemble;
 pub mod classify;
@@ -28,4 +29,5 @@ mod test_lines;
 pub(crate) mod tool;
 mod tool_output;
 pub mod transcript;
+pub mod usage;
 mod visit;

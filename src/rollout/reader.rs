@@ -16,7 +16,7 @@ use serde_json::Value;
 use super::classify::{self, Kind};
 use super::lines::{LineReader, Step, DEFAULT_MAX_LINE};
 use super::record::{Record, Role};
-use super::{message_line, meta_line, rules};
+use super::{message_line, meta_line, rules, usage};
 
 /// What a consumer wants besides the metadata and the messages.
 #[derive(Debug, Clone, Copy)]
@@ -31,6 +31,9 @@ pub struct ReadOptions {
     pub max_tool_output_bytes: Option<usize>,
     /// `thread_name_updated` names.
     pub thread_names: bool,
+    /// What the session used and changed: its token counts, its turns' models, and codex's
+    /// records of applied patches (also read with `tools`).
+    pub usage: bool,
     /// Only records with an `ordinal` below this count (a fork's view of its parent): the
     /// stream ends at the first record at or past it.
     pub ordinal_below: Option<u64>,
@@ -44,6 +47,7 @@ impl Default for ReadOptions {
             turns: false,
             max_tool_output_bytes: None,
             thread_names: false,
+            usage: false,
             ordinal_below: None,
             max_line: DEFAULT_MAX_LINE,
         }
@@ -97,6 +101,9 @@ pub struct Records<R> {
     taken: u64,
     end: End,
     pending_tail: bool,
+    /// The last `token_count` line, read only when asked ([`Records::take_tokens`]): codex
+    /// writes one after every model response and only the last running total counts.
+    last_tokens: Vec<u8>,
 }
 
 impl<R: BufRead> Records<R> {
@@ -112,6 +119,7 @@ impl<R: BufRead> Records<R> {
             taken: 0,
             end: End::Open,
             pending_tail: false,
+            last_tokens: Vec::new(),
         }
     }
 
@@ -149,6 +157,15 @@ impl<R: BufRead> Records<R> {
     /// unreadable and left unread (codex may be writing it: `-1` may yet become `-1e5`).
     pub fn pending_tail(&self) -> bool {
         self.pending_tail
+    }
+
+    /// The running total of the last `token_count` line taken since the last call, when it
+    /// gives one. Without an ordinal bound such lines are kept as they are and read only here;
+    /// under a bound each is a [`Record::Tokens`] (its ordinal decides whether it is in view).
+    pub fn take_tokens(&mut self) -> Option<super::usage::Tokens> {
+        let tokens = usage::read_token_count(&self.last_tokens).and_then(|(_, t)| t);
+        self.last_tokens.clear();
+        tokens
     }
 
     /// The next record, or `None` at the end of the stream ([`Records::end`] says which). A
@@ -236,6 +253,8 @@ impl<R: BufRead> Records<R> {
             Kind::Meta if self.have_meta => Taken::Nothing,
             Kind::ThreadName if !self.opts.thread_names => Taken::Nothing,
             Kind::Tool | Kind::ToolEvent if !self.opts.tools => Taken::Nothing,
+            Kind::Patch if !self.opts.tools && !self.opts.usage => Taken::Nothing,
+            Kind::Usage | Kind::TurnContext if !self.opts.usage => Taken::Nothing,
             Kind::Turn if !self.opts.turns => Taken::Nothing,
             Kind::Meta => {
                 // Read directly: the row carries kilobytes of instructions a tree would copy.
@@ -259,7 +278,23 @@ impl<R: BufRead> Records<R> {
                     Some(Record::Message(msg))
                 })
             }
-            Kind::ThreadName | Kind::Tool | Kind::Turn | Kind::ToolEvent => {
+            Kind::Usage if self.opts.ordinal_below.is_none() => {
+                // Kept, not read: a later one replaces it (see `take_tokens`).
+                self.last_tokens.clear();
+                self.last_tokens.extend_from_slice(line);
+                Taken::Nothing
+            }
+            // A usage row whose fields are not what codex writes says nothing (such rows were
+            // never counted as unreadable).
+            Kind::Usage => match usage::read_token_count(line) {
+                Some((ordinal, tokens)) => self.bounded(ordinal, |_| tokens.map(Record::Tokens)),
+                None => Taken::Nothing,
+            },
+            Kind::TurnContext => match usage::read_turn_model(line) {
+                Some((ordinal, model)) => self.bounded(ordinal, |_| model.map(Record::Model)),
+                None => Taken::Nothing,
+            },
+            Kind::ThreadName | Kind::Tool | Kind::Turn | Kind::ToolEvent | Kind::Patch => {
                 let Some(value) = rules::parse_line(line) else {
                     return self.unreadable();
                 };
@@ -298,7 +333,7 @@ enum Taken {
 /// The record of a thread-name, tool or event row, read the plain way (these rows are few); a
 /// tool or event record keeps at most `max_tool_text` bytes of each long text.
 fn rare_record(kind: Kind, value: &Value, max_tool_text: Option<usize>) -> Option<Record> {
-    if matches!(kind, Kind::Turn | Kind::ToolEvent) {
+    if matches!(kind, Kind::Turn | Kind::ToolEvent | Kind::Patch) {
         return super::event::read(value, max_tool_text).map(Record::Event);
     }
     let payload = value.get("payload")?;
@@ -313,6 +348,9 @@ fn rare_record(kind: Kind, value: &Value, max_tool_text: Option<usize>) -> Optio
         | Kind::Message
         | Kind::Turn
         | Kind::ToolEvent
+        | Kind::Patch
+        | Kind::Usage
+        | Kind::TurnContext
         | Kind::Other
         | Kind::Malformed => None,
     }

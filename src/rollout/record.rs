@@ -3,7 +3,8 @@
 //! Pure data. [`Record`] is what the reader ([`super::reader`]) hands every consumer: the session
 //! metadata, a user or assistant message, a tool call or output (or a reasoning summary), a
 //! thread name, or what codex wrote of a turn or a tool ([`Record::Event`]). Every other line is
-//! nothing to anyone and is not a record. A tool row carries what it asked for
+//! nothing to anyone and is not a record. What a session used (its token counts and models)
+//! are records too, for the readers that ask for them. A tool row carries what it asked for
 //! ([`ToolDetail`]), as read by [`super::tool`]; its output and how it ended ([`Status`]) are
 //! joined to it when the entries are assembled ([`super::assemble`]). Texts are as the rollout
 //! wrote them (cut to a cap), never sanitised here.
@@ -26,6 +27,10 @@ pub enum Record {
     Event(super::event::Event),
     /// `event_msg` / `thread_name_updated` with a non-empty name.
     ThreadName(String),
+    /// A `token_count` event's running total of the session's tokens (see [`super::usage`]).
+    Tokens(super::usage::Tokens),
+    /// The model a turn ran on (`turn_context.model`).
+    Model(String),
 }
 
 /// A tool call (with its output once assembled), a tool output no call claimed, or a

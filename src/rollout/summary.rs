@@ -1,7 +1,8 @@
 //! One rollout file -> one session row, streaming, resumable.
 //!
-//! Owns the preview rule of reading-rules section 4 and the counts of section 5, computed in one
-//! pass over the record stream ([`super::reader`]) without a fixed head window; the pass stops at
+//! Owns the preview rule of reading-rules section 4 and the counts of section 5, and gathers
+//! what the session used and changed (its token total, models and files, by
+//! [`super::usage`]'s rules), computed in one pass over the record stream ([`super::reader`]) without a fixed head window; the pass stops at
 //! the first real user message when only a preview is wanted. The whole state of a pass is a
 //! [`ScanState`], which the cache keeps: a file that grew is read on from `offset`, never from
 //! the start.
@@ -9,9 +10,11 @@
 use serde::{Deserialize, Serialize};
 use std::io::{self, BufRead};
 
+use super::event::Event;
 use super::reader::{End, ReadOptions, Records, Resume};
 use super::record::{Message, Meta, Record, Role, Shape};
 use super::rules::Sources;
+use super::usage::{self, ChangedFile, Tokens};
 
 /// Everything one pass over a file has learnt, enough to continue it later.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -40,6 +43,15 @@ pub struct ScanState {
     /// reads it again and must not count it twice.
     #[serde(default)]
     pub pending_tail: bool,
+    /// The files the session's applied patches changed, in the order first changed.
+    #[serde(default)]
+    pub files: Vec<ChangedFile>,
+    /// Codex's last running total of the session's tokens (`None`: no `token_count` gave one).
+    #[serde(default)]
+    pub tokens: Option<Tokens>,
+    /// The models the session's turns ran on, in the order first used.
+    #[serde(default)]
+    pub models: Vec<String>,
 }
 
 impl ScanState {
@@ -150,6 +162,17 @@ impl ScanState {
             Record::Meta(meta) => self.meta = Some(*meta),
             Record::Message(msg) => return self.add_message(msg),
             Record::ThreadName(name) => self.thread_name = Some(name),
+            Record::Event(Event::PatchApplied {
+                changes,
+                failure: None,
+                ..
+            }) => usage::merge(&mut self.files, &changes),
+            Record::Tokens(tokens) => self.tokens = Some(tokens),
+            Record::Model(model) => {
+                if !self.models.contains(&model) {
+                    self.models.push(model);
+                }
+            }
             Record::Tool(_) | Record::Event(_) => {}
         }
         None
@@ -164,8 +187,10 @@ impl ScanState {
         let read = ReadOptions {
             tools: false,
             turns: false,
-            max_tool_output_bytes: None,
+            // Only the paths of a patch's files are kept, not its diffs.
+            max_tool_output_bytes: Some(0),
             thread_names: true,
+            usage: true,
             ordinal_below: opts.ordinal_below,
             max_line: opts.max_line,
         };
@@ -202,6 +227,9 @@ impl ScanState {
                 Err(e) => break Err(e),
             }
         };
+        if let Some(tokens) = records.take_tokens() {
+            self.tokens = Some(tokens);
+        }
         self.offset = base + records.consumed();
         self.skipped_lines += records.skipped();
         self.pending_tail = records.pending_tail();

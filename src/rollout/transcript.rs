@@ -296,7 +296,7 @@ pub fn read_into<R: BufRead>(
                     .keeps(&msg)
                     .then(|| Piece::entry(message_entry(msg, opts)))
             }
-            Record::ThreadName(_) => None,
+            Record::ThreadName(_) | Record::Tokens(_) | Record::Model(_) => None,
         };
         if let Some(piece) = piece {
             waiting.push(piece);
@@ -395,7 +395,7 @@ pub fn stream_pieces<R: BufRead>(
             Record::Message(msg) if sources.keeps(&msg) => {
                 sink(Piece::entry(message_entry(msg, opts)))?;
             }
-            Record::Message(_) | Record::ThreadName(_) => {}
+            Record::Message(_) | Record::ThreadName(_) | Record::Tokens(_) | Record::Model(_) => {}
         }
     }
     Ok(Transcript {

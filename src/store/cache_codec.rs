@@ -57,6 +57,9 @@ const ARCHIVED: u8 = 2;
 const SESSION: u8 = 4;
 /// The session is a paginated fork: its row also depends on its parent's file.
 const FORK: u8 = 8;
+/// The state is a whole pass (read to the end of the file as it was): its row has exact
+/// counts and usage without decoding it.
+const COMPLETE: u8 = 16;
 
 /// What the output lines of a section were made under: the names file as it was (its size and
 /// modification time) and the line format. A line is only used under the same stamp.
@@ -118,6 +121,7 @@ pub struct Key {
     pub archived: bool,
     pub session: bool,
     pub fork: bool,
+    pub complete: bool,
 }
 
 impl Key {
@@ -127,6 +131,7 @@ impl Key {
             (self.archived, ARCHIVED),
             (self.session, SESSION),
             (self.fork, FORK),
+            (self.complete, COMPLETE),
         ]
         .iter()
         .filter(|(on, _)| *on)
@@ -141,6 +146,7 @@ impl Key {
             archived: flags & ARCHIVED != 0,
             session: flags & SESSION != 0,
             fork: flags & FORK != 0,
+            complete: flags & COMPLETE != 0,
         }
     }
 }

@@ -1,5 +1,6 @@
 use super::*;
 use crate::rollout::record::Meta;
+use crate::rollout::usage::{Change, ChangedFile, Tokens};
 use crate::session::HistoryBase;
 
 #[allow(clippy::needless_update, reason = "fields added later are filled too")]
@@ -33,6 +34,19 @@ fn full_state() -> ScanState {
         skipped_lines: 2,
         saw_message: true,
         pending_tail: true,
+        files: vec![ChangedFile {
+            path: "/w/a.py".into(),
+            change: Change::Rename,
+            to: s("/w/b.py"),
+        }],
+        tokens: Some(Tokens {
+            input: 1,
+            cached_input: 2,
+            output: 3,
+            reasoning: 4,
+            total: 300,
+        }),
+        models: vec!["gpt-5.5".into()],
         ..ScanState::default()
     }
 }
@@ -68,6 +82,12 @@ const FULL_STATE_BYTES: &str = concat!(
     "02",
     "01",
     "01",
+    "01072f772f612e7079",
+    "03",
+    "01072f772f622e7079",
+    "01",
+    "01020304ac02",
+    "01076770742d352e35",
 );
 
 fn hex(bytes: &[u8]) -> String {
@@ -109,6 +129,7 @@ fn sections_round_trip_and_give_each_part_its_bytes() {
         archived,
         session,
         fork,
+        complete: fork,
     };
     let records = [
         RecordRef {

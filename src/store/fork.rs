@@ -3,7 +3,8 @@
 //! This is the one place that follows a fork to its parent; the row summary, the transcript,
 //! the content index and `show` all take a session's history from here. A fork is titled by
 //! its own first prompt and counted by its own messages (reading-rules sections 4 and 5); only
-//! a fork with no prompt of its own yet takes its title from its parent. A fork's name that is
+//! a fork with no prompt of its own yet takes its title from its parent. Its tokens are what it
+//! added to its parent's running total. A fork's name that is
 //! only its parent's name (codex copies it when forking) is not its own.
 //!
 //! The parent is found by id among the store's files ([`FindFile`]): a walk made already, or a
@@ -103,21 +104,32 @@ fn scan_parent(parent: &Parent, until: Until) -> Option<ScanState> {
     Some(state)
 }
 
-/// Title a fork from its parent's history when it has no prompt of its own yet. Its counts
-/// stay its own.
+/// Title a fork from its parent's history when it has no prompt of its own yet (its counts
+/// stay its own), and count only the tokens it added: codex carries the parent's running total
+/// on into the fork, so the parent's total at the fork point is taken off.
 pub fn fill_from_parent(row: &mut SessionRow, find: &mut dyn FindFile) {
-    if row.first_user_message.is_some() {
+    let untitled = row.first_user_message.is_none();
+    let counted = row.usage.as_ref().is_some_and(|u| u.tokens.is_some());
+    if !untitled && !counted {
         return;
     }
     let Some(parent) = parent_of(&row.path, row.history_base.as_ref(), find) else {
         return;
     };
-    let Some(state) = scan_parent(&parent, Until::FirstPrompt) else {
+    let until = if counted {
+        Until::End
+    } else {
+        Until::FirstPrompt
+    };
+    let Some(state) = scan_parent(&parent, until) else {
         return;
     };
-    if let Some(first) = state.first_prompt() {
+    if let Some(first) = state.first_prompt().filter(|_| untitled) {
         row.preview = rules::preview_line(first);
         row.first_user_message = Some(first.to_owned());
+    }
+    if let (Some(usage), Some(base)) = (row.usage.as_mut(), state.tokens) {
+        usage.tokens = usage.tokens.map(|t| t.since(base));
     }
 }
 

@@ -10,6 +10,7 @@ use super::{issues, open, FileIssue};
 use crate::rollout::record::Meta;
 use crate::rollout::rules;
 use crate::rollout::summary::{ScanOptions, ScanState, Until};
+use crate::rollout::usage::Usage;
 use crate::session::{self, SessionRow};
 use crate::timefmt;
 
@@ -56,12 +57,18 @@ pub fn row_from_scan(
     state: &ScanState,
     names: &HashMap<String, String>,
 ) -> SessionRow {
+    let usage = state.complete.then(|| Usage {
+        files: state.files.clone(),
+        tokens: state.tokens,
+        models: state.models.clone(),
+    });
     row_from_parts(
         file,
         state,
         state.meta.clone().unwrap_or_default(),
         state.first_prompt().map(str::to_owned),
         state.thread_name.clone(),
+        usage,
         names,
     )
 }
@@ -75,7 +82,12 @@ pub fn row_from_state(
     let meta = state.meta.take().unwrap_or_default();
     let first = state.take_first_prompt();
     let thread_name = state.thread_name.take();
-    row_from_parts(file, &state, meta, first, thread_name, names)
+    let usage = state.complete.then(|| Usage {
+        files: std::mem::take(&mut state.files),
+        tokens: state.tokens,
+        models: std::mem::take(&mut state.models),
+    });
+    row_from_parts(file, &state, meta, first, thread_name, usage, names)
 }
 
 fn row_from_parts(
@@ -84,6 +96,7 @@ fn row_from_parts(
     meta: Meta,
     first: Option<String>,
     thread_name: Option<String>,
+    usage: Option<Usage>,
     names: &HashMap<String, String>,
 ) -> SessionRow {
     // The file name is only needed when the metadata has no id.
@@ -123,6 +136,7 @@ fn row_from_parts(
         assistant_messages: state.complete.then_some(assistant),
         size: file.size,
         skipped_lines: state.skipped_lines,
+        usage: usage.map(Box::new),
         id,
         path: file.path.clone(),
     }

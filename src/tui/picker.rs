@@ -91,6 +91,7 @@ pub fn run(cli: &Cli) -> i32 {
         content: p.content,
         resume_args: settings.resume_args,
         codex_env: codex.env_prefix(p.shell),
+        prices: settings.prices,
         keys,
     };
     let (mut tui, mut input, wakeup) = match open_terminal(settings.height) {

@@ -50,6 +50,7 @@ fn expected_kind(v: &Value) -> Kind {
     match obj.get("type").and_then(Value::as_str) {
         Some("session_meta") => Kind::Meta,
         Some("compacted") => Kind::Turn,
+        Some("turn_context") => Kind::TurnContext,
         Some("event_msg") => match field("type") {
             Some("user_message" | "agent_message") => Kind::Message,
             Some("item_completed") => {
@@ -57,7 +58,8 @@ fn expected_kind(v: &Value) -> Kind {
                 match item.and_then(|i| i.get("type")).and_then(Value::as_str) {
                     Some("UserMessage" | "AgentMessage") => Kind::Message,
                     Some("ContextCompaction") => Kind::Turn,
-                    Some("FileChange" | "CommandExecution" | "McpToolCall") => Kind::ToolEvent,
+                    Some("FileChange") => Kind::Patch,
+                    Some("CommandExecution" | "McpToolCall") => Kind::ToolEvent,
                     _ => Kind::Other,
                 }
             }
@@ -66,7 +68,8 @@ fn expected_kind(v: &Value) -> Kind {
                 "task_started" | "task_complete" | "turn_started" | "turn_complete"
                 | "turn_aborted" | "context_compacted",
             ) => Kind::Turn,
-            Some("patch_apply_end") => Kind::ToolEvent,
+            Some("patch_apply_end") => Kind::Patch,
+            Some("token_count") => Kind::Usage,
             _ => Kind::Other,
         },
         Some("response_item") => match (field("role"), field("type")) {

@@ -51,7 +51,31 @@ fn generated_store_lists_as_expected() {
         assert_eq!(row["user_messages"], e.user_messages);
         assert_eq!(row["assistant_messages"], e.assistant_messages);
         assert_eq!(row["archived"], e.archived);
+        let mut paths: Vec<&str> = row["files_changed"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["path"].as_str().unwrap())
+            .collect();
+        paths.sort_unstable();
+        assert_eq!(paths, e.files_changed, "{}", e.id);
+        assert_eq!(row["tokens"]["total"].as_u64(), e.tokens_total, "{}", e.id);
     }
+    // Most sessions of the paginated versions changed files; every session counted tokens.
+    let paginated = rows
+        .iter()
+        .filter(|r| matches!(r["cli_version"].as_str(), Some("0.160.0" | "0.171.0")))
+        .count();
+    let with_files = expected
+        .iter()
+        .filter(|e| !e.files_changed.is_empty())
+        .count();
+    assert!(with_files * 2 > paginated, "{with_files} of {paginated}");
+    assert!(expected.iter().all(|e| e.tokens_total.is_some()));
+    assert!(
+        rows.iter().any(|r| r["name"].is_string()),
+        "a named session"
+    );
     // The mix the benchmark relies on is there.
     assert!(expected.iter().any(|e| e.archived));
     assert!(expected.iter().any(|e| e.path.ends_with(".zst")));

@@ -132,7 +132,17 @@ proptest! {
         let mut t = read_transcript(text.as_bytes(), &TranscriptOptions::default()).unwrap();
         t.entries.insert(0, Entry::Marker(Marker::Forked { parent_id: a.clone(), parent_title: Some(b.clone()) }));
         prop_assert!(t.entries.iter().filter(|e| matches!(e, Entry::Tool(_))).count() >= 15);
-        let row = row(&a);
+        let mut row = row(&a);
+        // What the session changed and used is drawn in the header from the same text.
+        row.usage = Some(Box::new(codex_picker::rollout::usage::Usage {
+            files: vec![codex_picker::rollout::usage::ChangedFile {
+                path: a.clone(),
+                change: codex_picker::rollout::usage::Change::Rename,
+                to: Some(b.clone()),
+            }],
+            tokens: Some(codex_picker::rollout::usage::Tokens::default()),
+            models: vec![c.clone()],
+        }));
         let view = View {
             tools: true,
             reasoning: true,
@@ -140,6 +150,7 @@ proptest! {
             folder_missing: false,
             open_in: None,
             keys: Default::default(),
+            ..View::default()
         };
         for open in [true, false] {
             let mut view = view.clone();

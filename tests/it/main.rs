@@ -43,3 +43,4 @@ mod read_only;
 mod readme_keys;
 mod terminal_safety;
 mod theme_screens;
+mod usage;

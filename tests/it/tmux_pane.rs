@@ -132,7 +132,8 @@ fn a_plan_is_shown_as_steps_and_a_failed_patch_as_failed_with_codexs_reason() {
         "the plan's steps:\n{screen}"
     );
     assert!(!screen.contains("\"status\""), "not raw JSON:\n{screen}");
-    let screen = page_to(&tmux, "not applied");
+    // Scrolled a line at a time until the reason (the line under the heading) is in view.
+    let screen = page_to(&tmux, "! apply_patch verification failed");
     assert!(
         screen.contains("▸ apply_patch: 1 file  ✗ not applied")
             && screen.contains("! apply_patch verification failed: Failed to find expected"),

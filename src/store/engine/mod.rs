@@ -69,6 +69,10 @@ pub struct Options {
     pub threads: usize,
     /// The pool's threads run at a lower priority (the picker's, so typing keeps a core).
     pub background: bool,
+    /// Only files not read to their end before are settled: unchanged files whose cached
+    /// state is a whole pass are skipped (the picker's second run, after its preview run has
+    /// sent their rows whole).
+    pub incomplete_only: bool,
     /// Rows per batch (a batch is also sent when `flush_every` passes).
     pub batch: usize,
     pub flush_every: Duration,
@@ -85,6 +89,7 @@ impl Options {
             lines: None,
             threads: super::default_threads(),
             background: false,
+            incomplete_only: false,
             batch: 256,
             flush_every: Duration::from_millis(30),
         }

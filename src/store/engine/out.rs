@@ -176,6 +176,7 @@ impl<'s> Out<'s> {
                 line: made.line,
                 id: row.id.clone(),
                 fork: made.fork,
+                complete: made.complete,
             });
         }
         self.ids[i] = Id::Made(row.id.clone());

@@ -41,6 +41,9 @@ pub struct Ask<'a> {
     pub lines: bool,
     /// Entries whose rows the sink has had already.
     pub sent: &'a [bool],
+    /// Unchanged files whose cached state is a whole pass need nothing (an earlier run of the
+    /// caller's made their rows whole).
+    pub incomplete_only: bool,
 }
 
 /// Merge `files` (newest name first, as walked) with the entries of `rc` (path order).
@@ -72,6 +75,10 @@ pub fn plan(files: &[RolloutFile], rc: &RowCache, ask: &Ask) -> Work {
         let key = entries[e].key();
         let how = cache::plan(&key, file);
         let sent = ask.sent.get(e).copied().unwrap_or(false);
+        if how == Plan::Fresh && key.session && key.complete && ask.incomplete_only {
+            work.skipped.push((i, e));
+            continue;
+        }
         if how == Plan::Fresh && key.session && !key.fork {
             if ask.lines && rc.line(&entries[e]).is_some() {
                 work.kept.push((i, e));

@@ -72,6 +72,8 @@ pub(super) struct Made {
     /// The output line, when one was made.
     pub(super) line: Option<String>,
     pub(super) fork: bool,
+    /// The state is a whole pass.
+    pub(super) complete: bool,
 }
 
 /// One settled file.
@@ -89,6 +91,7 @@ pub(super) struct Fresh {
     pub(super) line: Option<String>,
     pub(super) id: String,
     pub(super) fork: bool,
+    pub(super) complete: bool,
 }
 
 pub(super) struct Run<'a> {
@@ -186,6 +189,7 @@ impl<'a> Run<'a> {
             archived,
             lines: self.opts.lines.is_some() && rc.stamp() == self.stamp,
             sent: &sent,
+            incomplete_only: self.opts.incomplete_only,
         };
         let work = plan::plan(&files, &rc, &ask);
         out.begin(&rc, &files, &work, &sent);
@@ -325,6 +329,7 @@ impl<'a> Run<'a> {
             .meta
             .as_ref()
             .is_some_and(|m| m.history_base.is_some());
+        let complete = state.complete;
         let row = reader::row_from_state(file, state, self.names());
         let has_line = |e: &cache::Entry| rc.line(e).is_some() && rc.stamp() == self.stamp;
         let want_line = !fork && (read || !entry.is_some_and(|(e, _)| has_line(e)));
@@ -341,6 +346,7 @@ impl<'a> Run<'a> {
                 state: encoded,
                 line,
                 fork,
+                complete,
             }),
         }
     }
@@ -449,6 +455,7 @@ impl<'a> Run<'a> {
                             archived: f.archived,
                             session: true,
                             fork: new.fork,
+                            complete: new.complete,
                         },
                         state: match (&new.state, old) {
                             (Some(state), _) => state,

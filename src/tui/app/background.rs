@@ -40,6 +40,8 @@ impl App {
             | Event::Issue(_)
             | Event::Progress { .. }
             | Event::ContentProgress { .. } => {}
+            // A filter or sort on what sessions changed and used may keep more rows now.
+            Event::Whole => self.rows_changed(),
             Event::Finished { .. } => {
                 self.rows.run_ended();
                 if self.filters.settle_scope() {

@@ -1,12 +1,12 @@
-//! The conversation pane's content as screen lines: the header (the session's facts, the parent
-//! of a fork, its first and latest prompts, a warning when its folder is gone or another codex
-//! has it open), then each message under a line that says who spoke (with the images sent with
-//! a prompt), its Markdown rendered ([`crate::tui::render::markdown`]), the markers of what
-//! happened to the conversation (a compaction, an interrupted turn, where a fork's own part
-//! begins: the parent's history above it is drawn dimmed), and tool calls and reasoning when
-//! shown ([`super::tool_view`]). Pure: text in, lines out; where each entry starts is kept for
-//! jumps, copying and expanding, and where each code block is, for the pane to highlight it
-//! when it comes on screen.
+//! The conversation pane's content as screen lines: the header (the session's facts, what it
+//! changed and used, the parent of a fork, its first and latest prompts, a warning when its
+//! folder is gone or another codex has it open), then each message under a line that says who
+//! spoke (with the images sent with a prompt), its Markdown rendered
+//! ([`crate::tui::render::markdown`]), the markers of what happened to the conversation (a
+//! compaction, an interrupted turn, where a fork's own part begins: the parent's history above
+//! it is drawn dimmed), and tool calls and reasoning when shown ([`super::tool_view`]). Pure:
+//! text in, lines out; where each entry starts is kept for jumps, copying and expanding, and
+//! where each code block is, for the pane to highlight it when it comes on screen.
 
 use std::collections::HashSet;
 
@@ -37,13 +37,15 @@ impl Expanded {
 }
 
 /// What the pane shows besides the messages.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct View {
     pub tools: bool,
     pub reasoning: bool,
     pub expanded: Expanded,
     /// The session's folder no longer exists.
     pub folder_missing: bool,
+    /// What tokens cost, from the config file (none: no cost is shown).
+    pub prices: std::sync::Arc<crate::prices::Prices>,
     /// Another codex has the session open: which ("open in codex, pid 42").
     pub open_in: Option<String>,
     /// The keys the pane's notes name (they may be rebound).
@@ -56,6 +58,8 @@ pub struct KeyHints {
     pub tools: String,
     pub reasoning: String,
     pub expand: String,
+    /// Expand every tool call (and list every changed file in the header).
+    pub expand_all: String,
     pub content: String,
     pub find: String,
     pub next_match: String,
@@ -69,6 +73,7 @@ impl Default for KeyHints {
             tools: "Ctrl+T".into(),
             reasoning: "r in the conversation".into(),
             expand: "e".into(),
+            expand_all: "E".into(),
             content: "Ctrl+F".into(),
             find: "/".into(),
             next_match: "n".into(),
@@ -178,6 +183,19 @@ fn header(b: &mut Built, row: &SessionRow, t: Option<&Transcript>, width: usize,
             Part::Warning,
             usize::MAX,
         );
+    }
+    if let Some(usage) = &row.usage {
+        let (all, fork) = (view.expanded.all, row.history_base.is_some());
+        let facts = super::usage_view::facts(
+            usage,
+            row.cwd.as_deref(),
+            (all, &view.keys.expand_all),
+            fork,
+            &view.prices,
+        );
+        for (key, value) in facts {
+            fact(b, key, &value, width, Part::MetaValue, usize::MAX);
+        }
     }
     let Some(t) = t else { return };
     if let Some(parent) = t.fork_of() {

@@ -20,6 +20,8 @@ pub struct IndexStatus {
     walked: bool,
     /// A later run has started and not finished.
     rerun_going: bool,
+    /// The whole phase of the first run has ended: every row has its files and tokens.
+    whole: bool,
 }
 
 impl IndexStatus {
@@ -41,6 +43,7 @@ impl IndexStatus {
             Event::ContentProgress { .. } if self.rerun => {}
             Event::ContentProgress { done, total } => self.content_progress = Some((done, total)),
             Event::ContentReady(_) => self.content_progress = None,
+            Event::Whole => self.whole = true,
             Event::Rows(_) | Event::Updated(_) | Event::Removed(_) => {}
         }
     }
@@ -86,5 +89,10 @@ impl IndexStatus {
     /// Sessions whose text is indexed so far, while the content phase runs.
     pub fn content_progress(&self) -> Option<(usize, usize)> {
         self.content_progress
+    }
+
+    /// Every session has been read to its end once (its files changed and tokens are known).
+    pub fn whole(&self) -> bool {
+        self.whole
     }
 }

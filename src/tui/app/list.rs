@@ -139,7 +139,8 @@ impl List {
     pub fn toggle_order(&mut self) {
         self.order = match self.order {
             Recency::Updated => Recency::Created,
-            Recency::Created => Recency::Updated,
+            Recency::Created => Recency::Tokens,
+            Recency::Tokens => Recency::Updated,
         };
     }
 
@@ -216,6 +217,9 @@ impl List {
             }
             Recency::Created => {
                 all.sort_by(|&a, &b| SessionRow::cmp_created_desc(&rows[a], &rows[b]));
+            }
+            Recency::Tokens => {
+                all.sort_by(|&a, &b| SessionRow::cmp_tokens_desc(&rows[a], &rows[b]));
             }
         }
         all

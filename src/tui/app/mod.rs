@@ -42,6 +42,7 @@ mod searches;
 pub mod tool_view;
 mod types;
 mod update;
+mod usage_view;
 
 pub use actions::{Actions, Dialog, Item, Running, MAX_NAME_CHARS, MENU};
 pub use filters::{in_scope, Filters};
@@ -93,7 +94,7 @@ impl App {
             list: List::new(opts.query.clone(), opts.order, now),
             filters: Filters::new(&opts),
             searches: Searches::new(mode),
-            pane: Pane::default(),
+            pane: Pane::with_prices(opts.prices.clone()),
             index: IndexStatus::default(),
             screen: Screen::new(now),
             actions: Actions::default(),
@@ -303,6 +304,7 @@ fn key_hints(keys: &crate::tui::keys::Keymap) -> conversation::KeyHints {
         tools: name(Action::ToggleTools),
         reasoning: name(Action::ToggleReasoning),
         expand: label(Action::Expand { all: false }),
+        expand_all: label(Action::Expand { all: true }),
         content: name(Action::ToggleContent),
         find: label(Action::FindStart),
         next_match: label(Action::JumpHit(HitStep::Next)),

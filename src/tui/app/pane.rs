@@ -73,6 +73,13 @@ pub struct Pane {
 
 impl Pane {
     /// The lines of the selected session, from the top.
+    /// An empty pane whose header prices tokens with `prices`.
+    pub fn with_prices(prices: crate::prices::Prices) -> Pane {
+        let mut pane = Pane::default();
+        pane.view.prices = Arc::new(prices);
+        pane
+    }
+
     pub fn lines(&self) -> &[PaneLine] {
         &self.built.lines
     }

@@ -232,6 +232,8 @@ pub struct Options {
     /// Put before `codex` in a command given to the user (`CODEX_HOME=... ` when the store
     /// is not the default one).
     pub codex_env: String,
+    /// What tokens cost (from the config file), for the cost in the pane's header.
+    pub prices: crate::prices::Prices,
     /// The keys (the key table's, with the config file's `[keys]` applied).
     pub keys: crate::tui::keys::Keymap,
 }

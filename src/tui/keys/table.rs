@@ -434,7 +434,7 @@ pub const ROWS: &[Row] = &[
             bind(C::ToggleExec, &[Key::ctrl('e')]),
             bind(C::ToggleArchived, &[Key::ctrl('a')]),
         ],
-        "sort by update ↔ creation; show ↔ hide exec, archived",
+        "sort by update → creation → tokens; show ↔ hide exec, archived",
     ),
     row(
         &[hinted(

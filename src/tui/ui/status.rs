@@ -94,6 +94,7 @@ pub fn status_text(app: &App) -> String {
         match app.list().order() {
             Recency::Updated => "by update",
             Recency::Created => "by creation",
+            Recency::Tokens => "by tokens",
         }
         .into(),
     );

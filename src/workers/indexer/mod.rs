@@ -6,7 +6,9 @@
 //! changed as [`Event::Rows`], [`Event::Updated`] and [`Event::Removed`], and
 //! [`Event::Finished`]. Then, unless turned off, the content phase builds (or loads and
 //! refreshes) the content search index of the sessions the run found, on the same walk, and
-//! hands it over with [`Event::ContentReady`]. The indexer stops as soon as its receiver is
+//! hands it over with [`Event::ContentReady`]. Last, the whole phase reads on to the end of
+//! every file the preview left unfinished, so every row has its counts, changed files and
+//! tokens ([`Event::Updated`], then [`Event::Whole`]). The indexer stops as soon as its receiver is
 //! dropped; a problem with one file is an [`Event::Issue`], never the end of the run.
 
 use std::path::PathBuf;
@@ -24,7 +26,8 @@ use crate::store::{self, cache, FileIssue, Store};
 
 /// What the indexer tells the picker, in this order: cached `Rows` (when a cache exists),
 /// `Found`, then `Rows` / `Updated` / `Removed` / `Issue` / `Progress` in any mix, `Finished`;
-/// then the content phase: `ContentProgress`..., `ContentReady`. The channel closes after that.
+/// then the content phase: `ContentProgress`..., `ContentReady`; then the whole phase:
+/// `Updated` / `Removed`..., `Whole`. The channel closes after that.
 #[derive(Debug, Clone)]
 pub enum Event {
     /// The walk finished: this many rollout files are in the store (cached or not).
@@ -51,6 +54,8 @@ pub enum Event {
     ContentProgress { done: usize, total: usize },
     /// The content search index of every row, ready to query.
     ContentReady(Arc<ContentIndex>),
+    /// Every row is whole: read to the end, with its exact counts, files and tokens.
+    Whole,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -169,9 +174,40 @@ fn run(store: &Store, opts: IndexOptions, setup: &CacheSetup, tx: &Sender<Event>
         };
         tx.send(event).is_ok()
     });
-    if let (true, true, Some(files)) = (finished, setup.content, walked) {
+    if !finished {
+        return;
+    }
+    if let (true, Some(files)) = (setup.content, walked) {
         content_phase(store, setup, files, opts, tx);
     }
+    whole_phase(store, setup, opts, tx);
+}
+
+/// Read on to the end every file the preview left unfinished, so each row has its exact
+/// counts, the files it changed and its tokens (for the `file:` filter and the sort by
+/// tokens), sent as [`Event::Updated`]. Files whose cached state is whole already are not
+/// looked at; what this run reads is kept in the rows cache, so the next start has it.
+fn whole_phase(store: &Store, setup: &CacheSetup, opts: IndexOptions, tx: &Sender<Event>) {
+    let run_opts = engine::Options {
+        cache: cache_path(store, setup, "rows"),
+        threads: opts.threads,
+        background: true,
+        batch: opts.batch,
+        flush_every: opts.flush_every,
+        incomplete_only: true,
+        ..engine::Options::new(opts.archived, Until::End)
+    };
+    engine::run(store, &run_opts, &mut |event| {
+        let event = match event {
+            engine::Event::Rows(rows) => Event::Updated(made(rows)),
+            engine::Event::Updated(rows) => Event::Updated(rows),
+            engine::Event::Removed(paths) => Event::Removed(paths),
+            engine::Event::Finished(_) => Event::Whole,
+            // The preview run said these already.
+            _ => return true,
+        };
+        tx.send(event).is_ok()
+    });
 }
 
 /// The rows of a preview run: all made (only `list` asks for kept output lines).
