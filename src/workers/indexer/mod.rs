@@ -200,7 +200,7 @@ fn whole_phase(store: &Store, setup: &CacheSetup, opts: IndexOptions, tx: &Sende
     engine::run(store, &run_opts, &mut |event| {
         let event = match event {
             engine::Event::Rows(rows) => Event::Updated(made(rows)),
-            engine::Event::Updated(rows) => Event::Updated(rows),
+            engine::Event::Updated(rows) => Event::updated(rows),
             engine::Event::Removed(paths) => Event::Removed(paths),
             engine::Event::Finished(_) => Event::Whole,
             // The preview run said these already.
