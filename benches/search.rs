@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use codex_picker::search::{self, Haystack, Recency, Searcher};
+use codex_picker::search::title::{self, Haystack, Recency, Searcher};
 use codex_picker::session::SessionRow;
 
 /// A small deterministic generator (xorshift).
@@ -157,7 +157,7 @@ fn main() {
             for (end, c) in q.char_indices() {
                 let prefix = &q[..end + c.len_utf8()];
                 let t = Instant::now();
-                let ranked = search::rank(&hays, &search::parse(prefix), None, Recency::Updated);
+                let ranked = title::rank(&hays, &title::parse(prefix), None, Recency::Updated);
                 full.push(t.elapsed());
                 std::hint::black_box(ranked);
                 let t = Instant::now();
@@ -186,13 +186,13 @@ fn main() {
         .map(|(d, q)| format!("{q:?} {:.1} ms", d.as_secs_f64() * 1000.0))
         .collect();
     println!("slowest keystrokes (incremental): {}", worst.join(", "));
-    let query = search::parse("checkout rounding");
-    let ranked = search::rank(&hays, &query, None, Recency::Updated);
+    let query = title::parse("checkout rounding");
+    let ranked = title::rank(&hays, &query, None, Recency::Updated);
     let mut page = Vec::new();
     for _ in 0..50 {
         let t = Instant::now();
         for &i in ranked.iter().take(40) {
-            std::hint::black_box(search::highlights(&hays[i], &query));
+            std::hint::black_box(title::highlights(&hays[i], &query));
         }
         page.push(t.elapsed());
     }

@@ -18,7 +18,7 @@ use serde::Deserialize;
 
 use crate::height::Height;
 use crate::prices::Prices;
-use crate::search::Recency;
+use crate::search::title::Recency;
 
 /// A config file larger than this is refused (a real one is a few hundred bytes).
 const MAX_BYTES: u64 = 1 << 20;

@@ -6,9 +6,9 @@
 //!   classification, the row summary and the transcript built from them.
 //! - [`store`]: the session store on disk (IO, read-only): locating, walking, opening, names, the
 //!   rows cache.
-//! - [`fulltext`]: the content index of every conversation.
-//! - [`search`]: fuzzy matching of titles (the only user of fuzzy-matcher); [`query_filter`]:
-//!   the `dir:`, `branch:`, `file:` and `date:` filters typed into a query.
+//! - [`search`]: what a query finds and in what order: fuzzy matching of titles (the only user
+//!   of fuzzy-matcher), the content index of every conversation, and the `dir:`, `branch:`,
+//!   `file:` and `date:` filters typed into a query.
 //! - [`workers`]: the background threads (indexer, search, transcript, store changes) and their
 //!   messages.
 //! - [`codex`]: codex's own command line, which makes every change to the store (archive,
@@ -31,13 +31,11 @@ pub mod codex;
 pub mod config;
 pub mod demo;
 pub mod export;
-pub mod fulltext;
 pub mod height;
 pub mod json_out;
 pub mod memory;
 pub mod paths;
 pub mod prices;
-pub mod query_filter;
 pub mod rollout;
 pub mod sanitize;
 pub mod search;

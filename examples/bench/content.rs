@@ -5,8 +5,8 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use codex_picker::fulltext::build as content_build;
-use codex_picker::fulltext::ContentIndex;
+use codex_picker::search::fulltext::build as content_build;
+use codex_picker::search::fulltext::ContentIndex;
 use codex_picker::workers::search::PICKER_CONTENT_RESULTS;
 
 use super::{common::gen, time, Ctx, Table, THREADS};
@@ -19,7 +19,7 @@ pub fn figures(t: &mut Table, ctx: &Ctx, ids: &HashMap<PathBuf, String>) -> Cont
         .iter()
         .map(|f| (f.clone(), ids.get(&f.path).cloned()))
         .collect();
-    let targets = content_build::targets_for(&walked);
+    let targets = content_build::targets_for(&walked, &ctx.store.names());
     let dir = ctx.scratch.join("content.index");
     let _ = std::fs::remove_dir_all(&dir);
     let pool = codex_picker::store::engine::pool(THREADS, false).expect("threads");

@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use codex_picker::search::{Haystack, Recency, Searcher};
+use codex_picker::search::title::{Haystack, Recency, Searcher};
 use codex_picker::session::SessionRow;
 
 /// Queries a user might type into the generated store: words of its prompts, a folder, a name,

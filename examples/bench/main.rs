@@ -5,8 +5,8 @@
 //! `expected.jsonl`.
 //!
 //! `cargo run --release --example bench -- [--sessions 10000] [--store DIR] [--keep] [--scale F]
-//! [--warm]` (`--warm`: only the warm-start figures beside the walk-and-stat floor, on a store
-//! already generated)
+//! [--warm] [--relevance]` (`--warm`: only the warm-start figures beside the walk-and-stat floor,
+//! on a store already generated; `--relevance`: only the content index and the relevance figures)
 
 mod check;
 #[path = "../common/mod.rs"]
@@ -14,8 +14,10 @@ mod common;
 mod content;
 mod floor;
 mod keystrokes;
+mod one_box;
 mod pane;
 mod relevance;
+mod remembered;
 mod rss;
 mod screen;
 mod warm;
@@ -47,6 +49,8 @@ struct Args {
     scale: f64,
     seed: u64,
     warm_only: bool,
+    /// Only the relevance figures.
+    relevance: bool,
 }
 
 fn parse_args() -> Args {
@@ -57,6 +61,7 @@ fn parse_args() -> Args {
         scale: 1.0,
         seed: 1,
         warm_only: false,
+        relevance: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
@@ -68,6 +73,7 @@ fn parse_args() -> Args {
             "--scale" => a.scale = v().parse().expect("--scale F"),
             "--seed" => a.seed = v().parse().expect("--seed N"),
             "--warm" => a.warm_only = true,
+            "--relevance" => a.relevance = true,
             other => panic!("unknown argument {other}"),
         }
     }
@@ -270,6 +276,10 @@ fn main() {
         return;
     }
     let ctx = setup(&args, &store_dir);
+    if args.relevance {
+        relevance_only(&ctx);
+        return;
+    }
     let mut t = Table(Vec::new());
     let (rows, ids) = index_figures(&mut t, &ctx);
     let row_count = rows.len();
@@ -278,7 +288,7 @@ fn main() {
     screen_figures(&mut t, &ctx, &list_cache, row_count);
     pane::figures(&mut t, &ctx);
     let content = content::figures(&mut t, &ctx, &ids);
-    relevance::figures(&content, &ctx.files, &rows);
+    relevance::figures(&content, &ctx.files, &rows, THREADS);
     drop(rows);
     let hwm = rss_figure(&ctx);
     t.print();
@@ -392,7 +402,11 @@ fn setup(args: &Args, store_dir: &Path) -> Ctx {
                 .collect(),
         )
     };
-    let (head_floor, all_floor) = (floor(128 << 10), floor(u64::MAX));
+    let (head_floor, all_floor) = if args.relevance {
+        (Duration::ZERO, Duration::ZERO)
+    } else {
+        (floor(128 << 10), floor(u64::MAX))
+    };
     Ctx {
         store,
         files,
@@ -549,6 +563,23 @@ fn screen_figures(t: &mut Table, ctx: &Ctx, list_cache: &Path, row_count: usize)
             ),
         }
     }
+}
+
+/// `--relevance`: the rows and the content index (built in a scratch folder, timed), then the
+/// relevance figures alone.
+fn relevance_only(ctx: &Ctx) {
+    let (_, took, rows) = run_indexer(&ctx.store, None);
+    println!("{} rows in {:.1} s", rows.len(), took.as_secs_f64());
+    let ids: HashMap<PathBuf, String> = rows
+        .iter()
+        .map(|r| (r.path.clone(), r.id.clone()))
+        .collect();
+    let mut t = Table(Vec::new());
+    let content = content::figures(&mut t, ctx, &ids);
+    t.print();
+    content::print_stats(&content);
+    relevance::figures(&content, &ctx.files, &rows, THREADS);
+    let _ = std::fs::remove_dir_all(&ctx.scratch);
 }
 
 /// The peak resident set (KB) of a picker-like process, run apart (see `rss`).

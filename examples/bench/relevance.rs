@@ -5,23 +5,26 @@
 //! A query's relevant sessions are those whose messages hold its four words together and in
 //! order (the index's quoted-phrase search, exact by construction); words that more than three
 //! sessions hold are not a known item, and another window is tried. Reports MRR@10, hits@1 and
-//! hits@10 of content search by kind, and for first-prompt queries how often the default
-//! (title) search puts the session on the first row.
+//! hits@10 by kind, for `list --content` and for the picker's one box (`one_box`), beside the
+//! kinds of remembered words (`remembered`).
 
 use std::collections::HashSet;
+use std::time::Instant;
 
-use codex_picker::fulltext::ContentIndex;
 use codex_picker::rollout::record::Role;
 use codex_picker::rollout::transcript::{Entry, Parse, TranscriptOptions};
-use codex_picker::search::{Haystack, Recency, Searcher};
+use codex_picker::search::filter;
+use codex_picker::search::fulltext::ContentIndex;
 use codex_picker::session::SessionRow;
 use codex_picker::store::walk::RolloutFile;
 
 use super::common::gen::Rng;
+use super::one_box::Picker;
+use super::remembered;
 
 /// Sessions sampled (one query of each kind from each, when it has one).
 const SESSIONS: usize = 120;
-const KINDS: [&str; 3] = ["first prompt", "later prompt", "reply"];
+const KINDS: [&str; 3] = ["the first prompt", "a later prompt", "a reply"];
 
 #[derive(Default)]
 struct Score {
@@ -51,7 +54,7 @@ impl Score {
 }
 
 /// The messages of `file` by kind (0 first prompt, 1 later prompts, 2 replies).
-fn messages(file: &RolloutFile, files: &[RolloutFile]) -> [Vec<String>; 3] {
+pub fn messages(file: &RolloutFile, files: &[RolloutFile]) -> [Vec<String>; 3] {
     let opts = TranscriptOptions {
         max_message_bytes: None,
         tools: false,
@@ -108,12 +111,71 @@ fn known_item(
     None
 }
 
-/// The relevance figures, printed as a table.
-pub fn figures(content: &ContentIndex, files: &[RolloutFile], rows: &[SessionRow]) {
+/// Where the first relevant session is among the first ten results (1-based).
+fn rank_of(ids: &[String], relevant: &HashSet<String>) -> Option<usize> {
+    ids.iter()
+        .take(10)
+        .position(|id| relevant.contains(id))
+        .map(|r| r + 1)
+}
+
+/// The first ten sessions `list --content QUERY` prints (its filters taken out of the query
+/// as the command takes them).
+fn listed(content: &ContentIndex, query: &str) -> Vec<String> {
+    let split = filter::split(query, codex_picker::timefmt::now_ms());
+    content
+        .search(&split.words, 10)
+        .into_iter()
+        .map(|h| h.id)
+        .collect()
+}
+
+/// One kind's figures in both modes.
+#[derive(Default)]
+struct Both {
+    list: Score,
+    one_box: Score,
+}
+
+impl Both {
+    fn add(
+        &mut self,
+        content: &ContentIndex,
+        picker: &mut Picker,
+        q: &str,
+        relevant: &HashSet<String>,
+    ) {
+        let listed = rank_of(&listed(content, q), relevant);
+        if listed.is_none() && std::env::var_os("BENCH_MISSES").is_some() {
+            println!("missed by list --content: {q:?}");
+        }
+        self.list.add(listed);
+        self.one_box.add(rank_of(&picker.top(q, 10), relevant));
+    }
+
+    fn print(&self, kind: &str) {
+        let (l, b) = (&self.list, &self.one_box);
+        println!(
+            "| {kind} | {} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} |",
+            l.queries,
+            l.mrr(),
+            l.share(l.at1),
+            l.share(l.at10),
+            b.mrr(),
+            b.share(b.at1),
+            b.share(b.at10)
+        );
+    }
+}
+
+/// The relevance figures, printed as a table: known items (four consecutive words of one
+/// message) and remembered words (see `remembered`), each in `list --content` and in the
+/// picker's one box.
+pub fn figures(content: &ContentIndex, files: &[RolloutFile], rows: &[SessionRow], threads: usize) {
+    let t = Instant::now();
+    let mut picker = Picker::new(rows, content);
+    let mut known: [Both; 3] = Default::default();
     let mut rng = Rng::new(7);
-    let mut scores: [Score; 3] = Default::default();
-    let mut title = Score::default();
-    let hays: Vec<Haystack> = rows.iter().map(Haystack::new).collect();
     let step = (rows.len() / SESSIONS).max(1);
     // The same sample from run to run: rows arrive in the order the reading threads finish.
     let mut sample: Vec<&SessionRow> = rows.iter().collect();
@@ -122,37 +184,28 @@ pub fn figures(content: &ContentIndex, files: &[RolloutFile], rows: &[SessionRow
         let Some(file) = files.iter().find(|f| f.path == row.path) else {
             continue;
         };
-        let by_kind = messages(file, files);
-        for (kind, texts) in by_kind.iter().enumerate() {
+        for (kind, texts) in messages(file, files).iter().enumerate() {
             if texts.is_empty() {
                 continue;
             }
-            let Some((query, relevant)) = known_item(content, texts, &mut rng) else {
-                continue;
-            };
-            let hits = content.search(&query, 10);
-            let rank = hits.iter().position(|h| relevant.contains(&h.id));
-            scores[kind].add(rank.map(|r| r + 1));
-            if kind == 0 {
-                let ranked = Searcher::default().search(&hays, &query, Recency::Updated);
-                let top = ranked.first().map(|&i| &rows[i].id);
-                title.add(top.filter(|id| relevant.contains(*id)).map(|_| 1));
+            if let Some((query, relevant)) = known_item(content, texts, &mut rng) {
+                known[kind].add(content, &mut picker, &query, &relevant);
             }
         }
     }
-    println!("\n| known-item queries (4 consecutive words) | queries | MRR@10 | hits@1 | hits@10 |\n|---|---|---|---|---|");
-    for (kind, s) in KINDS.iter().zip(&scores) {
-        println!(
-            "| content search, {kind} | {} | {:.3} | {:.3} | {:.3} |",
-            s.queries,
-            s.mrr(),
-            s.share(s.at1),
-            s.share(s.at10)
-        );
+    let oracle = remembered::Oracle::build(rows, files, threads);
+    let mut kinds: [Both; remembered::KINDS.len()] = Default::default();
+    for q in remembered::queries(rows, files, &oracle, SESSIONS) {
+        kinds[q.kind].add(content, &mut picker, &q.text, &q.relevant);
     }
     println!(
-        "| title search (default mode), first prompt: session on the first row | {} | - | {:.3} | - |",
-        title.queries,
-        title.share(title.at1)
+        "\n| query kind | queries | list --content MRR@10 | hits@1 | hits@10 | one box MRR@10 | hits@1 | hits@10 |\n|---|---|---|---|---|---|---|---|"
     );
+    for (kind, s) in KINDS.iter().zip(&known) {
+        s.print(&format!("known item, 4 consecutive words of {kind}"));
+    }
+    for (kind, s) in remembered::KINDS.iter().zip(&kinds) {
+        s.print(kind);
+    }
+    println!("(relevance figures in {:.1} s)", t.elapsed().as_secs_f64());
 }

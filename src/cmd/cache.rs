@@ -31,7 +31,7 @@ pub fn run_cache(
             Ok(store) => {
                 let rows = store::cache::cache_file(&dir, &store.home, "rows");
                 let content = store::cache::cache_file(&dir, &store.home, "content");
-                let index = crate::fulltext::cached::index_dir(&content);
+                let index = crate::search::fulltext::cached::index_dir(&content);
                 writeln!(out, "{}\n{}", rows.display(), index.display())
             }
             Err(msg) => {

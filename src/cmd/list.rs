@@ -11,9 +11,9 @@ use std::path::{Path, PathBuf};
 use super::{changed, EXIT_ERROR};
 use super::{finish, normalise_dir, output, report, report_rows, say, terminal_columns};
 use crate::cli::{ListArgs, StoreArgs};
-use crate::fulltext::{cached, ContentHit, ContentIndex};
 use crate::rollout::summary::Until;
 use crate::rollout::usage::{Change, ChangedFile, Tokens, Usage};
+use crate::search::fulltext::{cached, ContentHit, ContentIndex};
 use crate::session::{self, SessionRow};
 use crate::store::engine::{self, Finished, Lines, Row};
 use crate::store::locks::Snapshot;
@@ -132,7 +132,7 @@ fn list_content(
     err: &mut dyn Write,
 ) -> i32 {
     let (rows, walked) = (found.rows, found.walked);
-    let split = crate::query_filter::split(query, crate::timefmt::now_ms());
+    let split = crate::search::filter::split(query, crate::timefmt::now_ms());
     if let Some(e) = &split.error {
         say(err, e);
         return EXIT_ERROR;
@@ -238,7 +238,7 @@ fn cache_notes(err: &mut dyn Write, file: Option<&Path>, finished: &Finished) {
 }
 
 /// Sessions `list --content` prints unless `--limit` says otherwise (at most
-/// `fulltext::MAX_RESULTS`).
+/// `search::fulltext::MAX_RESULTS`).
 const CONTENT_RESULTS: usize = 100;
 
 /// The cache file of `kind` for a store, unless caching is off (`--no-cache`, or the cache
@@ -261,8 +261,15 @@ fn content_index(
     let Ok(pool) = engine::pool(threads, false) else {
         return ContentIndex::default();
     };
-    let built =
-        pool.install(|| cached::refresh(cache.as_deref(), walked, threads, &mut |_, _, _| true));
+    let built = pool.install(|| {
+        cached::refresh(
+            cache.as_deref(),
+            walked,
+            &store.names(),
+            threads,
+            &mut |_, _, _| true,
+        )
+    });
     let Some((index, stats)) = built else {
         return ContentIndex::default();
     };

@@ -474,7 +474,7 @@ pub fn cache_dir_for(store: &Store, cache_dir: &Path) -> Option<PathBuf> {
     allowed(&probe, &store.home).then(|| cache_dir.to_path_buf())
 }
 
-/// The file every content index folder holds (see `fulltext::build`).
+/// The file every content index folder holds (see `search::fulltext::build`).
 pub const INDEX_MARK: &str = "codex-picker-index-version";
 
 /// Remove every cache file in `cache_dir` (rows and content index of every home, and stray

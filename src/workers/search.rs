@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use std::sync::Arc;
 
-use crate::fulltext::{ContentHit, ContentIndex};
-use crate::search::{Haystack, Recency, Searcher};
+use crate::search::fulltext::{ContentHit, ContentIndex};
+use crate::search::title::{Haystack, Recency, Searcher};
 use crate::session::SessionRow;
 use crate::workers::wake::{self, Waker};
 

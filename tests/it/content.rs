@@ -1,8 +1,8 @@
 //! Content search: real messages only, case-insensitive, ranked, with hit positions; its cache
 //! round-trips and is refreshed file by file.
 
-use codex_picker::fulltext::build::{self, Target};
-use codex_picker::fulltext::ContentIndex;
+use codex_picker::search::fulltext::build::{self, Target};
+use codex_picker::search::fulltext::ContentIndex;
 use codex_picker::store::walk::RolloutFile;
 use codex_picker::store::Store;
 use std::path::{Path, PathBuf};
@@ -69,6 +69,7 @@ fn targets_of(home: &Path) -> (Vec<RolloutFile>, Vec<Target>) {
         .map(|f| Target {
             file: f.clone(),
             id: f.path.file_name().unwrap().to_string_lossy()[28..64].to_owned(),
+            name: None,
         })
         .collect();
     (files, targets)

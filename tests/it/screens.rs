@@ -83,7 +83,7 @@ pub(crate) fn app(demo: &mut Demo, opts: Options, w: u16, h: u16) -> App {
 }
 
 /// The content index of the demo store, as the indexer would build it.
-fn content_index(demo: &Demo) -> std::sync::Arc<codex_picker::fulltext::ContentIndex> {
+fn content_index(demo: &Demo) -> std::sync::Arc<codex_picker::search::fulltext::ContentIndex> {
     let (files, _) = demo.store.files(true);
     let walked: Vec<_> = files
         .iter()
@@ -92,10 +92,12 @@ fn content_index(demo: &Demo) -> std::sync::Arc<codex_picker::fulltext::ContentI
             (f.clone(), row.map(|r| r.id.clone()))
         })
         .collect();
-    let targets = codex_picker::fulltext::build::targets_for(&walked);
+    let targets = codex_picker::search::fulltext::build::targets_for(&walked, &Default::default());
     let (index, _) =
-        codex_picker::fulltext::build::build(None, &targets, &files, 1, &mut |_, _, _| true)
-            .unwrap();
+        codex_picker::search::fulltext::build::build(None, &targets, &files, 1, &mut |_, _, _| {
+            true
+        })
+        .unwrap();
     std::sync::Arc::new(index)
 }
 

@@ -3,8 +3,8 @@
 //! transcripts. Pure, like the rest of `app`.
 
 use super::{App, Freshness, Reselect};
-use crate::fulltext::ContentHit;
 use crate::rollout::transcript::Transcript;
+use crate::search::fulltext::ContentHit;
 use crate::session::SessionRow;
 use crate::workers::indexer::Event;
 use crate::workers::search::Request;

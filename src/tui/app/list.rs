@@ -7,8 +7,8 @@
 use super::filters::Filters;
 use super::rows::Rows;
 use super::{Action, Hidden, Reselect, CONTENT_PREFIX};
-use crate::query_filter::{self, FilterError, Split};
-use crate::search::{self, Query, Recency};
+use crate::search::filter::{self, FilterError, Split};
+use crate::search::title::{self, Query, Recency};
 use crate::session::SessionRow;
 use crate::timefmt::Millis;
 use std::sync::Arc;
@@ -130,8 +130,8 @@ impl List {
 
     /// The query changed (read at `now`, for relative dates): parse it again, back to the top.
     pub fn reparse(&mut self, now: Millis) {
-        self.split = query_filter::split(self.search_text(), now);
-        self.parsed = search::parse(&self.split.words);
+        self.split = filter::split(self.search_text(), now);
+        self.parsed = title::parse(&self.split.words);
         self.selected = 0;
         self.offset = 0;
     }

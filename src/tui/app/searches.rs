@@ -8,8 +8,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::{SearchMode, CONTENT_PREFIX};
-use crate::fulltext::{ContentHit, ContentIndex};
-use crate::search::Recency;
+use crate::search::fulltext::{ContentHit, ContentIndex};
+use crate::search::title::Recency;
 use crate::workers::search::Request;
 
 /// How an answer taken compares with the one before it.

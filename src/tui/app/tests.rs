@@ -1,9 +1,9 @@
 //! One test per action on [`App`], plus the background messages.
 
 use super::*;
-use crate::fulltext::{ContentHit, ContentIndex};
 use crate::rollout::transcript::{Entry, Transcript};
-use crate::search::{self, Haystack, Recency};
+use crate::search::fulltext::{ContentHit, ContentIndex};
+use crate::search::title::{self, Haystack, Recency};
 use crate::workers::indexer::Event;
 use crate::workers::search::Request;
 use std::path::PathBuf;
@@ -70,7 +70,7 @@ fn answer(app: &mut App) {
     for req in app.take_outbox().search {
         if let Request::Search { gen, query, order } = req {
             let hays: Vec<Haystack> = app.rows().iter().map(|r| Haystack::new(r)).collect();
-            let ranked = search::Searcher::default().search(&hays, &query, order);
+            let ranked = title::Searcher::default().search(&hays, &query, order);
             app.apply_search(gen, ranked);
         }
     }

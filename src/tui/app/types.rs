@@ -1,7 +1,7 @@
 //! The vocabulary of the picker's state machine: modes, actions, effects, the outbox of work for
 //! the workers (their own messages) and start-up options. Plain data.
 
-use crate::search::Recency;
+use crate::search::title::Recency;
 use crate::workers::transcript::Job;
 use crate::workers::{changes, search};
 

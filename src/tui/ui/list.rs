@@ -9,9 +9,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
-use crate::fulltext::ContentHit;
 use crate::sanitize;
-use crate::search::{self, Highlights};
+use crate::search::fulltext::ContentHit;
+use crate::search::title::{self, Highlights};
 use crate::session::SessionRow;
 use crate::textwidth;
 use crate::timefmt::{self, Millis};
@@ -45,7 +45,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
                 Highlights::default()
             } else {
                 // Only the rows on screen pay for a haystack and their highlights.
-                search::highlights(&search::Haystack::new(&rows[i]), list.parsed())
+                title::highlights(&title::Haystack::new(&rows[i]), list.parsed())
             };
             let open = app.holder_of(&rows[i]).is_some();
             row_line(
@@ -246,7 +246,7 @@ fn row_line(
             .as_deref()
             .map(sanitize::one_line)
             .unwrap_or_default();
-        let branch_marks = &marks.fields[search::BRANCH];
+        let branch_marks = &marks.fields[title::BRANCH];
         spans.column(&branch, branch_marks, theme.branch, branch_w, 0);
     }
     let line = spans.into_line(ctx.width);
@@ -289,13 +289,13 @@ fn title(
     match &row.name {
         Some(n) if !n.trim().is_empty() => (
             sanitize::one_line(n),
-            marks.fields[search::NAME].clone(),
+            marks.fields[title::NAME].clone(),
             theme.title.add_modifier(Modifier::BOLD),
         ),
         _ if row.preview.trim().is_empty() => ("(no message)".to_owned(), Vec::new(), theme.empty),
         _ => (
             sanitize::one_line(&row.preview),
-            marks.fields[search::PREVIEW].clone(),
+            marks.fields[title::PREVIEW].clone(),
             theme.title,
         ),
     }
@@ -314,7 +314,7 @@ fn project(row: &SessionRow, marks: &Highlights) -> (String, Vec<usize>) {
         .unwrap_or_default();
     let project = crate::session::project_of(&cwd);
     let project_at = cwd.chars().count().saturating_sub(project.chars().count());
-    let project_marks = marks.fields[search::CWD]
+    let project_marks = marks.fields[title::CWD]
         .iter()
         .filter_map(|&p| p.checked_sub(project_at))
         .collect();

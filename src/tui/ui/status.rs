@@ -5,7 +5,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::Frame;
 
-use crate::search::Recency;
+use crate::search::title::Recency;
 use crate::textwidth;
 use crate::tui::app::{App, Scope};
 use crate::tui::keys;

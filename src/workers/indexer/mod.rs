@@ -17,8 +17,8 @@ use std::sync::Arc;
 use std::thread;
 use std::time::Duration;
 
-use crate::fulltext::{self, ContentIndex};
 use crate::rollout::summary::Until;
+use crate::search::fulltext::{self, ContentIndex};
 use crate::session::SessionRow;
 use crate::store::engine::{self, Row};
 use crate::store::walk::RolloutFile;
@@ -246,5 +246,8 @@ fn content_phase(
     let Ok(pool) = engine::pool(opts.threads, true) else {
         return;
     };
-    pool.install(|| fulltext::cached::refresh(file.as_deref(), &files, opts.threads, &mut report));
+    let names = store.names();
+    pool.install(|| {
+        fulltext::cached::refresh(file.as_deref(), &files, &names, opts.threads, &mut report)
+    });
 }

@@ -2,12 +2,14 @@
 //!
 //! A query is groups of words: each bare word is a group, and so is each `"quoted phrase"`
 //! (or a word the analyzer splits, such as `retry-logic`, whose parts must be adjacent). A
-//! message matches when it holds every group. A word matches exactly, or, ranked well below,
+//! word matches exactly, below that in another form (`super::forms`), and, ranked well below,
 //! with one typo (words of five letters or more); the last word, while it is being typed (no
-//! space after it, three letters or more), also matches as a prefix. On top of BM25 (term frequency that saturates,
-//! message length, rarity), a message holding the words together and in order, or near each
-//! other, ranks above one holding them scattered. (The weight of a message's place is applied
-//! to its score by the search, `super::ContentIndex::search`.)
+//! space after it, three letters or more), also matches as a prefix. [`build`] is the query of
+//! a message that holds every group; on top of BM25 (term frequency that saturates, message
+//! length, rarity), a message holding the words together and in order, or near each other,
+//! ranks above one holding them scattered. [`group`] is one group alone, for sessions whose
+//! messages hold the groups between them (`super::spread`). (The weight of a message's place
+//! is applied to its score by the search.)
 
 use tantivy::query::{
     BooleanQuery, BoostQuery, FuzzyTermQuery, Occur, PhrasePrefixQuery, PhraseQuery, Query,
@@ -65,7 +67,7 @@ pub fn parse(text: &str) -> Parsed {
     parsed
 }
 
-fn term(fields: &Fields, word: &str) -> Term {
+pub fn term(fields: &Fields, word: &str) -> Term {
     Term::from_field_text(fields.text, word)
 }
 
@@ -73,14 +75,27 @@ fn boosted(q: Box<dyn Query>, by: f32) -> Box<dyn Query> {
     Box::new(BoostQuery::new(q, by))
 }
 
-/// One word: exactly, with a typo, or as a prefix (the alternatives far below the exact word).
-fn word_clause(fields: &Fields, word: &str, prefix: bool) -> Box<dyn Query> {
+/// The shortest word that also matches with a typo.
+pub const TYPO_FROM: usize = 5;
+/// How much a word in another form counts against the word as typed.
+const FORM_WEIGHT: f32 = 0.6;
+
+/// One word: exactly, in another form of `forms`, with a typo, or as a prefix (the
+/// alternatives below the exact word).
+fn word_clause(fields: &Fields, word: &str, prefix: bool, forms: &[String]) -> Box<dyn Query> {
     let t = term(fields, word);
     let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(
         Occur::Should,
         Box::new(TermQuery::new(t.clone(), IndexRecordOption::WithFreqs)),
     )];
-    if word.chars().count() >= 5 {
+    for form in forms {
+        let q = Box::new(TermQuery::new(
+            term(fields, form),
+            IndexRecordOption::WithFreqs,
+        ));
+        clauses.push((Occur::Should, boosted(q, FORM_WEIGHT)));
+    }
+    if word.chars().count() >= TYPO_FROM {
         let fuzzy = Box::new(FuzzyTermQuery::new(t.clone(), 1, true));
         clauses.push((Occur::Should, boosted(fuzzy, 0.1)));
     }
@@ -110,28 +125,51 @@ fn phrase_clause(fields: &Fields, group: &[&str], slop: u32, prefix: bool) -> Bo
 /// every word costs more than a keystroke may (the "together" bonus stays).
 pub const NEAR_CHECK_MAX: u64 = 20_000;
 
-/// The query for `parsed`: every group required, closeness rewarded. `None` when empty.
-/// `doc_freq` says how many messages hold a word.
+/// Whether group `i` of `parsed` may match a word other than itself: another form, a typo, or
+/// a prefix (a group no message holds as written and that may not is held by no session).
+pub fn may_match_otherwise(parsed: &Parsed, i: usize, forms: &[Vec<String>]) -> bool {
+    let last = i + 1 == parsed.groups.len();
+    match parsed.groups[i].as_slice() {
+        [word] => {
+            let n = word.chars().count();
+            forms.get(i).is_some_and(|f| !f.is_empty())
+                || n >= TYPO_FROM
+                || (last && parsed.prefix_last && n >= 3)
+        }
+        _ => false,
+    }
+}
+
+/// The query of group `i` of `parsed` alone; `forms` holds each group's other forms.
+pub fn group(fields: &Fields, parsed: &Parsed, i: usize, forms: &[Vec<String>]) -> Box<dyn Query> {
+    let last = parsed.groups.len().saturating_sub(1);
+    let no_forms = Vec::new();
+    match parsed.groups[i].as_slice() {
+        [word] => {
+            let forms = forms.get(i).unwrap_or(&no_forms);
+            word_clause(fields, word, i == last && parsed.prefix_last, forms)
+        }
+        many => {
+            let words: Vec<&str> = many.iter().map(String::as_str).collect();
+            phrase_clause(fields, &words, 0, false)
+        }
+    }
+}
+
+/// The query of a message holding every group of `parsed`, closeness rewarded; `forms` holds
+/// each group's other forms. `None` when empty. `doc_freq` says how many messages hold a word.
 pub fn build(
     fields: &Fields,
     parsed: &Parsed,
+    forms: &[Vec<String>],
     doc_freq: impl Fn(&Term) -> u64,
 ) -> Option<Box<dyn Query>> {
     if parsed.is_empty() {
         return None;
     }
-    let last = parsed.groups.len() - 1;
-    let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
-    for (i, group) in parsed.groups.iter().enumerate() {
-        let q = match group.as_slice() {
-            [word] => word_clause(fields, word, i == last && parsed.prefix_last),
-            many => {
-                let words: Vec<&str> = many.iter().map(String::as_str).collect();
-                phrase_clause(fields, &words, 0, false)
-            }
-        };
-        clauses.push((Occur::Must, q));
-    }
+    let mut clauses: Vec<(Occur, Box<dyn Query>)> = (0..parsed.groups.len())
+        .map(|i| (Occur::Must, group(fields, parsed, i, forms)))
+        .collect();
     let all = parsed.all_words();
     if all.len() >= 2 {
         // The words together and in order count for more than where the message sits. While the

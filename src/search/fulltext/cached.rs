@@ -1,6 +1,7 @@
 //! The content index in its cache folder, brought up to date with the store: the one way the
 //! picker's indexer and `list --content` get it.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::build::{self, BuildStats};
@@ -14,17 +15,19 @@ pub fn index_dir(cache: &Path) -> PathBuf {
 }
 
 /// The content index of the sessions among `walked` (every rollout of the store, as the index
-/// engine found it, with its session id when it is one; the others are fork parents), kept in
+/// engine found it, with its session id when it is one; the others are fork parents), named by
+/// `names` (session id to name, as `Store::names` reads them), kept in
 /// the folder for `cache` when there is one, else built in memory, read on the current rayon
 /// pool. `progress(done, total, index)` is called after each committed batch with
 /// the index searchable so far; when it returns false the build stops and `None` is returned.
 pub fn refresh(
     cache: Option<&Path>,
     walked: &[(RolloutFile, Option<String>)],
+    names: &HashMap<String, String>,
     threads: usize,
     progress: &mut dyn FnMut(usize, usize, &ContentIndex) -> bool,
 ) -> Option<(ContentIndex, BuildStats)> {
-    let targets = build::targets_for(walked);
+    let targets = build::targets_for(walked, names);
     let files: Vec<RolloutFile> = walked.iter().map(|(f, _)| f.clone()).collect();
     // The in-memory index of earlier versions was one file at the cache location; nothing
     // reads it any more.

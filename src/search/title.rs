@@ -561,5 +561,5 @@ impl Searcher {
 }
 
 #[cfg(test)]
-#[path = "search_tests.rs"]
+#[path = "title_tests.rs"]
 mod tests;

@@ -1,7 +1,7 @@
 //! Ranking: the session the user remembers comes first.
 
 use super::build::from_texts;
-use super::schema::Place::{First, Prompt, Reply};
+use super::schema::Place::{First, Label, Prompt, Reply};
 
 fn ids(hits: &[super::ContentHit]) -> Vec<&str> {
     hits.iter().map(|h| h.id.as_str()).collect()
@@ -116,7 +116,69 @@ fn case_and_accents_fold_and_empty_queries_find_nothing() {
 }
 
 #[test]
-fn every_word_must_be_in_one_message() {
-    let index = from_texts(&[("a", 1, vec![(First, "kiwi"), (Reply, "zanzibar")])]);
-    assert!(index.search("kiwi zanzibar ", 10).is_empty());
+fn every_word_must_be_in_the_session_each_in_any_message() {
+    let index = from_texts(&[
+        ("a", 1, vec![(First, "kiwi"), (Reply, "zanzibar")]),
+        ("b", 2, vec![(First, "kiwi"), (Reply, "mango")]),
+    ]);
+    assert_eq!(ids(&index.search("kiwi zanzibar ", 10)), ["a"]);
+    assert!(index.search("kiwi zanzibar papaya ", 10).is_empty());
+}
+
+#[test]
+fn a_prompt_word_and_a_reply_word_find_the_session_below_one_message_holding_both() {
+    let index = from_texts(&[
+        (
+            "spread",
+            9,
+            vec![
+                (First, "add a webhook for payments"),
+                (Reply, "done, with jitter on the retries"),
+            ],
+        ),
+        ("together", 1, vec![(First, "the webhook needs jitter")]),
+        ("neither", 5, vec![(First, "the webhook is fine")]),
+    ]);
+    let hits = index.search("webhook jitter", 10);
+    assert_eq!(ids(&hits), ["together", "spread"]);
+    let snippet = &hits[1].snippet[hits[1].snippet_match.clone()];
+    assert!(["webhook", "jitter"].contains(&snippet), "{snippet}");
+    // Every word must be somewhere in the session.
+    assert!(index.search("webhook quokka", 10).is_empty());
+    // A quoted phrase stays a phrase: no session holds these words together.
+    assert!(index.search("\"webhook jitter\"", 10).is_empty());
+}
+
+#[test]
+fn another_form_finds_the_word_below_the_form_as_typed() {
+    let index = from_texts(&[
+        ("retry", 9, vec![(First, "add a retry to the client")]),
+        ("retries", 1, vec![(First, "add retries to the client")]),
+        ("other", 5, vec![(First, "add a timeout to the client")]),
+    ]);
+    assert_eq!(
+        ids(&index.search("retries client", 10)),
+        ["retries", "retry"]
+    );
+    assert_eq!(ids(&index.search("failing", 10)), Vec::<&str>::new());
+    let index = from_texts(&[("fail", 1, vec![(Reply, "the tests fail on main")])]);
+    assert_eq!(ids(&index.search("failing tests", 10)), ["fail"]);
+}
+
+#[test]
+fn folder_branch_and_name_words_find_their_sessions() {
+    let index = from_texts(&[
+        (
+            "acme",
+            1,
+            vec![
+                (First, "make the retries back off"),
+                (Label, "src/acme-api\nfix/backoff"),
+            ],
+        ),
+        ("other", 9, vec![(First, "make the retries back off")]),
+    ]);
+    assert_eq!(ids(&index.search("acme-api retries", 10)), ["acme"]);
+    assert_eq!(ids(&index.search("api backoff", 10)), ["acme"]);
+    assert_eq!(ids(&index.search("retries", 10)), ["other", "acme"]);
 }

@@ -3,8 +3,9 @@
 //! Owns opening (an index that is missing, damaged, of another version, or whose session table
 //! disagrees with it is started over, never trusted), the text extraction (the transcript rule
 //! with tools off: every real user and assistant message, whole, each once, no tool output, no
-//! injected context), and the incremental build: sessions whose file has the size and mtime it
-//! was indexed at are kept, gone ones deleted, new and changed ones read again, in batches, each
+//! injected context) with one more document of the session's labels (name, folder, branch), and
+//! the incremental build: sessions whose file has the size and mtime it was indexed at, and the
+//! same name, are kept, gone ones deleted, new and changed ones read again, in batches, each
 //! batch committed so that searches see it while the build goes on.
 
 use std::collections::HashMap;
@@ -29,11 +30,12 @@ const WRITER_MEMORY: usize = 40 << 20;
 /// The file that says which schema version the folder's index is.
 const VERSION_FILE: &str = crate::store::cache::INDEX_MARK;
 
-/// One session to index: its file and id (the row's id).
+/// One session to index: its file, id (the row's id) and name.
 #[derive(Debug, Clone)]
 pub struct Target {
     pub file: RolloutFile,
     pub id: String,
+    pub name: Option<String>,
 }
 
 /// What a build did.
@@ -53,22 +55,28 @@ pub struct BuildStats {
 }
 
 /// Targets for every session among the walked files (each with its session id, `None` for a
-/// file that is not a session).
-pub fn targets_for(walked: &[(RolloutFile, Option<String>)]) -> Vec<Target> {
+/// file that is not a session), named by `names` (session id to name).
+pub fn targets_for(
+    walked: &[(RolloutFile, Option<String>)],
+    names: &HashMap<String, String>,
+) -> Vec<Target> {
     walked
         .iter()
         .filter_map(|(file, id)| {
+            let id = id.clone()?;
             Some(Target {
                 file: file.clone(),
-                id: id.clone()?,
+                name: names.get(&id).cloned(),
+                id,
             })
         })
         .collect()
 }
 
 /// Read one file's messages by the transcript rule (a paginated fork includes its parent's
-/// history), each with its place in the session.
-fn extract(file: &RolloutFile, files: &[RolloutFile]) -> Vec<(Place, String)> {
+/// history), each with its place in the session, then its labels (`name`, the folder and
+/// branch of its metadata), when it has any.
+fn extract(file: &RolloutFile, files: &[RolloutFile], name: Option<&str>) -> Vec<(Place, String)> {
     let opts = TranscriptOptions {
         max_message_bytes: None,
         tools: false,
@@ -81,7 +89,14 @@ fn extract(file: &RolloutFile, files: &[RolloutFile]) -> Vec<(Place, String)> {
         return Vec::new();
     };
     let mut first = true;
-    t.entries
+    let meta = t.meta.as_ref();
+    let label = schema::label(
+        name,
+        meta.and_then(|m| m.cwd.as_deref()),
+        meta.and_then(|m| m.git_branch.as_deref()),
+    );
+    let mut out: Vec<(Place, String)> = t
+        .entries
         .into_iter()
         .filter_map(|e| match e {
             Entry::Message { role, text, .. } => {
@@ -95,7 +110,11 @@ fn extract(file: &RolloutFile, files: &[RolloutFile]) -> Vec<(Place, String)> {
             }
             Entry::Tool(_) | Entry::Marker(_) => None,
         })
-        .collect()
+        .collect();
+    if !label.is_empty() {
+        out.push((Place::Label, label));
+    }
+    out
 }
 
 /// Why an index on disk is not used as it is (it is then started over), or cannot be made.
@@ -209,7 +228,9 @@ fn plan(table: &Table, targets: &[Target]) -> (Vec<u64>, Vec<usize>, usize) {
         let same = table
             .number_of(&t.file.path)
             .and_then(|n| table.get(n))
-            .is_some_and(|s| s.size == t.file.size && s.mtime_ms == t.file.mtime_ms);
+            .is_some_and(|s| {
+                s.size == t.file.size && s.mtime_ms == t.file.mtime_ms && s.name == t.name
+            });
         if same {
             reused += 1;
         } else {
@@ -324,7 +345,7 @@ fn read_batch(
             if let Some(old) = old {
                 writer.delete_term(Term::from_field_u64(e.fields.session, old));
             }
-            let messages = extract(&t.file, files);
+            let messages = extract(&t.file, files, t.name.as_deref());
             for (ordinal, (place, text)) in messages.iter().enumerate() {
                 let doc = message_doc(&e.fields, number, ordinal, *place, text);
                 // Fails only when the writer is gone; the commit then says so.
@@ -336,6 +357,7 @@ fn read_batch(
                 size: t.file.size,
                 mtime_ms: t.file.mtime_ms,
                 messages: messages.len() as u64,
+                name: t.name.clone(),
             };
             (number, session)
         })
@@ -414,6 +436,7 @@ pub(crate) fn from_texts(sessions: &[TextSession<'_>]) -> ContentIndex {
             size: 0,
             mtime_ms: *mtime_ms,
             messages: messages.len() as u64,
+            name: None,
         };
         added.push((number, session));
     }

@@ -2,10 +2,14 @@
 //! Tantivy index kept in the cache folder (never in the store), ranked the way a search engine
 //! ranks and grouped by session.
 //!
-//! Owns the search and what a hit says. One Tantivy document per message (`schema`); a query
-//! (`query`) is matched per message and scored by BM25 with a bonus for the words together
-//! and in order, times the weight of the message's place (first prompt, prompt, reply); a session scores as its best message, with recency breaking
-//! ties; the hit carries the best message's place and a snippet around its match (`snippet`).
+//! Owns the search and what a hit says. One Tantivy document per message, and one of the
+//! session's labels (name, folder, branch) (`schema`). A session matches when it holds every
+//! word of the query (`query`), each in another form too (`forms`), each anywhere in it. Sessions
+//! with one message holding every word come first, scored as that message: BM25 with a bonus
+//! for the words together and in order, times the weight of the message's place (labels and
+//! first prompt, prompt, reply); then sessions holding the words between their messages
+//! (`spread`); recency breaks ties. The hit carries the best message's place and a snippet
+//! around its match (`snippet`).
 //! The index is built and kept up to date by [`build`] (incrementally, against its session
 //! table, `table`); [`cached`] is the one entry point the picker and `list --content` use.
 //! Which text is indexed follows the transcript rule (reading-rules section 5): no tool output,
@@ -13,12 +17,14 @@
 
 pub mod build;
 pub mod cached;
+mod forms;
 mod query;
 mod schema;
 mod snippet;
+mod spread;
 mod table;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::ops::Range;
 use std::path::PathBuf;
@@ -135,46 +141,53 @@ impl ContentIndex {
         };
         let parsed = query::parse(text);
         let searcher = e.reader.searcher();
+        let forms: Vec<Vec<String>> = parsed
+            .groups
+            .iter()
+            .map(|g| match g.as_slice() {
+                [word] => forms::other_forms(&searcher, e.fields.text, word),
+                _ => Vec::new(),
+            })
+            .collect();
         let doc_freq = |t: &tantivy::Term| searcher.doc_freq(t).unwrap_or(0);
-        let Some(q) = query::build(&e.fields, &parsed, doc_freq) else {
+        let Some(q) = query::build(&e.fields, &parsed, &forms, doc_freq) else {
             return Vec::new();
         };
         let limit = limit.clamp(1, MAX_RESULTS);
-        // Messages, best first; several may belong to one session.
-        let wanted = TopDocs::with_limit(limit * 8 + 64).tweak_score(|segment: &SegmentReader| {
-            let place = segment.fast_fields().u64("place").ok();
-            move |doc: DocId, score: Score| {
-                let code = place.as_ref().and_then(|c| c.first(doc)).unwrap_or(2);
-                score * Place::weight_of(code)
-            }
-        });
-        let Ok(docs) = searcher.search(&*q, &wanted) else {
-            return Vec::new();
-        };
         let table = e.table();
-        let mut best: HashMap<u64, Best> = HashMap::new();
         let mut columns = HashMap::new();
-        for (score, at) in docs {
-            let Some(session) = e.number(&searcher, &mut columns, at, "session") else {
-                continue;
-            };
-            best.entry(session)
-                .and_modify(|b| b.hits += 1)
-                .or_insert(Best { score, at, hits: 1 });
-        }
-        let mut ranked: Vec<(u64, Best)> = best
-            .into_iter()
-            .filter(|(s, _)| table.get(*s).is_some())
-            .collect();
+        let mut together = e.together(&searcher, &*q, limit, &mut columns);
+        together.retain(|(s, _)| table.get(*s).is_some());
         let updated = |s: u64| table.get(s).map_or(0, |t| t.mtime_ms);
-        ranked.sort_by(|(sa, a), (sb, b)| {
+        let order = |(sa, a): &(u64, Best), (sb, b): &(u64, Best)| {
             b.score
                 .total_cmp(&a.score)
                 .then_with(|| updated(*sb).cmp(&updated(*sa)))
                 .then_with(|| sa.cmp(sb))
-        });
-        ranked.truncate(limit);
-        ranked
+        };
+        // Sessions holding the words between their messages count for less than one message
+        // holding them, but more than a message that holds them only with a typo.
+        let rare = spread::rarest(&searcher, &e.fields, &parsed) <= spread::ALWAYS_BELOW;
+        if together.len() < limit || rare {
+            let skip: HashSet<u64> = together.iter().map(|(s, _)| *s).collect();
+            let spread: Vec<(u64, Best)> =
+                spread::sessions(&searcher, &e.fields, &parsed, &forms, &skip)
+                    .into_iter()
+                    .filter(|s| table.get(s.session).is_some())
+                    .map(|s| {
+                        let best = Best {
+                            score: s.score * spread::WEIGHT,
+                            at: s.best,
+                            hits: s.docs,
+                        };
+                        (s.session, best)
+                    })
+                    .collect();
+            together.extend(spread);
+        }
+        together.sort_by(order);
+        together.truncate(limit);
+        together
             .into_iter()
             .filter_map(|(s, b)| {
                 let session = table.get(s)?;
@@ -203,6 +216,38 @@ impl ContentIndex {
 type Columns = HashMap<(u32, &'static str), tantivy::columnar::Column<u64>>;
 
 impl Engine {
+    /// Sessions with one message that holds every group of the query `q`, each with its best
+    /// message (unordered).
+    fn together(
+        &self,
+        searcher: &Searcher,
+        q: &dyn tantivy::query::Query,
+        limit: usize,
+        columns: &mut Columns,
+    ) -> Vec<(u64, Best)> {
+        // Messages, best first; several may belong to one session.
+        let wanted = TopDocs::with_limit(limit * 8 + 64).tweak_score(|segment: &SegmentReader| {
+            let place = segment.fast_fields().u64("place").ok();
+            move |doc: DocId, score: Score| {
+                let code = place.as_ref().and_then(|c| c.first(doc)).unwrap_or(2);
+                score * Place::weight_of(code)
+            }
+        });
+        let Ok(docs) = searcher.search(q, &wanted) else {
+            return Vec::new();
+        };
+        let mut best: HashMap<u64, Best> = HashMap::new();
+        for (score, at) in docs {
+            let Some(session) = self.number(searcher, columns, at, "session") else {
+                continue;
+            };
+            best.entry(session)
+                .and_modify(|b| b.hits += 1)
+                .or_insert(Best { score, at, hits: 1 });
+        }
+        best.into_iter().collect()
+    }
+
     fn table(&self) -> std::sync::RwLockReadGuard<'_, Table> {
         self.table
             .read()

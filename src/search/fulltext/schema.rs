@@ -5,19 +5,23 @@
 //!
 //! Words are what Tantivy's simple tokenizer splits (runs of letters and digits), lower-cased
 //! and folded to ASCII (`École` and `ecole`, `Straße` and `strasse` match); words over 40 bytes
-//! (hashes, base64) are not indexed.
+//! (hashes, base64) are not indexed. Each session also has one document of its labels (its
+//! name, the last two parts of its folder, its branch), so those are words like any other.
+//! Words are indexed as written; [`stem`] (Tantivy's English stemmer) tells which words of the
+//! index are other forms of a query's word.
 
 use tantivy::schema::{
     Field, IndexRecordOption, NumericOptions, Schema, TextFieldIndexing, TextOptions,
 };
 use tantivy::tokenizer::{
-    AsciiFoldingFilter, LowerCaser, RemoveLongFilter, SimpleTokenizer, TextAnalyzer,
+    AsciiFoldingFilter, Language, LowerCaser, RemoveLongFilter, SimpleTokenizer, Stemmer,
+    TextAnalyzer,
 };
 use tantivy::Index;
 
 /// Bumped whenever the schema, the analysis or what is indexed changes: an index of another
 /// version is rebuilt, never read.
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// The name the analyzer is registered under.
 const ANALYZER: &str = "cp_words";
@@ -32,6 +36,8 @@ pub enum Place {
     Prompt,
     /// An assistant reply.
     Reply,
+    /// The session's name, folder and branch.
+    Label,
 }
 
 impl Place {
@@ -44,6 +50,7 @@ impl Place {
         match code {
             0 => Place::First.weight(),
             1 => Place::Prompt.weight(),
+            3 => Place::Label.weight(),
             _ => Place::Reply.weight(),
         }
     }
@@ -51,7 +58,7 @@ impl Place {
     /// How much a match here counts against a match in a reply.
     pub fn weight(self) -> f32 {
         match self {
-            Place::First => 1.6,
+            Place::First | Place::Label => 1.6,
             Place::Prompt => 1.3,
             Place::Reply => 1.0,
         }
@@ -113,6 +120,46 @@ pub fn words(text: &str) -> Vec<(String, std::ops::Range<usize>)> {
     out
 }
 
+/// Tantivy's English stemmer, for [`stem_with`].
+pub fn stemmer() -> TextAnalyzer {
+    TextAnalyzer::builder(SimpleTokenizer::default())
+        .filter(Stemmer::new(Language::English))
+        .build()
+}
+
+/// The English stem of one analysed word (`retries` and `retry`: `retri`).
+#[cfg(test)]
+pub fn stem(word: &str) -> String {
+    stem_with(&mut stemmer(), word)
+}
+
+/// [`stem`] with a stemmer made once.
+pub fn stem_with(stemmer: &mut TextAnalyzer, word: &str) -> String {
+    let mut stream = stemmer.token_stream(word);
+    let mut out = String::new();
+    while let Some(t) = stream.next() {
+        out.push_str(&t.text);
+    }
+    out
+}
+
+/// The label document's text of a session: its name, the last two parts of its folder (the
+/// ones that tell projects apart; the rest is the same home for every session), its branch.
+pub fn label(name: Option<&str>, cwd: Option<&str>, branch: Option<&str>) -> String {
+    let folder: Vec<&str> = cwd
+        .unwrap_or_default()
+        .split(['/', '\\'])
+        .filter(|p| !p.is_empty())
+        .collect();
+    let tail = folder[folder.len().saturating_sub(2)..].join("/");
+    [name.unwrap_or_default(), &tail, branch.unwrap_or_default()]
+        .iter()
+        .filter(|p| !p.is_empty())
+        .copied()
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -125,5 +172,17 @@ mod tests {
             .map(|(w, _)| w)
             .collect();
         assert_eq!(got, ["ecole", "strasse", "retry", "logic", "v2"]);
+    }
+
+    #[test]
+    fn forms_share_a_stem_and_labels_keep_the_folder_tail() {
+        assert_eq!(stem("retries"), stem("retry"));
+        assert_eq!(stem("failing"), stem("fail"));
+        assert_ne!(stem("parser"), stem("parse2"));
+        assert_eq!(
+            label(Some("Fix it"), Some("/home/me/src/acme-api"), Some("main")),
+            "Fix it\nsrc/acme-api\nmain"
+        );
+        assert_eq!(label(None, Some("/"), None), "");
     }
 }

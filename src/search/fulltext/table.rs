@@ -23,8 +23,10 @@ pub struct Session {
     pub id: String,
     pub size: u64,
     pub mtime_ms: Millis,
-    /// Messages indexed for it.
+    /// Documents indexed for it (its messages and its labels).
     pub messages: u64,
+    /// The name it was indexed with (a rename is read again).
+    pub name: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,0 +1,82 @@
+//! The picker's one search box, measured in this process: the picker's own state ([`App`]) is
+//! given every row and the content index, a query is pasted into it in the default mode, and
+//! its searches are answered by the picker's own search thread until it asks no more; the rows
+//! the list then shows, in order, are what a person would see.
+//!
+//! Every folder and archived sessions are shown (the measure is the ranking, not the filters).
+
+use std::sync::mpsc::Sender;
+use std::sync::Arc;
+use std::time::Duration;
+
+use codex_picker::search::fulltext::ContentIndex;
+use codex_picker::session::SessionRow;
+use codex_picker::tui::app::{Action, App, Options};
+use codex_picker::workers::indexer::Event;
+use codex_picker::workers::search::{self, Answer, Request};
+use codex_picker::workers::wake::Waker;
+
+/// The picker, its rows and index given, with its search thread.
+pub struct Picker {
+    app: App,
+    tx: Sender<Request>,
+    rx: std::sync::mpsc::Receiver<Answer>,
+}
+
+impl Picker {
+    pub fn new(rows: &[SessionRow], content: &ContentIndex) -> Picker {
+        let opts = Options {
+            all: true,
+            show_archived: true,
+            ..Options::default()
+        };
+        let mut app = App::new(opts, codex_picker::timefmt::now_ms());
+        app.update(Action::Resize(ratatui::layout::Rect::new(0, 0, 120, 40)));
+        app.apply_index(Event::Rows(rows.to_vec()));
+        app.apply_index(Event::Finished {
+            rows: rows.len(),
+            issues: 0,
+            elapsed: Duration::ZERO,
+        });
+        app.apply_index(Event::ContentReady(Arc::new(content.clone())));
+        let (tx, rx) = search::spawn(Waker::noop());
+        let mut p = Picker { app, tx, rx };
+        p.settle();
+        p
+    }
+
+    /// Hand the picker's queued searches to its thread and its answers back, until it waits
+    /// for none.
+    fn settle(&mut self) {
+        loop {
+            let out = self.app.take_outbox();
+            for req in out.search {
+                self.tx.send(req).expect("the search thread");
+            }
+            if !self.app.searching() {
+                return;
+            }
+            match self.rx.recv_timeout(Duration::from_secs(60)) {
+                Ok(Answer::Ranked { gen, ranked }) => self.app.apply_search(gen, ranked),
+                Ok(Answer::Content { gen, hits }) => self.app.apply_content(gen, hits),
+                Err(_) => panic!("the search thread did not answer"),
+            }
+        }
+    }
+
+    /// The ids of the first `n` rows shown for `query` typed into the empty box.
+    pub fn top(&mut self, query: &str, n: usize) -> Vec<String> {
+        self.app.update(Action::ClearQuery);
+        self.settle();
+        self.app.update(Action::Paste(query.to_owned()));
+        self.settle();
+        let rows = self.app.rows();
+        self.app
+            .list()
+            .visible()
+            .iter()
+            .take(n)
+            .map(|&i| rows[i].id.clone())
+            .collect()
+    }
+}
