@@ -154,7 +154,10 @@ fn run_indexer(store: &Store, dir: Option<PathBuf>) -> (Duration, Duration, Vec<
         match ev {
             Event::Rows(r) | Event::Updated(r) => {
                 first.get_or_insert_with(|| t.elapsed());
-                rows.extend(r.into_iter().map(|r| (r.path.clone(), r)));
+                rows.extend(
+                    r.into_iter()
+                        .map(|r| (r.path.clone(), std::sync::Arc::unwrap_or_clone(r))),
+                );
             }
             Event::Removed(paths) => paths.iter().for_each(|p| drop(rows.remove(p))),
             Event::Finished { .. } => break,

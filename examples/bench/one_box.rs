@@ -32,7 +32,7 @@ impl Picker {
         };
         let mut app = App::new(opts, codex_picker::timefmt::now_ms());
         app.update(Action::Resize(ratatui::layout::Rect::new(0, 0, 120, 40)));
-        app.apply_index(Event::Rows(rows.to_vec()));
+        app.apply_index(Event::rows(rows.to_vec()));
         app.apply_index(Event::Finished {
             rows: rows.len(),
             issues: 0,

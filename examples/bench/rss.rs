@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::path::Path;
+use std::sync::Arc;
 
 use codex_picker::session::SessionRow;
 use codex_picker::store::Store;
@@ -31,7 +32,7 @@ pub fn probe(store: &Path, cache: &Path, threads: usize) {
         },
     );
     // As the picker's `Rows`: a list, and each row's place by path.
-    let mut rows: Vec<SessionRow> = Vec::new();
+    let mut rows: Vec<Arc<SessionRow>> = Vec::new();
     let mut by_path: HashMap<OsString, usize> = HashMap::new();
     let mut content = None;
     for ev in rx {

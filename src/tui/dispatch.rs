@@ -8,6 +8,7 @@
 
 use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, Sender, TryRecvError};
+use std::sync::Arc;
 
 use crate::workers::locks;
 use std::time::{Duration, Instant};
@@ -309,7 +310,7 @@ impl Drop for Workers {
 /// applied alone, so the first screenful is drawn at once.
 fn drain_index(app: &mut App, rx: &Receiver<Event>) -> Drained {
     let start = Instant::now();
-    let mut rows: Vec<SessionRow> = Vec::new();
+    let mut rows: Vec<Arc<SessionRow>> = Vec::new();
     let mut out = Drained {
         applied: false,
         urgent: false,
@@ -324,7 +325,11 @@ fn drain_index(app: &mut App, rx: &Receiver<Event>) -> Drained {
         match rx.try_recv() {
             Ok(Event::Rows(batch)) => {
                 let first = app.rows().is_empty() && rows.is_empty();
-                rows.extend(batch);
+                if rows.is_empty() {
+                    rows = batch;
+                } else {
+                    rows.extend(batch);
+                }
                 if first {
                     out.backlog = true;
                     out.urgent = true;

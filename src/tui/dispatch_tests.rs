@@ -75,14 +75,14 @@ fn the_first_batch_is_drawn_alone_then_the_waiting_batches_are_taken_at_once() {
     let mut app = app();
     let (tx, rx) = mpsc::channel();
     tx.send(Event::Found { total: 4 }).unwrap();
-    tx.send(Event::Rows(vec![row("a", 10)])).unwrap();
+    tx.send(Event::rows(vec![row("a", 10)])).unwrap();
     tx.send(Event::Progress { done: 1, total: 4 }).unwrap();
-    tx.send(Event::Rows(vec![row("b", 20)])).unwrap();
-    tx.send(Event::Rows(vec![row("c", 30), row("d", 40)]))
+    tx.send(Event::rows(vec![row("b", 20)])).unwrap();
+    tx.send(Event::rows(vec![row("c", 30), row("d", 40)]))
         .unwrap();
     let mut renamed = row("b", 20);
     renamed.preview = "renamed b".into();
-    tx.send(Event::Updated(vec![renamed])).unwrap();
+    tx.send(Event::updated(vec![renamed])).unwrap();
     tx.send(Event::Progress { done: 4, total: 4 }).unwrap();
 
     let first = drain_index(&mut app, &rx);
@@ -111,8 +111,8 @@ fn a_conversation_waits_for_the_top_row_to_settle_while_the_first_index_streams_
     let mut app = app();
     let (mut workers, ends) = workers();
     let job_rx = &ends.jobs;
-    app.apply_index(Event::Rows(vec![row("a", 10)]));
-    app.apply_index(Event::Rows(vec![row("b", 20)]));
+    app.apply_index(Event::rows(vec![row("a", 10)]));
+    app.apply_index(Event::rows(vec![row("b", 20)]));
     assert!(app.follows_top());
     workers.send(&mut app);
     assert!(
@@ -138,7 +138,7 @@ fn a_conversation_waits_for_the_top_row_to_settle_while_the_first_index_streams_
     assert!(workers.held.is_none());
 
     // Once the index is complete, a conversation is read as soon as it is asked for.
-    app.apply_index(Event::Rows(vec![row("c", 30)]));
+    app.apply_index(Event::rows(vec![row("c", 30)]));
     app.apply_index(Event::Finished {
         rows: 3,
         issues: 0,
@@ -155,7 +155,7 @@ fn once_the_index_is_done_the_conversation_wakes_the_loop_when_it_arrives() {
     let (mut workers, ends) = workers();
     drop(ends.index);
     assert!(!workers.drain_index(&mut app).open);
-    app.apply_index(Event::Rows(vec![row("a", 10), row("b", 20)]));
+    app.apply_index(Event::rows(vec![row("a", 10), row("b", 20)]));
     app.apply_index(Event::Finished {
         rows: 2,
         issues: 0,

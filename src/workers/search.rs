@@ -26,10 +26,11 @@ const SETTLE: Duration = Duration::from_millis(60);
 /// What the picker sends this thread: rows to search, the content index, and searches.
 #[derive(Debug, Clone)]
 pub enum Request {
-    /// New rows, in row order.
-    AddRows(Vec<SessionRow>),
+    /// New rows, in row order (shared with the picker: kept only until their haystacks are
+    /// made).
+    AddRows(Vec<Arc<SessionRow>>),
     /// A row changed in place.
-    ReplaceRow(usize, Box<SessionRow>),
+    ReplaceRow(usize, Arc<SessionRow>),
     Search {
         gen: u64,
         query: String,
@@ -72,8 +73,8 @@ fn run(rx: &Receiver<Request>, tx: &wake::Sender<Answer>) {
     let mut hays: Vec<Haystack> = Vec::new();
     let mut searcher = Searcher::default();
     let mut content: Option<Arc<ContentIndex>> = None;
-    let mut pending: Vec<SessionRow> = Vec::new();
-    let prepare = |hays: &mut Vec<Haystack>, pending: &mut Vec<SessionRow>| {
+    let mut pending: Vec<Arc<SessionRow>> = Vec::new();
+    let prepare = |hays: &mut Vec<Haystack>, pending: &mut Vec<Arc<SessionRow>>| {
         hays.extend(pending.drain(..).map(|row| Haystack::new(&row)));
     };
     loop {
@@ -162,21 +163,23 @@ mod tests {
     fn rows_not_yet_prepared_are_searched_and_replaced_like_the_others() {
         let (tx, rx) = spawn(Waker::noop());
         tx.send(Request::AddRows(vec![
-            row("a", "fix the parser"),
-            row("b", "tidy"),
+            Arc::new(row("a", "fix the parser")),
+            Arc::new(row("b", "tidy")),
         ]))
         .unwrap();
         // Asked at once, before the rows settle: they are prepared for the query.
         assert_eq!(ranked(&tx, &rx, 1, "parser"), [0]);
         // A row replaced while still waiting to be prepared keeps its new text.
-        tx.send(Request::AddRows(vec![row("c", "speed")])).unwrap();
-        tx.send(Request::ReplaceRow(2, Box::new(row("c", "parser docs"))))
+        tx.send(Request::AddRows(vec![Arc::new(row("c", "speed"))]))
+            .unwrap();
+        tx.send(Request::ReplaceRow(2, Arc::new(row("c", "parser docs"))))
             .unwrap();
         let mut hits = ranked(&tx, &rx, 2, "parser");
         hits.sort();
         assert_eq!(hits, [0, 2]);
         // Rows left to settle are prepared by then, and found the same.
-        tx.send(Request::AddRows(vec![row("d", "quokka")])).unwrap();
+        tx.send(Request::AddRows(vec![Arc::new(row("d", "quokka"))]))
+            .unwrap();
         std::thread::sleep(SETTLE * 3);
         assert_eq!(ranked(&tx, &rx, 3, "quokka"), [3]);
     }

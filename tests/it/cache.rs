@@ -10,6 +10,7 @@ use codex_picker::store::engine::{self, Stats};
 use codex_picker::store::Store;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 pub(crate) struct Fixture {
@@ -355,7 +356,10 @@ pub(crate) fn indexer_rows(f: &Fixture, dir: Option<PathBuf>) -> Vec<SessionRow>
     for event in rx {
         match event {
             Event::Rows(r) | Event::Updated(r) => {
-                rows.extend(r.into_iter().map(|r| (r.path.clone(), r)));
+                rows.extend(
+                    r.into_iter()
+                        .map(|r| (r.path.clone(), Arc::unwrap_or_clone(r))),
+                );
             }
             Event::Removed(paths) => paths.iter().for_each(|p| drop(rows.remove(p))),
             _ => {}

@@ -72,7 +72,7 @@ pub(crate) fn app(demo: &mut Demo, opts: Options, w: u16, h: u16) -> App {
     app.apply_index(Event::Found {
         total: demo.rows.len(),
     });
-    app.apply_index(Event::Rows(demo.rows.clone()));
+    app.apply_index(Event::rows(demo.rows.clone()));
     app.apply_index(Event::Finished {
         rows: demo.rows.len(),
         issues: 0,
@@ -163,7 +163,7 @@ fn indexing_in_progress() {
     let mut app = App::new(all(), now());
     app.update(Action::Resize(ratatui::layout::Rect::new(0, 0, 120, 24)));
     app.apply_index(Event::Found { total: 5678 });
-    app.apply_index(Event::Rows(demo.rows[..4].to_vec()));
+    app.apply_index(Event::rows(demo.rows[..4].to_vec()));
     app.apply_index(Event::Progress {
         done: 1234,
         total: 5678,

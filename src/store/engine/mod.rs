@@ -99,9 +99,10 @@ impl Options {
 /// A session's row as a run hands it out.
 #[derive(Debug, Clone)]
 pub enum Row {
-    /// Made in this run (read, or decoded from the cache). Boxed: most rows of a warm `list`
-    /// are [`Row::Kept`], a few words each.
-    Made(Box<SessionRow>),
+    /// Made in this run (read, or decoded from the cache). Behind a pointer: most rows of a
+    /// warm `list` are [`Row::Kept`], a few words each; shared, so the picker keeps (and hands
+    /// its search thread) the row as made instead of copies of it.
+    Made(Arc<SessionRow>),
     /// Unchanged since the cache kept its output line (only with [`Options::lines`]).
     Kept(Kept),
 }
@@ -292,7 +293,7 @@ pub fn rows(store: &Store, opts: &Options) -> (Vec<SessionRow>, Vec<FileIssue>, 
     let mut rows: Vec<SessionRow> = rows
         .into_iter()
         .filter_map(|row| match row {
-            Row::Made(row) => Some(*row),
+            Row::Made(row) => Some(Arc::unwrap_or_clone(row)),
             Row::Kept(_) => None,
         })
         .collect();
@@ -313,7 +314,7 @@ fn apply(rows: &mut Vec<Row>, updated: Vec<SessionRow>, removed: &[PathBuf]) {
     rows.retain(|r| !gone.contains(r.path()));
     for row in rows.iter_mut() {
         if let Some(new) = by_path.remove(row.path()) {
-            *row = Row::Made(Box::new(new));
+            *row = Row::Made(Arc::new(new));
         }
     }
 }

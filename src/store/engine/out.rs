@@ -187,7 +187,7 @@ impl<'s> Out<'s> {
         match (was_sent, s.pass) {
             (true, Pass::Reused) => {}
             (true, _) => self.updated.push(row),
-            (false, _) => self.rows.push(Row::Made(Box::new(row))),
+            (false, _) => self.rows.push(Row::Made(Arc::new(row))),
         }
     }
 

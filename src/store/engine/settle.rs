@@ -223,7 +223,7 @@ impl<'a> Run<'a> {
                 })
                 .filter_map(|e| {
                     let row = reader::row_from_state(&rc.file(e), rc.state(e)?, names);
-                    Some(Row::Made(Box::new(row)))
+                    Some(Row::Made(Arc::new(row)))
                 })
                 .collect()
         })

@@ -200,7 +200,7 @@ impl App {
                     .rows
                     .relocate(&req.path, to, req.change == Change::Archive)
                 {
-                    let row = Box::new(self.rows.all()[i].clone());
+                    let row = std::sync::Arc::clone(&self.rows.all()[i]);
                     self.outbox.search.push(search::Request::ReplaceRow(i, row));
                 }
                 let hint = if req.change == Change::Archive && !self.filters.show_archived() {

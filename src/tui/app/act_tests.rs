@@ -266,7 +266,7 @@ fn reading_the_store_again_does_not_bring_back_what_was_deleted_or_moved() {
     assert_eq!(shown(&app), ["c", "d", "e"]);
     // The store is read again: the new run first sends its cache, written before the changes.
     app.index_restarted();
-    app.apply_index(Event::Rows(vec![
+    app.apply_index(Event::rows(vec![
         row("a", "/w/p", 50, true, false),
         row("b", "/w/p/sub", 40, true, false),
     ]));
@@ -280,7 +280,7 @@ fn reading_the_store_again_does_not_bring_back_what_was_deleted_or_moved() {
     app.apply_index(Event::Found { total: 5 });
     let mut archived = row("a", "/w/p", 50, true, true);
     archived.path = moved;
-    app.apply_index(Event::Rows(vec![archived]));
+    app.apply_index(Event::rows(vec![archived]));
     app.apply_index(Event::Removed(vec![
         PathBuf::from("/s/a.jsonl"),
         PathBuf::from("/s/b.jsonl"),
@@ -306,7 +306,7 @@ fn a_run_that_walked_before_a_change_does_not_bring_back_the_old_paths() {
     app.apply_change(done(asked[0].clone(), Ok(After::Gone)));
     assert_eq!(shown(&app), ["c", "d", "e"]);
     // That run's rows, read before the changes, name the old paths.
-    app.apply_index(Event::Updated(vec![
+    app.apply_index(Event::updated(vec![
         row("a", "/w/p", 50, true, false),
         row("b", "/w/p/sub", 40, true, false),
     ]));
@@ -320,7 +320,7 @@ fn a_run_that_walked_before_a_change_does_not_bring_back_the_old_paths() {
     // A later run walks after the changes: a file put back at an old path is a session again.
     app.index_restarted();
     app.apply_index(Event::Found { total: 6 });
-    app.apply_index(Event::Rows(vec![row("b", "/w/p/sub", 40, true, false)]));
+    app.apply_index(Event::rows(vec![row("b", "/w/p/sub", 40, true, false)]));
     answer(&mut app);
     assert_eq!(shown(&app), ["b", "c", "d", "e"]);
 }

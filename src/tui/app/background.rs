@@ -9,6 +9,7 @@ use crate::session::SessionRow;
 use crate::workers::indexer::Event;
 use crate::workers::search::Request;
 use crate::workers::transcript::ReadError;
+use std::sync::Arc;
 
 /// A query this long at least is looked for in the conversations when no title holds it.
 const FALLBACK_MIN_CHARS: usize = 3;
@@ -77,7 +78,7 @@ impl App {
     /// Rows from the indexer: new ones are added (the search worker prepares their haystacks,
     /// off this thread), known ones replace theirs; a session whose file changed is read again
     /// for the pane.
-    fn take_rows(&mut self, rows: Vec<SessionRow>) {
+    fn take_rows(&mut self, rows: Vec<Arc<SessionRow>>) {
         self.filters.note(&rows);
         let (new, replaced) = self.rows.upsert(rows);
         if !new.is_empty() {
@@ -88,8 +89,9 @@ impl App {
             if changed {
                 self.pane.outdated(&row.id);
             }
-            let row = Box::new(row.clone());
-            self.outbox.search.push(Request::ReplaceRow(i, row));
+            self.outbox
+                .search
+                .push(Request::ReplaceRow(i, Arc::clone(row)));
         }
         if !replaced.is_empty() {
             self.pane.invalidate();

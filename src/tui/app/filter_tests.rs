@@ -114,7 +114,7 @@ fn a_date_filter_counts_from_the_clock_the_loop_gives() {
     let now = 10 * DAY;
     let mut app = App::new(all(), now);
     app.update(Action::Resize(ratatui::layout::Rect::new(0, 0, 120, 12)));
-    app.apply_index(Event::Rows(vec![
+    app.apply_index(Event::rows(vec![
         row("fresh", "/w/p", now - DAY / 24, true, false),
         row("old", "/w/p", now - 3 * DAY, true, false),
     ]));

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use super::{Hidden, Options, Scope};
 use crate::session::SessionRow;
+use std::sync::Arc;
 
 #[derive(Debug, Clone)]
 pub struct Filters {
@@ -64,7 +65,7 @@ impl Filters {
 
     /// Note rows that arrived: the first one of the current folder makes the folder scope
     /// apply.
-    pub fn note(&mut self, rows: &[SessionRow]) {
+    pub fn note(&mut self, rows: &[Arc<SessionRow>]) {
         if !self.folder_seen {
             let root = self.root.as_deref();
             self.folder_seen = rows.iter().any(|r| in_scope(r, root));

@@ -11,6 +11,7 @@ use crate::search::filter::{self, FilterError, Split};
 use crate::search::title::{self, Query, Recency};
 use crate::session::SessionRow;
 use crate::timefmt::Millis;
+use std::sync::Arc;
 
 /// The longest query kept: a longer paste is cut here, and the status line says so.
 pub const MAX_QUERY_CHARS: usize = 1_000;
@@ -99,7 +100,7 @@ impl List {
 
     /// The selected row, if any.
     pub fn selected_row<'r>(&self, rows: &'r Rows) -> Option<&'r SessionRow> {
-        self.visible.get(self.selected).map(|&i| &rows.all()[i])
+        self.visible.get(self.selected).map(|&i| &*rows.all()[i])
     }
 
     /// Apply a query edit (insert, paste, delete, clear); whether the query changed.
@@ -208,7 +209,7 @@ impl List {
     }
 
     /// Every row, newest first by the list's order.
-    fn every_row(&self, rows: &[SessionRow]) -> Vec<usize> {
+    fn every_row(&self, rows: &[Arc<SessionRow>]) -> Vec<usize> {
         let mut all: Vec<usize> = (0..rows.len()).collect();
         match self.order {
             Recency::Updated => {

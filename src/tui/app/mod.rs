@@ -58,6 +58,7 @@ pub use types::*;
 
 use crate::session::SessionRow;
 use crate::timefmt::Millis;
+use std::sync::Arc;
 
 #[derive(Debug)]
 pub struct App {
@@ -111,13 +112,13 @@ impl App {
     }
 
     /// Every row known, gone ones included (the list holds indices into it).
-    pub fn rows(&self) -> &[SessionRow] {
+    pub fn rows(&self) -> &[Arc<SessionRow>] {
         self.rows.all()
     }
 
     /// The row of the file at `path`, if known.
     pub fn row_at(&self, path: &std::path::Path) -> Option<&SessionRow> {
-        self.rows.index_of(path).map(|i| &self.rows.all()[i])
+        self.rows.index_of(path).map(|i| &*self.rows.all()[i])
     }
 
     /// The indexer runs again (the store changed, or Ctrl+R).

@@ -72,7 +72,7 @@ impl App {
         let Some(i) = self.rows.rename(path, name) else {
             return;
         };
-        let row = Box::new(self.rows.all()[i].clone());
+        let row = std::sync::Arc::clone(&self.rows.all()[i]);
         self.outbox.search.push(search::Request::ReplaceRow(i, row));
         if self.selected_row().is_some_and(|r| r.path == path) {
             let ctx = self.pane_context();

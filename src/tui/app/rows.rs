@@ -1,16 +1,18 @@
 //! The sessions known so far, as the indexer sent them. Rows are appended and replaced in place,
 //! never moved, so an index into them stays valid for the list and for the search worker's copy;
-//! a row whose file vanished is marked gone instead of removed.
+//! a row whose file vanished is marked gone instead of removed. Each row is shared with the
+//! search worker (which keeps it only until its haystack is made), never copied.
 
 use std::collections::{HashMap, HashSet};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::session::SessionRow;
 
 #[derive(Debug, Clone, Default)]
 pub struct Rows {
-    rows: Vec<SessionRow>,
+    rows: Vec<Arc<SessionRow>>,
     /// Row index by path, keyed by the path's bytes (hashing a `Path` parses it).
     by_path: HashMap<OsString, usize>,
     /// Rows whose files vanished.
@@ -23,7 +25,7 @@ pub struct Rows {
 
 impl Rows {
     /// Every row, gone ones included, in the order they came.
-    pub fn all(&self) -> &[SessionRow] {
+    pub fn all(&self) -> &[Arc<SessionRow>] {
         &self.rows
     }
 
@@ -33,7 +35,10 @@ impl Rows {
     }
 
     /// Append new rows.
-    pub fn add(&mut self, rows: Vec<SessionRow>) {
+    pub fn add(&mut self, rows: Vec<Arc<SessionRow>>) {
+        // At once: the cached rows come as one batch of every session.
+        self.rows.reserve(rows.len());
+        self.by_path.reserve(rows.len());
         for row in rows {
             self.by_path
                 .insert(row.path.clone().into_os_string(), self.rows.len());
@@ -44,7 +49,10 @@ impl Rows {
     /// Rows of an index run that may know some already (the store read again): the new ones
     /// are appended and returned, the known ones replace theirs (and are no longer gone); the
     /// indices replaced, with whether the file changed (size or time) since.
-    pub fn upsert(&mut self, rows: Vec<SessionRow>) -> (Vec<SessionRow>, Vec<(usize, bool)>) {
+    pub fn upsert(
+        &mut self,
+        rows: Vec<Arc<SessionRow>>,
+    ) -> (Vec<Arc<SessionRow>>, Vec<(usize, bool)>) {
         let mut new = Vec::new();
         let mut replaced = Vec::new();
         for row in rows {
@@ -82,7 +90,7 @@ impl Rows {
         // Back where it once was (unarchived during the same run): that path is its own again.
         self.left.remove(to.as_os_str());
         self.by_path.insert(to.clone().into_os_string(), i);
-        let row = &mut self.rows[i];
+        let row = Arc::make_mut(&mut self.rows[i]);
         row.path = to;
         row.archived = archived;
         Some(i)
@@ -91,7 +99,7 @@ impl Rows {
     /// The session of `path` is now named `name` (codex stored it); its index, when known.
     pub fn rename(&mut self, path: &Path, name: String) -> Option<usize> {
         let i = self.index_of(path)?;
-        self.rows[i].name = Some(name).filter(|n| !n.trim().is_empty());
+        Arc::make_mut(&mut self.rows[i]).name = Some(name).filter(|n| !n.trim().is_empty());
         Some(i)
     }
 

@@ -45,7 +45,7 @@ fn row(id: &str, cwd: &str, t: i64, interactive: bool, archived: bool) -> Sessio
 fn app_with(opts: Options) -> App {
     let mut app = App::new(opts, 10_000);
     app.update(Action::Resize(ratatui::layout::Rect::new(0, 0, 120, 12)));
-    app.apply_index(Event::Rows(vec![
+    app.apply_index(Event::rows(vec![
         row("a", "/w/p", 50, true, false),
         row("b", "/w/p/sub", 40, true, false),
         row("c", "/w/q", 30, true, false),
@@ -69,7 +69,7 @@ fn all() -> Options {
 fn answer(app: &mut App) {
     for req in app.take_outbox().search {
         if let Request::Search { gen, query, order } = req {
-            let hays: Vec<Haystack> = app.rows().iter().map(Haystack::new).collect();
+            let hays: Vec<Haystack> = app.rows().iter().map(|r| Haystack::new(r)).collect();
             let ranked = title::Searcher::default().search(&hays, &query, order);
             app.apply_search(gen, ranked);
         }
@@ -503,7 +503,7 @@ fn content_requests(app: &mut App) -> Vec<(u64, String)> {
 fn the_pane_opens_at_the_first_hit_and_n_jumps() {
     let mut app = App::new(all(), 10_000);
     app.update(Action::Resize(ratatui::layout::Rect::new(0, 0, 120, 12)));
-    app.apply_index(Event::Rows(vec![row("a", "/w/p", 50, true, false)]));
+    app.apply_index(Event::rows(vec![row("a", "/w/p", 50, true, false)]));
     app.apply_index(Event::ContentReady(Arc::new(ContentIndex::default())));
     app.update(Action::ToggleContent);
     app.update(Action::Paste("needle".into()));
@@ -554,7 +554,7 @@ fn the_pane_opens_at_the_first_hit_and_n_jumps() {
 fn a_background_update_keeps_the_reading_position() {
     let mut app = App::new(all(), 10_000);
     app.update(Action::Resize(ratatui::layout::Rect::new(0, 0, 120, 12)));
-    app.apply_index(Event::Rows(vec![row("a", "/w/p", 50, true, false)]));
+    app.apply_index(Event::rows(vec![row("a", "/w/p", 50, true, false)]));
     let entries = (0..40)
         .map(|i| Entry::Message {
             role: crate::rollout::record::Role::User,
@@ -576,13 +576,13 @@ fn a_background_update_keeps_the_reading_position() {
     assert_eq!(app.pane().scroll(), 20);
     let mut newer = row("a", "/w/p", 60, true, false);
     newer.preview = "grew".into();
-    app.apply_index(Event::Updated(vec![newer]));
+    app.apply_index(Event::updated(vec![newer]));
     assert_eq!(
         app.pane().scroll(),
         20,
         "the same session stays where the reader was"
     );
-    app.apply_index(Event::Rows(vec![row("b", "/w/p", 70, true, false)]));
+    app.apply_index(Event::rows(vec![row("b", "/w/p", 70, true, false)]));
     app.update(Action::First);
     assert_eq!(selected(&app), "b");
     assert_eq!(app.pane().scroll(), 0, "another session starts at the top");
@@ -592,7 +592,7 @@ fn a_background_update_keeps_the_reading_position() {
 fn a_long_conversation_is_built_as_it_comes_into_view() {
     let mut app = App::new(all(), 10_000);
     app.update(Action::Resize(ratatui::layout::Rect::new(0, 0, 120, 30)));
-    app.apply_index(Event::Rows(vec![row("a", "/w/p", 50, true, false)]));
+    app.apply_index(Event::rows(vec![row("a", "/w/p", 50, true, false)]));
     let entries: Vec<Entry> = (0..5000)
         .map(|i| Entry::Message {
             role: crate::rollout::record::Role::User,

@@ -33,11 +33,11 @@ pub enum Event {
     /// The walk finished: this many rollout files are in the store (cached or not).
     Found { total: usize },
     /// New rows, in no particular order. The first batch may come from the cache, before the
-    /// walk; later events correct it.
-    Rows(Vec<SessionRow>),
+    /// walk; later events correct it. Shared: the receiver keeps each row as it was made.
+    Rows(Vec<Arc<SessionRow>>),
     /// Rows that replace earlier ones with the same path (a file that changed since the cache,
     /// or a fork titled from its parent).
-    Updated(Vec<SessionRow>),
+    Updated(Vec<Arc<SessionRow>>),
     /// Rows sent earlier whose files are gone (or are no longer sessions): drop them.
     Removed(Vec<PathBuf>),
     /// A file or folder passed over.
@@ -65,6 +65,18 @@ pub struct IndexOptions {
     /// Rows per batch sent to the picker (a batch is also sent when `flush_every` passes).
     pub batch: usize,
     pub flush_every: Duration,
+}
+
+impl Event {
+    /// [`Event::Rows`] of rows not shared yet.
+    pub fn rows(rows: Vec<SessionRow>) -> Event {
+        Event::Rows(rows.into_iter().map(Arc::new).collect())
+    }
+
+    /// [`Event::Updated`] of rows not shared yet.
+    pub fn updated(rows: Vec<SessionRow>) -> Event {
+        Event::Updated(rows.into_iter().map(Arc::new).collect())
+    }
 }
 
 impl Default for IndexOptions {
@@ -146,7 +158,7 @@ fn run(store: &Store, opts: IndexOptions, setup: &CacheSetup, tx: &Sender<Event>
             engine::Event::Note(_) => return true,
             engine::Event::Found { total } => Event::Found { total },
             engine::Event::Rows(rows) => Event::Rows(made(rows)),
-            engine::Event::Updated(rows) => Event::Updated(rows),
+            engine::Event::Updated(rows) => Event::updated(rows),
             engine::Event::Removed(paths) => Event::Removed(paths),
             engine::Event::Issue(issue) => Event::Issue(issue),
             engine::Event::Progress { done, total } => Event::Progress { done, total },
@@ -188,7 +200,7 @@ fn whole_phase(store: &Store, setup: &CacheSetup, opts: IndexOptions, tx: &Sende
     engine::run(store, &run_opts, &mut |event| {
         let event = match event {
             engine::Event::Rows(rows) => Event::Updated(made(rows)),
-            engine::Event::Updated(rows) => Event::Updated(rows),
+            engine::Event::Updated(rows) => Event::updated(rows),
             engine::Event::Removed(paths) => Event::Removed(paths),
             engine::Event::Finished(_) => Event::Whole,
             // The preview run said these already.
@@ -199,10 +211,10 @@ fn whole_phase(store: &Store, setup: &CacheSetup, opts: IndexOptions, tx: &Sende
 }
 
 /// The rows of a preview run: all made (only `list` asks for kept output lines).
-fn made(rows: Vec<Row>) -> Vec<SessionRow> {
+fn made(rows: Vec<Row>) -> Vec<Arc<SessionRow>> {
     rows.into_iter()
         .filter_map(|row| match row {
-            Row::Made(row) => Some(*row),
+            Row::Made(row) => Some(row),
             Row::Kept(_) => None,
         })
         .collect()
