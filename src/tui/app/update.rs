@@ -35,16 +35,10 @@ impl App {
             self.select(to);
             return Effect::None;
         }
+        if let Some(effect) = self.conversation_action(&action) {
+            return effect;
+        }
         match action {
-            Action::Scroll(n) => self.scroll_by(i64::from(n)),
-            Action::PageConversation(dir) => {
-                let page = self.screen.pane_height().saturating_sub(2).max(1) as i64;
-                self.scroll_by(page * i64::from(dir.signum()));
-            }
-            Action::HalfPageConversation(dir) => {
-                let half = (self.screen.pane_height() / 2).max(1) as i64;
-                self.scroll_by(half * i64::from(dir.signum()));
-            }
             Action::FocusConversation => self.focus(Focus::Conversation),
             Action::FocusList => self.focus(Focus::List),
             Action::Accept => return self.accept(self.handoff.enter),
@@ -55,55 +49,7 @@ impl App {
             | Action::ToggleSort
             | Action::ToggleExec
             | Action::ToggleArchived => self.toggle_filter(&action),
-            Action::ToggleTools => {
-                let ctx = self.pane_context();
-                self.pane
-                    .toggle_tools(self.list.selected_row(&self.rows), &ctx);
-            }
             Action::ToggleContent => self.toggle_content(),
-            Action::ToggleReasoning => {
-                let ctx = self.pane_context();
-                let said = self
-                    .pane
-                    .toggle_reasoning(self.list.selected_row(&self.rows), &ctx);
-                self.screen.notify(said);
-            }
-            Action::Expand { all } => {
-                let ctx = self.pane_context();
-                let said = self
-                    .pane
-                    .toggle_expand(self.list.selected_row(&self.rows), &ctx, all);
-                self.screen.notify(said);
-            }
-            Action::Jump { step, prompts } => {
-                let h = self.screen.pane_height();
-                if let Some(said) = self.pane.jump_entry(step, prompts, h) {
-                    self.screen.notify(said);
-                }
-            }
-            Action::PaneEnd(last) => self.pane.to_end(last, self.screen.pane_height()),
-            Action::FindStart => {
-                self.pane.find_start();
-                self.screen
-                    .notify("find: type, Enter keeps the matches (n / N), Esc drops them");
-            }
-            Action::FindKey(c) => {
-                self.pane.find_edit(c, self.screen.pane_height());
-                let said = self.pane.find().position();
-                self.screen.notify(format!("find: {said}"));
-            }
-            Action::FindEnd(keep) => {
-                if let Some(said) = self.pane.find_end(keep) {
-                    self.screen.notify(said);
-                }
-            }
-            Action::CopyMessage => return self.copy_message(),
-            Action::Export => return self.export(),
-            Action::JumpHit(step) => {
-                let ctx = self.pane_context();
-                let said = self.pane.jump_hit(step, &ctx);
-                self.screen.notify(said);
-            }
             Action::ToggleHelp => self.screen.open_help(),
             Action::CopyId | Action::CopyCommand => return self.copy(&action),
             Action::Suspend => return Effect::Suspend,
@@ -117,10 +63,74 @@ impl App {
                 self.relayout();
             }
             Action::Click(..) | Action::Wheel { .. } => self.mouse(&action),
-            // Query edits and list moves, taken above.
+            // Query edits, list moves and the conversation's own, taken above.
             _ => {}
         }
         Effect::None
+    }
+
+    /// What the conversation pane does with `action` (scrolling, what it shows, jumps, find,
+    /// copying and exporting); `None` when the action is not the pane's.
+    fn conversation_action(&mut self, action: &Action) -> Option<Effect> {
+        let pane_height = self.screen.pane_height();
+        match *action {
+            Action::Scroll(n) => self.scroll_by(i64::from(n)),
+            Action::PageConversation(dir) => {
+                let page = pane_height.saturating_sub(2).max(1) as i64;
+                self.scroll_by(page * i64::from(dir.signum()));
+            }
+            Action::HalfPageConversation(dir) => {
+                let half = (pane_height / 2).max(1) as i64;
+                self.scroll_by(half * i64::from(dir.signum()));
+            }
+            Action::ToggleTools => {
+                let ctx = self.pane_context();
+                self.pane
+                    .toggle_tools(self.list.selected_row(&self.rows), &ctx);
+            }
+            Action::ToggleReasoning => {
+                let ctx = self.pane_context();
+                let row = self.list.selected_row(&self.rows);
+                let said = self.pane.toggle_reasoning(row, &ctx);
+                self.screen.notify(said);
+            }
+            Action::Expand { all } => {
+                let ctx = self.pane_context();
+                let row = self.list.selected_row(&self.rows);
+                let said = self.pane.toggle_expand(row, &ctx, all);
+                self.screen.notify(said);
+            }
+            Action::Jump { step, prompts } => {
+                if let Some(said) = self.pane.jump_entry(step, prompts, pane_height) {
+                    self.screen.notify(said);
+                }
+            }
+            Action::PaneEnd(last) => self.pane.to_end(last, pane_height),
+            Action::FindStart => {
+                self.pane.find_start();
+                self.screen
+                    .notify("find: type, Enter keeps the matches (n / N), Esc drops them");
+            }
+            Action::FindKey(c) => {
+                self.pane.find_edit(c, pane_height);
+                let said = self.pane.find().position();
+                self.screen.notify(format!("find: {said}"));
+            }
+            Action::FindEnd(keep) => {
+                if let Some(said) = self.pane.find_end(keep) {
+                    self.screen.notify(said);
+                }
+            }
+            Action::JumpHit(step) => {
+                let ctx = self.pane_context();
+                let said = self.pane.jump_hit(step, &ctx);
+                self.screen.notify(said);
+            }
+            Action::CopyMessage => return Some(self.copy_message()),
+            Action::Export => return Some(self.export()),
+            _ => return None,
+        }
+        Some(Effect::None)
     }
 
     fn focus(&mut self, focus: Focus) {
