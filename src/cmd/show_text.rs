@@ -84,19 +84,19 @@ pub fn write_transcript_text(
     Ok(())
 }
 
-/// A marker on a rule of its own, then what it holds (a compaction's summary).
-fn marker_text(out: &mut dyn Write, d: &Described) -> io::Result<()> {
+/// What an entry did and how it ended, on one line: `heading  ✓ how`.
+fn heading(d: &Described) -> String {
     let status = d
         .status
         .as_ref()
         .map(|s| format!("  {} {}", s.mark, sanitize::one_line(&s.text)))
         .unwrap_or_default();
-    writeln!(
-        out,
-        "\n── {}{} ──",
-        sanitize::one_line(&d.head),
-        status.trim_end()
-    )?;
+    format!("{}{}", sanitize::one_line(&d.head), status.trim_end())
+}
+
+/// A marker on a rule of its own, then what it holds (a compaction's summary).
+fn marker_text(out: &mut dyn Write, d: &Described) -> io::Result<()> {
+    writeln!(out, "\n── {} ──", heading(d))?;
     for block in &d.blocks {
         if let Block::Text { text, .. } = block {
             for line in sanitize::for_terminal(text.trim_end()).split('\n') {
@@ -109,17 +109,7 @@ fn marker_text(out: &mut dyn Write, d: &Described) -> io::Result<()> {
 
 /// A tool call: `  ▸ heading  ✓ how it ended`, then its facts, indented.
 fn tool_text(out: &mut dyn Write, d: &Described, view: TextView) -> io::Result<()> {
-    let status = d
-        .status
-        .as_ref()
-        .map(|s| format!("  {} {}", s.mark, sanitize::one_line(&s.text)))
-        .unwrap_or_default();
-    writeln!(
-        out,
-        "\n  ▸ {}{}",
-        sanitize::one_line(&d.head),
-        status.trim_end()
-    )?;
+    writeln!(out, "\n  ▸ {}", heading(d))?;
     for block in &d.blocks {
         match block {
             Block::Note(note) => writeln!(out, "      {}", sanitize::one_line(note))?,

@@ -63,14 +63,9 @@ impl App {
     /// codex has it open, ask first (`Some`: the action ends there). Enter asks too, whatever
     /// it hands back: the id it prints is for `codex resume`.
     pub(super) fn ask_if_open(&mut self, action: &Action) -> Option<Effect> {
-        let asks = matches!(
-            action,
-            Action::Accept
-                | Action::ExecSelected
-                | Action::ResumeHere
-                | Action::Fork
-                | Action::Archive
-        );
+        // Delete asks its own question, which names the holder; the menu asks for its item.
+        let asks = Self::acts_on_session(action)
+            && !matches!(action, Action::Delete | Action::MenuPick(_));
         if !asks || self.asked_already || self.actions.dialog().is_some() {
             return None;
         }
