@@ -86,17 +86,13 @@ impl<'a> MarkdownWriter<'a> {
     /// shown).
     pub fn entry(&mut self, entry: &Entry) -> io::Result<()> {
         match entry {
-            Entry::Message {
-                role,
-                text,
-                phase,
-                elided,
-                images,
-                ..
-            } => {
-                let images = describe::images(images);
-                self.message(*role, text, phase.as_deref(), *elided, images.as_deref())
-            }
+            Entry::Message { .. } => match entry.spoken() {
+                Some(m) => {
+                    let images = describe::images(m.images);
+                    self.message(m.role, m.text, m.phase, m.elided, images.as_deref())
+                }
+                None => Ok(()),
+            },
             Entry::Marker(marker) => write_described(self.out, &describe::marker(marker)),
             Entry::Tool(call) if self.tools => write_described(self.out, &describe::tool(call)),
             Entry::Tool(_) => Ok(()),

@@ -11,6 +11,7 @@
 use std::io::{self, Write};
 
 use crate::rollout::describe::{self, Block, Described, Lang};
+use crate::rollout::entry::Spoken;
 use crate::rollout::record::Role;
 use crate::rollout::transcript::{Entry, Transcript};
 use crate::sanitize;
@@ -45,41 +46,44 @@ pub fn write_transcript_text(
     writeln!(out, "messages: {user} user, {assistant} assistant")?;
     for entry in &t.entries {
         match entry {
-            Entry::Message {
-                role,
-                text,
-                phase,
-                elided,
-                images,
-                ..
-            } => {
-                let who = match role {
-                    Role::User => "User",
-                    Role::Assistant => "Assistant",
-                };
-                match phase {
-                    Some(p) => writeln!(out, "\n## {who} ({})\n", sanitize::one_line(p))?,
-                    None => writeln!(out, "\n## {who}\n")?,
-                }
-                if let Some(line) = describe::images(images) {
-                    writeln!(out, "[{}]", sanitize::one_line(&line))?;
-                }
-                writeln!(
-                    out,
-                    "{}",
-                    sanitize::for_terminal(text).trim_end_matches('\n')
-                )?;
-                if *elided > 0 {
-                    writeln!(
-                        out,
-                        "[… {elided} more bytes not shown (--full shows them) …]"
-                    )?;
+            Entry::Message { .. } => {
+                if let Some(m) = entry.spoken() {
+                    message_text(out, m)?;
                 }
             }
             Entry::Marker(marker) => marker_text(out, &describe::marker(marker))?,
             Entry::Tool(call) if view.tools => tool_text(out, &describe::tool(call), view)?,
             Entry::Tool(_) => {}
         }
+    }
+    Ok(())
+}
+
+/// A message under a heading that says who spoke (and in which phase), the images sent with
+/// it, its text, and what was cut from it.
+fn message_text(out: &mut dyn Write, m: Spoken) -> io::Result<()> {
+    let who = match m.role {
+        Role::User => "User",
+        Role::Assistant => "Assistant",
+    };
+    match m.phase {
+        Some(p) => writeln!(out, "\n## {who} ({})\n", sanitize::one_line(p))?,
+        None => writeln!(out, "\n## {who}\n")?,
+    }
+    if let Some(line) = describe::images(m.images) {
+        writeln!(out, "[{}]", sanitize::one_line(&line))?;
+    }
+    writeln!(
+        out,
+        "{}",
+        sanitize::for_terminal(m.text).trim_end_matches('\n')
+    )?;
+    if m.elided > 0 {
+        writeln!(
+            out,
+            "[… {} more bytes not shown (--full shows them) …]",
+            m.elided
+        )?;
     }
     Ok(())
 }

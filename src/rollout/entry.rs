@@ -30,7 +30,40 @@ pub enum Entry {
     Marker(Marker),
 }
 
+/// A message's parts, borrowed, as every view draws them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Spoken<'a> {
+    pub role: Role,
+    pub text: &'a str,
+    pub phase: Option<&'a str>,
+    /// Bytes cut from its end (0 when whole).
+    pub elided: u64,
+    /// The images sent with a prompt, as written.
+    pub images: &'a [String],
+}
+
 impl Entry {
+    /// The message this entry is, if it is one.
+    pub fn spoken(&self) -> Option<Spoken<'_>> {
+        match self {
+            Entry::Message {
+                role,
+                text,
+                phase,
+                elided,
+                images,
+                ..
+            } => Some(Spoken {
+                role: *role,
+                text,
+                phase: phase.as_deref(),
+                elided: *elided,
+                images,
+            }),
+            Entry::Tool(_) | Entry::Marker(_) => None,
+        }
+    }
+
     pub fn is_message(&self) -> bool {
         matches!(self, Entry::Message { .. })
     }

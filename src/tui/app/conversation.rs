@@ -316,22 +316,16 @@ fn entry_lines(
     view: &View,
 ) -> Option<EntryKind> {
     Some(match entry {
-        Entry::Message {
-            role,
-            text,
-            phase,
-            elided,
-            images,
-            ..
-        } => {
+        Entry::Message { .. } => {
+            let m = entry.spoken()?;
             let said = Said {
-                role: *role,
-                phase: phase.as_deref(),
-                images: describe::images(images),
-                elided: *elided,
+                role: m.role,
+                phase: m.phase,
+                images: describe::images(m.images),
+                elided: m.elided,
             };
-            message(b, &said, text, width);
-            match role {
+            message(b, &said, m.text, width);
+            match m.role {
                 Role::User => EntryKind::User,
                 Role::Assistant => EntryKind::Assistant,
             }
