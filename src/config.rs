@@ -258,22 +258,46 @@ pub fn path() -> Option<PathBuf> {
     )
 }
 
+/// Why the config file cannot be used, in one line.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ConfigError {
+    /// The file cannot be read (a folder, too large, not permitted, ...).
+    #[error("{path}: {reason}")]
+    Unreadable { path: String, reason: String },
+    /// The file reads, but a line of it is wrong (not UTF-8, not TOML, an unknown key, a bad
+    /// value or key binding).
+    #[error("{path}:{line}: {reason}")]
+    Invalid {
+        path: String,
+        line: usize,
+        reason: String,
+    },
+}
+
 /// Read and parse the config file at `path`: `Ok(None)` when there is none; any other problem
-/// is one line, `<path>:<line>: <reason>` (`<path>: <reason>` when it is not about a line).
-pub fn load(path: &Path) -> Result<Option<FileConfig>, String> {
+/// is a [`ConfigError`], which names the file (and the line, when it is about one).
+pub fn load(path: &Path) -> Result<Option<FileConfig>, ConfigError> {
     let shown = crate::sanitize::path_line(path);
     let bytes = match read(path) {
         Ok(Some(bytes)) => bytes,
         Ok(None) => return Ok(None),
-        Err(reason) => return Err(format!("{shown}: {}", crate::sanitize::one_line(&reason))),
+        Err(reason) => {
+            return Err(ConfigError::Unreadable {
+                path: shown,
+                reason: crate::sanitize::one_line(&reason),
+            })
+        }
     };
-    let text = std::str::from_utf8(&bytes).map_err(|e| {
-        let line = line_of(&bytes, e.valid_up_to());
-        format!("{shown}:{line}: not UTF-8 text")
-    })?;
+    let invalid = |line: usize, reason: String| ConfigError::Invalid {
+        path: shown.clone(),
+        line,
+        reason,
+    };
+    let text = std::str::from_utf8(&bytes)
+        .map_err(|e| invalid(line_of(&bytes, e.valid_up_to()), "not UTF-8 text".into()))?;
     parse(text)
         .map(Some)
-        .map_err(|(line, reason)| format!("{shown}:{line}: {reason}"))
+        .map_err(|(line, reason)| invalid(line, reason))
 }
 
 /// Parse the text of a config file, its `[keys]` checked against the key table; an error is

@@ -39,7 +39,10 @@ pub fn scope_root(dir: &Path) -> String {
 /// command line; a config file that cannot be read or parsed is the error, in one line.
 fn settings(cli: &Cli) -> Result<(Settings, Keymap), String> {
     let (file, path) = match config::path() {
-        Some(path) if !cli.picker.no_config => (config::load(&path)?.unwrap_or_default(), path),
+        Some(path) if !cli.picker.no_config => {
+            let file = config::load(&path).map_err(|e| e.to_string())?;
+            (file.unwrap_or_default(), path)
+        }
         path => (FileConfig::default(), path.unwrap_or_default()),
     };
     let settings = config::merge(file, cli.config_flags());
