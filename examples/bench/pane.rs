@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use codex_picker::store::walk::RolloutFile;
 use codex_picker::store::Store;
 use codex_picker::tui::app::{Pane, PaneContext};
-use codex_picker::workers::transcript;
+use codex_picker::workers::conversation_reader;
 use codex_picker::workers::wake::Waker;
 
 use super::{Ctx, Table};
@@ -45,7 +45,7 @@ fn open(store: &Store, file: &RolloutFile) -> Opened {
         &names,
     )
     .expect("summarise");
-    let (jobs, loaded) = transcript::spawn(store.clone(), Waker::noop());
+    let (jobs, loaded) = conversation_reader::spawn(store.clone(), Waker::noop());
     let mut pane = Pane::default();
     let job = pane.show(Some(&row), &CTX).expect("a transcript to read");
     jobs.send(job).expect("the transcript worker");

@@ -18,9 +18,9 @@ use crate::session::SessionRow;
 use crate::store::Store;
 use crate::tui::app::App;
 use crate::workers::changes::{self, Done};
+use crate::workers::conversation_reader::{Job, Loaded};
 use crate::workers::indexer::Event;
 use crate::workers::search::{self, Answer};
-use crate::workers::transcript::{Job, Loaded};
 use crate::workers::wake::{Source, Wakeup};
 use crate::workers::watch::Changed;
 

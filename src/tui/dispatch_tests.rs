@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::tui::app::{Action, Options};
-use crate::workers::transcript::ReadError;
+use crate::workers::conversation_reader::ReadError;
 use crate::workers::wake::{self, Source, Wakeup};
 use std::path::PathBuf;
 use std::sync::mpsc;

@@ -23,7 +23,7 @@ use crate::tui::terminal::{self, Modes, Tui};
 use crate::tui::{clipboard, launch, ui};
 use crate::workers::indexer::{self, CacheSetup, IndexOptions};
 use crate::workers::wake::{self, Source, Wakeup};
-use crate::workers::{search, transcript, watch};
+use crate::workers::{conversation_reader, search, watch};
 
 /// The repository root of `dir` (the nearest folder up with a `.git`), else `dir` itself.
 pub fn scope_root(dir: &Path) -> String {
@@ -195,7 +195,7 @@ pub fn spawn_workers(store: Store, cache: CacheSetup, codex: Codex, wakeup: Wake
     let (watched, watch_waker) = (store.clone(), wakeup.waker(Source::Watch));
     let home = store.home.clone();
     let search = search::spawn(wakeup.waker(Source::Answer));
-    let transcripts = transcript::spawn(store.clone(), wakeup.waker(Source::Answer));
+    let transcripts = conversation_reader::spawn(store.clone(), wakeup.waker(Source::Answer));
     Workers::new(wakeup, index_run(), search, transcripts)
         .with_codex(codex, store)
         .with_live(move || watch::spawn(&watched, watch_waker), index_run)

@@ -7,9 +7,9 @@
 //! Each answer also rings the picker's event loop ([`wake`]), which sleeps until one comes.
 
 pub mod changes;
+pub mod conversation_reader;
 pub mod indexer;
 pub mod locks;
 pub mod search;
-pub mod transcript;
 pub mod wake;
 pub mod watch;

@@ -11,7 +11,7 @@ use codex_picker::tui::dispatch::Workers;
 use codex_picker::tui::ui::{self, Theme};
 use codex_picker::workers::indexer::Event;
 use codex_picker::workers::wake::{Waker, Wakeup};
-use codex_picker::workers::{search, transcript};
+use codex_picker::workers::{conversation_reader, search};
 use ratatui::backend::TestBackend;
 use ratatui::style::Modifier;
 use ratatui::Terminal;
@@ -56,7 +56,7 @@ pub(crate) fn store_at(dir: tempfile::TempDir, home: std::path::PathBuf) -> Demo
         Wakeup::new().unwrap(),
         index,
         search::spawn(Waker::noop()),
-        transcript::spawn(store.clone(), Waker::noop()),
+        conversation_reader::spawn(store.clone(), Waker::noop()),
     );
     Demo {
         _dir: dir,

@@ -6,9 +6,9 @@ use super::{App, Freshness, Reselect};
 use crate::rollout::transcript::Transcript;
 use crate::search::fulltext::ContentHit;
 use crate::session::SessionRow;
+use crate::workers::conversation_reader::ReadError;
 use crate::workers::indexer::Event;
 use crate::workers::search::Request;
-use crate::workers::transcript::ReadError;
 use std::sync::Arc;
 
 /// A query this long at least is looked for in the conversations when no title holds it.

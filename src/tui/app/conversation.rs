@@ -18,7 +18,7 @@ use crate::session::SessionRow;
 use crate::tui::render::markdown::{self, CodeBlock};
 use crate::tui::render::wrap::wrap;
 pub use crate::tui::render::{PaneLine, Part};
-use crate::workers::transcript::ReadError;
+use crate::workers::conversation_reader::ReadError;
 
 use super::tool_view;
 

@@ -15,7 +15,7 @@ use super::hits::Hits;
 use super::HitStep;
 use crate::rollout::transcript::{Entry, Transcript};
 use crate::session::SessionRow;
-use crate::workers::transcript::{Job, ReadError};
+use crate::workers::conversation_reader::{Job, ReadError};
 
 /// Transcripts kept for instant switching back.
 const TRANSCRIPT_CACHE: usize = 8;

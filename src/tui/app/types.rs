@@ -2,7 +2,7 @@
 //! the workers (their own messages) and start-up options. Plain data.
 
 use crate::search::title::Recency;
-use crate::workers::transcript::Job;
+use crate::workers::conversation_reader::Job;
 use crate::workers::{changes, search};
 
 /// How the query is matched.

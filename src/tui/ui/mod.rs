@@ -1,13 +1,13 @@
 //! Drawing: `draw(frame, &App, &Theme)` reads the state and never changes it. One file per pane;
 //! every style comes from [`theme`].
 
+pub mod conversation_view;
 pub mod dialog;
 pub mod help;
-pub mod list;
 pub mod search_bar;
+pub mod session_list;
 pub mod status;
 pub mod theme;
-pub mod transcript;
 
 use ratatui::text::Span;
 use ratatui::Frame;
@@ -21,10 +21,10 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme) {
     let g = app.screen().geometry();
     search_bar::draw(frame, g.search, app, theme);
     if g.list.width > 0 {
-        list::draw(frame, g.list, app, theme);
+        session_list::draw(frame, g.list, app, theme);
     }
     if g.conversation.width > 0 {
-        transcript::draw(frame, g.conversation, app, theme);
+        conversation_view::draw(frame, g.conversation, app, theme);
     }
     status::draw(frame, g.status, g.footer, app, theme);
     dialog::draw(frame, app, theme);
