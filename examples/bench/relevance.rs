@@ -55,13 +55,7 @@ impl Score {
 
 /// The messages of `file` by kind (0 first prompt, 1 later prompts, 2 replies).
 pub fn messages(file: &RolloutFile, files: &[RolloutFile]) -> [Vec<String>; 3] {
-    let opts = TranscriptOptions {
-        max_message_bytes: None,
-        tools: false,
-        max_tool_output_bytes: None,
-        pair_outputs: false,
-        ordinal_below: None,
-    };
+    let opts = TranscriptOptions::messages_only();
     let mut out: [Vec<String>; 3] = Default::default();
     let Ok(t) =
         codex_picker::store::fork::read_transcript(file, &mut { files }, &opts, Parse::Lean)

@@ -37,6 +37,20 @@ pub struct TranscriptOptions {
     pub ordinal_below: Option<u64>,
 }
 
+impl TranscriptOptions {
+    /// Every message whole and nothing else (no tool or reasoning rows): what the content
+    /// index reads of a session.
+    pub fn messages_only() -> Self {
+        TranscriptOptions {
+            max_message_bytes: None,
+            tools: false,
+            max_tool_output_bytes: None,
+            pair_outputs: false,
+            ordinal_below: None,
+        }
+    }
+}
+
 impl Default for TranscriptOptions {
     fn default() -> Self {
         TranscriptOptions {

@@ -77,13 +77,7 @@ pub fn targets_for(
 /// history), each with its place in the session, then its labels (`name`, the folder and
 /// branch of its metadata), when it has any.
 fn extract(file: &RolloutFile, files: &[RolloutFile], name: Option<&str>) -> Vec<(Place, String)> {
-    let opts = TranscriptOptions {
-        max_message_bytes: None,
-        tools: false,
-        max_tool_output_bytes: None,
-        pair_outputs: false,
-        ordinal_below: None,
-    };
+    let opts = TranscriptOptions::messages_only();
     let Ok(t) = crate::store::fork::read_transcript(file, &mut { files }, &opts, Parse::Lean)
     else {
         return Vec::new();
