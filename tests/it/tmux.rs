@@ -124,12 +124,46 @@ fn output_of(out: &Path) -> String {
 }
 
 pub fn start(tmux: &Tmux, cmd: &str) {
-    let out = tmux.run(&["new-session", "-d", "-s", "t", "-x", "120", "-y", "40", cmd]);
+    start_sized(tmux, cmd, 120, 40);
+}
+
+/// Run `cmd` in a new session `width` columns by `height` rows.
+pub fn start_sized(tmux: &Tmux, cmd: &str, width: u16, height: u16) {
+    let (width, height) = (width.to_string(), height.to_string());
+    let out = tmux.run(&[
+        "new-session",
+        "-d",
+        "-s",
+        "t",
+        "-x",
+        &width,
+        "-y",
+        &height,
+        cmd,
+    ]);
     assert!(
         out.status.success(),
         "tmux: {}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// The text of the file at `path` once a whole line is written to it (at most 30 s).
+pub fn read_when_there(path: &Path) -> String {
+    let start = Instant::now();
+    loop {
+        if let Ok(text) = std::fs::read_to_string(path) {
+            if text.ends_with('\n') {
+                return text;
+            }
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "{} never written",
+            path.display()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
 }
 
 #[test]

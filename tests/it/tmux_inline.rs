@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use codex_picker::textwidth;
 
-use crate::tmux::{demo_store, picker_cmd, shell_quote, start, Tmux};
+use crate::tmux::{demo_store, picker_cmd, read_when_there, shell_quote, start, start_sized, Tmux};
 
 const MARKER: &str = "MARKER-LINE-BEFORE-THE-PICKER";
 const ROWS: usize = 15;
@@ -25,23 +25,6 @@ fn modes(tmux: &Tmux) -> String {
     String::from_utf8_lossy(&out.stdout).trim().to_owned()
 }
 
-fn read_when_there(path: &Path) -> String {
-    let start = Instant::now();
-    loop {
-        if let Ok(text) = std::fs::read_to_string(path) {
-            if text.ends_with('\n') {
-                return text;
-            }
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(30),
-            "{} never written",
-            path.display()
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
-
 /// The picker started inline below the marker, in a pane `height` rows high; once it has
 /// exited, its status and `stty -a` are written beside it, then `AFTER` is printed where the
 /// cursor is.
@@ -55,18 +38,7 @@ fn start_inline(tmux: &Tmux, dir: &Path, height: u16) {
         status = shell_quote(&dir.join("status")),
         stty = shell_quote(&dir.join("stty")),
     );
-    let out = tmux.run(&[
-        "new-session",
-        "-d",
-        "-s",
-        "t",
-        "-x",
-        "120",
-        "-y",
-        &height.to_string(),
-        &cmd,
-    ]);
-    assert!(out.status.success());
+    start_sized(tmux, &cmd, 120, height);
     tmux.wait_for("Draft the 2.4 release notes");
 }
 

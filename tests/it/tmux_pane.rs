@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use super::tmux::{shell_quote, start, Tmux};
+use super::tmux::{shell_quote, start, start_sized, Tmux};
 
 fn styled(tmux: &Tmux) -> String {
     String::from_utf8_lossy(&tmux.run(&["capture-pane", "-e", "-p", "-t", "t"]).stdout).into_owned()
@@ -108,18 +108,7 @@ fn a_plan_is_shown_as_steps_and_a_failed_patch_as_failed_with_codexs_reason() {
     let home = super::tmux::demo_store(dir.path());
     // Wide enough for a failed call's heading to say how it ended.
     let cmd = super::tmux::picker_cmd(dir.path(), &home);
-    let out = tmux.run(&[
-        "new-session",
-        "-d",
-        "-s",
-        "t",
-        "-x",
-        "160",
-        "-y",
-        "40",
-        &cmd,
-    ]);
-    assert!(out.status.success());
+    start_sized(&tmux, &cmd, 160, 40);
     tmux.wait_for("Draft the 2.4 release notes");
     tmux.keys(&["-l", "csv export"]);
     tmux.wait_for("Add a CSV export to the inventory report");

@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use crate::tmux::{demo_store, picker_cmd, shell_quote, start, Tmux};
+use crate::tmux::{demo_store, picker_cmd, read_when_there, shell_quote, start, Tmux};
 
 /// The pid of the picker started on the store at `home` (the one process of that name whose
 /// command line names it).
@@ -27,23 +27,6 @@ fn picker_pid(home: &Path) -> u32 {
         assert!(
             start.elapsed() < Duration::from_secs(30),
             "no picker process"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
-
-fn read_when_there(path: &Path) -> String {
-    let start = Instant::now();
-    loop {
-        if let Ok(text) = std::fs::read_to_string(path) {
-            if text.ends_with('\n') {
-                return text;
-            }
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(30),
-            "{} never written",
-            path.display()
         );
         std::thread::sleep(Duration::from_millis(50));
     }
