@@ -550,15 +550,12 @@ fn the_pane_opens_at_the_first_hit_and_n_jumps() {
     );
 }
 
-#[test]
-fn a_background_update_keeps_the_reading_position() {
-    let mut app = App::new(all(), 10_000);
-    app.update(Action::Resize(ratatui::layout::Rect::new(0, 0, 120, 12)));
-    app.apply_index(Event::rows(vec![row("a", "/w/p", 50, true, false)]));
-    let entries = (0..40)
+/// Session `a`'s conversation read: `n` prompts, `word 0`, `word 1`, ...
+fn show_prompts(app: &mut App, n: usize, word: &str) {
+    let entries = (0..n)
         .map(|i| Entry::Message {
             role: crate::rollout::record::Role::User,
-            text: format!("line {i}"),
+            text: format!("{word} {i}"),
             shape: crate::rollout::record::Shape::Event,
             phase: None,
             elided: 0,
@@ -572,6 +569,14 @@ fn a_background_update_keeps_the_reading_position() {
             ..Transcript::default()
         }),
     );
+}
+
+#[test]
+fn a_background_update_keeps_the_reading_position() {
+    let mut app = App::new(all(), 10_000);
+    app.update(Action::Resize(ratatui::layout::Rect::new(0, 0, 120, 12)));
+    app.apply_index(Event::rows(vec![row("a", "/w/p", 50, true, false)]));
+    show_prompts(&mut app, 40, "line");
     app.update(Action::Scroll(20));
     assert_eq!(app.pane().scroll(), 20);
     let mut newer = row("a", "/w/p", 60, true, false);
@@ -593,23 +598,7 @@ fn a_long_conversation_is_built_as_it_comes_into_view() {
     let mut app = App::new(all(), 10_000);
     app.update(Action::Resize(ratatui::layout::Rect::new(0, 0, 120, 30)));
     app.apply_index(Event::rows(vec![row("a", "/w/p", 50, true, false)]));
-    let entries: Vec<Entry> = (0..5000)
-        .map(|i| Entry::Message {
-            role: crate::rollout::record::Role::User,
-            text: format!("message {i}"),
-            shape: crate::rollout::record::Shape::Event,
-            phase: None,
-            elided: 0,
-            images: Vec::new(),
-        })
-        .collect();
-    app.apply_transcript(
-        "a".into(),
-        Ok(Transcript {
-            entries,
-            ..Transcript::default()
-        }),
-    );
+    show_prompts(&mut app, 5000, "message");
     let built = app.pane().lines().len();
     assert!(
         built < 1000,
