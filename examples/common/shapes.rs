@@ -275,7 +275,7 @@ pub(crate) fn write_session(w: &mut Writer, sink: &mut dyn Write) -> io::Result<
         };
         w.user(&prompt);
         let tools = 1 + w.rng.below(6) as usize;
-        let planned = w.does_work() && w.rng.chance(0.3);
+        let planned = w.rng.chance(0.3);
         if planned {
             w.plan_update(0);
         }

@@ -4,12 +4,14 @@
 //! paths relative to the turn's folder, codex's `FileChange` item with absolute paths, the
 //! call's output), plans (`update_plan`), compactions (a `compacted` row and a
 //! `ContextCompaction` item) and images sent with a prompt (`local_image` blocks).
-//! The patch, plan, compaction and image shapes are written in the paginated versions only
-//! (0.160 and 0.171), where codex writes them so.
+//! Every version writes patches, plans and compactions: the paginated ones (0.160 and 0.171)
+//! as recorded from 0.171, the older ones in the records codex persisted before paginated
+//! mode (`../shared/spec/codex-store.md` 2.4): a `patch_apply_end` event with the changed
+//! files in place of the `FileChange` item, a `context_compacted` event in place of the
+//! `ContextCompaction` item. Images are written in 0.171 sessions only.
 
 use std::collections::BTreeSet;
 
-use super::gen::Version;
 use super::shapes::Writer;
 
 /// Files a generated patch changes, relative to the session's folder.
@@ -70,11 +72,8 @@ impl Writer<'_> {
         self.end();
     }
 
-    /// An applied patch of one to three files, as codex 0.171 records it.
+    /// An applied patch of one to three files, as this session's codex records it.
     pub(crate) fn patch(&mut self) {
-        if !self.plan.version.paginated() {
-            return;
-        }
         let call = format!("call_patch_{}", self.ordinal);
         let cwd = self.cwd();
         let n = 1 + self.rng.below(3) as usize;
@@ -122,12 +121,21 @@ impl Writer<'_> {
         self.text(&input);
         self.raw("\"}");
         self.end();
+        let stdout = format!("Success. Updated the following files:\\n{summary}");
         self.open("event_msg");
-        self.raw(&format!(
-            "{{\"type\":\"item_completed\",\"thread_id\":\"{}\",\"item\":{{\"type\":\"FileChange\",\"id\":\"{call}\",\"changes\":{{{}}},\"status\":\"completed\",\"stdout\":\"Success. Updated the following files:\\n{summary}\",\"stderr\":\"\"}}}}",
-            self.plan.id,
-            changes.join(",")
-        ));
+        if self.plan.version.paginated() {
+            self.raw(&format!(
+                "{{\"type\":\"item_completed\",\"thread_id\":\"{}\",\"item\":{{\"type\":\"FileChange\",\"id\":\"{call}\",\"changes\":{{{}}},\"status\":\"completed\",\"stdout\":\"{stdout}\",\"stderr\":\"\"}}}}",
+                self.plan.id,
+                changes.join(",")
+            ));
+        } else {
+            self.raw(&format!(
+                "{{\"type\":\"patch_apply_end\",\"call_id\":\"{call}\",\"turn_id\":\"turn_{}\",\"stdout\":\"{stdout}\",\"stderr\":\"\",\"success\":true,\"changes\":{{{}}}}}",
+                self.ordinal,
+                changes.join(",")
+            ));
+        }
         self.end();
         self.open("response_item");
         self.raw(&format!("{{\"type\":\"custom_tool_call_output\",\"call_id\":\"{call}\",\"output\":\"Exit code: 0\\nWall time: 0 seconds\\nOutput:\\nSuccess. Updated the following files:\\n{summary}\"}}"));
@@ -136,9 +144,6 @@ impl Writer<'_> {
 
     /// An `update_plan` call and its output.
     pub(crate) fn plan_update(&mut self, done: usize) {
-        if !self.plan.version.paginated() {
-            return;
-        }
         let call = format!("call_plan_{}", self.ordinal);
         let steps: Vec<String> = (0..3)
             .map(|i| {
@@ -163,9 +168,6 @@ impl Writer<'_> {
 
     /// The context compacted at the start of a turn: codex's summary and its item.
     pub(crate) fn compaction(&mut self) {
-        if !self.plan.version.paginated() {
-            return;
-        }
         let summary = self.sentence(40);
         self.open("compacted");
         self.raw("{\"message\":\"Another language model started to solve this problem and produced a summary of its thinking process.\\n## Summary\\n");
@@ -173,10 +175,14 @@ impl Writer<'_> {
         self.raw("\",\"replacement_history\":[]}");
         self.end();
         self.open("event_msg");
-        self.raw(&format!(
-            "{{\"type\":\"item_completed\",\"thread_id\":\"{}\",\"item\":{{\"type\":\"ContextCompaction\",\"id\":\"cc{}\"}}}}",
-            self.plan.id, self.ordinal
-        ));
+        if self.plan.version.paginated() {
+            self.raw(&format!(
+                "{{\"type\":\"item_completed\",\"thread_id\":\"{}\",\"item\":{{\"type\":\"ContextCompaction\",\"id\":\"cc{}\"}}}}",
+                self.plan.id, self.ordinal
+            ));
+        } else {
+            self.raw("{\"type\":\"context_compacted\"}");
+        }
         self.end();
     }
 
@@ -190,10 +196,5 @@ impl Writer<'_> {
                 )
             })
             .collect()
-    }
-
-    /// Whether this session's version writes what [`Writer::patch`] and the rest write.
-    pub(crate) fn does_work(&self) -> bool {
-        matches!(self.plan.version, Version::V160 | Version::V171)
     }
 }
