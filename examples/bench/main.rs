@@ -29,6 +29,7 @@ use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use codex_picker::search::fulltext::ContentIndex;
 use codex_picker::session::SessionRow;
 use codex_picker::store::walk::RolloutFile;
 use codex_picker::store::Store;
@@ -288,6 +289,7 @@ fn main() {
     screen_figures(&mut t, &ctx, &list_cache, row_count);
     pane::figures(&mut t, &ctx);
     let content = content::figures(&mut t, &ctx, &ids);
+    one_box_figures(&mut t, &rows, &content);
     relevance::figures(&content, &ctx.files, &rows, THREADS);
     drop(rows);
     let hwm = rss_figure(&ctx);
@@ -565,6 +567,33 @@ fn screen_figures(t: &mut Table, ctx: &Ctx, list_cache: &Path, row_count: usize)
     }
 }
 
+/// The one box per keystroke, titles and conversations (the search thread's whole answer).
+fn one_box_figures(t: &mut Table, rows: &[SessionRow], content: &ContentIndex) {
+    let mut keys = keystrokes::one_box_latencies(rows, content);
+    keys.sort();
+    let worst: Vec<String> = keys
+        .iter()
+        .rev()
+        .take(4)
+        .map(|(d, q)| format!("{q:?} {:.1} ms", d.as_secs_f64() * 1e3))
+        .collect();
+    println!("slowest one-box keystrokes: {}", worst.join(", "));
+    let p50 = keys[keys.len() / 2].0;
+    let p99 = keys[(keys.len() * 99 / 100).min(keys.len() - 1)].0;
+    let label = format!(
+        "one box p50 per keystroke, titles + conversations ({} keystrokes)",
+        keys.len()
+    );
+    t.row(&label, p50, None, "-", true);
+    let (target, limit) = if rows.len() > 15_000 {
+        ("< 50 ms", 50)
+    } else {
+        ("< 30 ms", 30)
+    };
+    let met = p99 < Duration::from_millis(limit);
+    t.row("one box p99 per keystroke", p99, None, target, met);
+}
+
 /// `--relevance`: the rows and the content index (built in a scratch folder, timed), then the
 /// relevance figures alone.
 fn relevance_only(ctx: &Ctx) {
@@ -576,6 +605,7 @@ fn relevance_only(ctx: &Ctx) {
         .collect();
     let mut t = Table(Vec::new());
     let content = content::figures(&mut t, ctx, &ids);
+    one_box_figures(&mut t, &rows, &content);
     t.print();
     content::print_stats(&content);
     relevance::figures(&content, &ctx.files, &rows, THREADS);

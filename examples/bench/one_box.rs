@@ -57,7 +57,12 @@ impl Picker {
                 return;
             }
             match self.rx.recv_timeout(Duration::from_secs(60)) {
-                Ok(Answer::Ranked { gen, ranked }) => self.app.apply_search(gen, ranked),
+                Ok(Answer::Ranked {
+                    gen,
+                    ranked,
+                    held,
+                    hits,
+                }) => self.app.apply_search(gen, (ranked, held), hits),
                 Ok(Answer::Content { gen, hits }) => self.app.apply_content(gen, hits),
                 Err(_) => panic!("the search thread did not answer"),
             }

@@ -4,8 +4,10 @@
 //!
 //! - [`title`]: the fuzzy match over a row's title, folder, branch and id (fzf's syntax);
 //! - [`fulltext`]: the content index of every conversation and its search;
-//! - [`filter`]: the filters typed into a query (`dir:`, `branch:`, `date:`).
+//! - [`filter`]: the filters typed into a query (`dir:`, `branch:`, `date:`);
+//! - [`one_box`]: the picker's one box, titles and conversations merged into one ranked list.
 
 pub mod filter;
 pub mod fulltext;
+pub mod one_box;
 pub mod title;

@@ -131,6 +131,12 @@ impl Haystack {
         }
     }
 
+    /// Whether the row's own words (name, title, folder, branch, id) hold every one of `words`
+    /// (lowercase) whole, as [`super::one_box::holds_words`] says.
+    pub fn holds_words(&self, words: &[String]) -> bool {
+        super::one_box::holds_words(&self.lower, words)
+    }
+
     fn recency(&self, order: Recency) -> i64 {
         match order {
             Recency::Updated => self.updated,

@@ -261,7 +261,12 @@ impl Workers {
         let mut taken = false;
         for answer in self.answers.try_iter() {
             match answer {
-                Answer::Ranked { gen, ranked } => app.apply_search(gen, ranked),
+                Answer::Ranked {
+                    gen,
+                    ranked,
+                    held,
+                    hits,
+                } => app.apply_search(gen, (ranked, held), hits),
                 Answer::Content { gen, hits } => app.apply_content(gen, hits),
             }
             taken = true;

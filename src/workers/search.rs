@@ -10,6 +10,7 @@ use std::time::Duration;
 use std::sync::Arc;
 
 use crate::search::fulltext::{ContentHit, ContentIndex};
+use crate::search::one_box;
 use crate::search::title::{Haystack, Recency, Searcher};
 use crate::session::SessionRow;
 use crate::workers::wake::{self, Waker};
@@ -31,10 +32,13 @@ pub enum Request {
     AddRows(Vec<Arc<SessionRow>>),
     /// A row changed in place.
     ReplaceRow(usize, Arc<SessionRow>),
+    /// The one box: the titles, and the conversations too when `conversations` is set and
+    /// the content index is here.
     Search {
         gen: u64,
         query: String,
         order: Recency,
+        conversations: bool,
     },
     /// The content index is ready.
     ContentIndex(Arc<ContentIndex>),
@@ -46,14 +50,21 @@ pub enum Request {
 
 /// The answer to one search, with the generation it was asked under.
 pub enum Answer {
-    /// Fuzzy search: ranked row indices.
-    Ranked { gen: u64, ranked: Vec<usize> },
+    /// The one box: the title search's ranked row indices, those whose own words hold the
+    /// typed words first (`held` of them), and the conversations that hold the words, best
+    /// first (none when not asked for).
+    Ranked {
+        gen: u64,
+        ranked: Vec<usize>,
+        held: usize,
+        hits: Vec<ContentHit>,
+    },
     /// Content search: matching sessions, best first.
     Content { gen: u64, hits: Vec<ContentHit> },
 }
 
 enum Job {
-    Fuzzy(u64, String, Recency),
+    Fuzzy(u64, String, Recency, bool),
     Content(u64, String),
 }
 
@@ -102,9 +113,12 @@ fn run(rx: &Receiver<Request>, tx: &wake::Sender<Answer>) {
                         searcher.reset();
                     }
                 }
-                Request::Search { gen, query, order } => {
-                    latest = Some(Job::Fuzzy(gen, query, order));
-                }
+                Request::Search {
+                    gen,
+                    query,
+                    order,
+                    conversations,
+                } => latest = Some(Job::Fuzzy(gen, query, order, conversations)),
                 Request::ContentSearch { gen, query } => latest = Some(Job::Content(gen, query)),
                 Request::ContentIndex(index) => content = Some(index),
             }
@@ -114,10 +128,16 @@ fn run(rx: &Receiver<Request>, tx: &wake::Sender<Answer>) {
         }
         let answer = match latest {
             None => continue,
-            Some(Job::Fuzzy(gen, query, order)) => Answer::Ranked {
-                gen,
-                ranked: searcher.search(&hays, &query, order),
-            },
+            Some(Job::Fuzzy(gen, query, order, conversations)) => {
+                let content = content.as_deref().filter(|_| conversations);
+                let ((ranked, held), hits) = answer(&mut searcher, &hays, content, &query, order);
+                Answer::Ranked {
+                    gen,
+                    ranked,
+                    held,
+                    hits,
+                }
+            }
             Some(Job::Content(gen, query)) => Answer::Content {
                 gen,
                 hits: content
@@ -130,6 +150,41 @@ fn run(rx: &Receiver<Request>, tx: &wake::Sender<Answer>) {
             return;
         }
     }
+}
+
+/// The one box's answer to one query: the title search ([`titles`]) and, when `content` is
+/// given, the content search, side by side on two threads.
+pub fn answer(
+    searcher: &mut Searcher,
+    hays: &[Haystack],
+    content: Option<&ContentIndex>,
+    query: &str,
+    order: Recency,
+) -> ((Vec<usize>, usize), Vec<ContentHit>) {
+    let Some(index) = content else {
+        return (titles(searcher, hays, query, order), Vec::new());
+    };
+    thread::scope(|scope| {
+        let hits = scope.spawn(|| index.search(query, PICKER_CONTENT_RESULTS));
+        let ranked = titles(searcher, hays, query, order);
+        (ranked, hits.join().unwrap_or_default())
+    })
+}
+
+/// The one box's title search: the ranked rows, those whose own words hold the typed words
+/// first when the query is also for the conversations, and how many those are.
+pub fn titles(
+    searcher: &mut Searcher,
+    hays: &[Haystack],
+    query: &str,
+    order: Recency,
+) -> (Vec<usize>, usize) {
+    let ranked = searcher.search(hays, query, order);
+    if !one_box::wants_conversations(query) {
+        return (ranked, 0);
+    }
+    let words = one_box::words(query);
+    one_box::words_first(ranked, |i| hays[i].holds_words(&words))
 }
 
 #[cfg(test)]
@@ -151,12 +206,39 @@ mod tests {
             gen,
             query: query.into(),
             order: Recency::Updated,
+            conversations: true,
         })
         .unwrap();
         match rx.recv_timeout(Duration::from_secs(10)).expect("an answer") {
-            Answer::Ranked { gen: g, ranked } if g == gen => ranked,
+            Answer::Ranked { gen: g, ranked, .. } if g == gen => ranked,
             _ => panic!("not the answer to search {gen}"),
         }
+    }
+
+    #[test]
+    fn a_title_holding_the_whole_words_outranks_letters_inside_longer_words() {
+        // Both match every letter compactly at word starts; the newer one only holds "test"
+        // inside "tests".
+        let mut rows = [row("newer", "tests fix"), row("older", "test the fix")];
+        rows[0].updated_ms = 2;
+        rows[1].updated_ms = 1;
+        let hays: Vec<Haystack> = rows.iter().map(Haystack::new).collect();
+        let mut searcher = Searcher::default();
+        let fuzzy = searcher.search(&hays, "test fix", Recency::Updated);
+        assert_eq!(
+            fuzzy,
+            [0, 1],
+            "the fuzzy match alone puts the newer row first"
+        );
+        let (ranked, held) = titles(&mut searcher, &hays, "test fix", Recency::Updated);
+        assert_eq!(
+            (ranked.as_slice(), held),
+            (&[1, 0][..], 1),
+            "the whole words first"
+        );
+        // fzf's syntax keeps the title search's own order.
+        let (ranked, held) = titles(&mut searcher, &hays, "'test fix", Recency::Updated);
+        assert_eq!((ranked.as_slice(), held), (&[0, 1][..], 0));
     }
 
     #[test]

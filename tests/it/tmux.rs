@@ -305,9 +305,13 @@ fn words_only_deep_in_a_conversation_find_it_from_the_default_search() {
     let (out, id) = start_with_deep_session(&tmux, dir.path());
     // No Ctrl+F: the words are typed into the one search box.
     tmux.keys(&["-l", "capacitor needs"]);
-    tmux.wait_for("no title matches");
+    // The pane opens at the hit, and the top row shows the session's title and the snippet.
     let screen = tmux.wait_for("Found it: flux capacitor");
-    assert!(screen.contains("in conversations"), "{screen}");
+    let top = screen.lines().find(|l| l.contains('▶')).unwrap_or_default();
+    assert!(
+        top.contains("step 0: keep") && top.contains(" · ") && top.contains("capacitor needs"),
+        "{screen}"
+    );
     tmux.keys(&["Enter"]);
     assert_eq!(
         output_of(&out),

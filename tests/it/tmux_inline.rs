@@ -144,7 +144,7 @@ fn a_resize_leaves_one_picker_on_screen_and_esc_still_clears_it() {
             // column short of it).
             let redrawn = screen.lines().any(|l| {
                 l.starts_with("❯ ")
-                    && l.ends_with("fuzzy")
+                    && (l.ends_with("titles") || l.ends_with("conversations"))
                     && (width - 1..=width).contains(&textwidth::width(l))
             });
             if redrawn && count(&screen, "Enter pick") == 1 {

@@ -11,11 +11,6 @@ use crate::workers::indexer::Event;
 use crate::workers::search::Request;
 use std::sync::Arc;
 
-/// A query this long at least is looked for in the conversations when no title holds it.
-const FALLBACK_MIN_CHARS: usize = 3;
-/// Title matches looked at for one that holds the query's words as written.
-const FALLBACK_LOOK: usize = 50;
-
 impl App {
     /// An indexer event.
     pub fn apply_index(&mut self, event: Event) {
@@ -52,20 +47,14 @@ impl App {
                     ));
                     self.refilter(Reselect::Keep);
                 }
-                // A query that fell back to the conversations while rows were still coming
-                // in may have a title match now: its title search runs again, once.
-                if self.searches.fell_back() {
-                    self.searches.end_fallback();
-                    self.request_search();
-                }
             }
             Event::ContentReady(index) => {
                 self.outbox
                     .search
                     .push(Request::ContentIndex(index.clone()));
                 self.searches.set_index(index);
-                // A content query runs (again) on what is indexed now; so does a title query,
-                // which may now be looked for in the conversations.
+                // A query runs again on what is indexed now: the one box's looks in the
+                // conversations too from now on.
                 if !self.list.parsed().is_empty() {
                     self.request_search();
                 }
@@ -120,62 +109,32 @@ impl App {
         }
     }
 
-    /// A fuzzy search answer; stale generations are dropped. When it matches nothing, the
-    /// conversations are searched for the same words.
-    pub fn apply_search(&mut self, gen: u64, ranked: Vec<usize>) {
+    /// A one-box answer (the title search's ranked rows and the conversations' hits); stale
+    /// generations are dropped. A row whose own title, folder, branch or id holds the typed
+    /// words whole comes first, then the conversations, then the other title matches.
+    pub fn apply_search(
+        &mut self,
+        gen: u64,
+        (ranked, held): (Vec<usize>, usize),
+        hits: Vec<ContentHit>,
+    ) {
         if self.content_mode() || self.list.parsed().is_empty() {
             return;
         }
-        let Some(fresh) = self.searches.take_ranked(gen, ranked) else {
+        let rows = &self.rows;
+        let Some(fresh) = self
+            .searches
+            .take_ranked(gen, (&ranked, held), hits, |path| rows.index_of(path))
+        else {
             return;
         };
-        let ranked = self.searches.matches().unwrap_or_default();
-        let weak = !self.any_holds_the_words(ranked);
-        // One search box: words that no title holds as written are looked for in the
-        // conversations (the fuzzy matches come back if no conversation holds them either).
-        if weak && self.searches.index().is_some() && self.searches.fall_back() {
-            self.request_search();
-            return;
-        }
+        self.pane.invalidate();
         self.refilter(self.reselect_for(fresh));
-    }
-
-    /// Whether one of the best `ranked` rows holds every word of a plain query as written
-    /// (title, folder, branch or id, any case, as [`holds_words`] says). Queries in fzf's extended syntax, and short
-    /// ones, are taken as meant for the titles.
-    fn any_holds_the_words(&self, ranked: &[usize]) -> bool {
-        let text = self.list.words().trim();
-        if text.chars().count() < FALLBACK_MIN_CHARS || text.contains(['\'', '^', '!', '$', '|']) {
-            return true;
-        }
-        let words: Vec<String> = text.split_whitespace().map(str::to_lowercase).collect();
-        let rows = self.rows.all();
-        ranked
-            .iter()
-            .take(FALLBACK_LOOK)
-            .filter_map(|&i| rows.get(i))
-            .any(|row| {
-                let hay = [
-                    row.title(),
-                    row.cwd.as_deref().unwrap_or(""),
-                    row.git_branch.as_deref().unwrap_or(""),
-                    &row.id,
-                ]
-                .join(" ")
-                .to_lowercase();
-                holds_words(&hay, &words)
-            })
     }
 
     /// A content search answer: the matching sessions, best first, with their snippets.
     pub fn apply_content(&mut self, gen: u64, hits: Vec<ContentHit>) {
         if !self.content_mode() || self.list.parsed().is_empty() {
-            return;
-        }
-        if hits.is_empty() && self.searches.fell_back() {
-            // No conversation holds the words either: the title matches, such as they are.
-            self.searches.fallback_found_nothing();
-            self.request_search();
             return;
         }
         let rows = &self.rows;
@@ -206,58 +165,5 @@ impl App {
         let row = self.list.selected_row(&self.rows);
         // The pane shows the reason in place of the conversation.
         self.pane.loaded(id, result, row, &ctx);
-    }
-}
-
-/// Whether `hay` holds every one of `words` as a whole word, the last one (perhaps still being
-/// typed) at least as the start of a word: `load` is not held by `upload`, so a title that only
-/// holds the letters inside longer words does not keep the conversations from being searched.
-fn holds_words(hay: &str, words: &[String]) -> bool {
-    let last = words.len().saturating_sub(1);
-    words
-        .iter()
-        .enumerate()
-        .all(|(n, w)| holds_word(hay, w, n == last))
-}
-
-/// Whether `hay` holds `word` with no letter or digit just before it, nor, unless it may be
-/// the start of a word (`prefix`), just after it.
-fn holds_word(hay: &str, word: &str, prefix: bool) -> bool {
-    let is_word_char = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
-    !word.is_empty()
-        && hay.match_indices(word).any(|(at, _)| {
-            let before = hay[..at].chars().next_back();
-            let after = hay[at + word.len()..].chars().next();
-            !is_word_char(before) && (prefix || !is_word_char(after))
-        })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::holds_words;
-
-    fn holds(hay: &str, query: &str) -> bool {
-        let words: Vec<String> = query.split_whitespace().map(str::to_owned).collect();
-        holds_words(hay, &words)
-    }
-
-    #[test]
-    fn words_are_held_whole_and_the_last_as_a_word_start() {
-        assert!(holds("fix the upload retry", "upload retry"));
-        assert!(
-            holds("fix the upload retry", "retry upl"),
-            "the last word is being typed"
-        );
-        assert!(holds("/home/me/src/acme-api", "acme-api"));
-        assert!(
-            !holds("fix the upload retry", "load"),
-            "inside a longer word"
-        );
-        assert!(
-            !holds("fix the upload retry", "upl retry"),
-            "only the last may be a prefix"
-        );
-        assert!(!holds("the tui loads", "tui load x"));
-        assert!(!holds("a client", "lie"));
     }
 }

@@ -76,108 +76,69 @@ fn a_leading_slash_searches_inside_conversations() {
 }
 
 #[test]
-fn words_no_title_holds_are_looked_for_in_the_conversations() {
+fn the_one_box_looks_in_the_conversations_too_once_their_index_is_here() {
     let mut app = app_with(all());
-    app.apply_index(Event::ContentReady(Arc::new(ContentIndex::default())));
-    app.take_outbox();
     app.update(Action::Paste("deep phrase".into()));
-    let gen = title_search(&mut app).expect("the title search runs first");
-    assert_eq!(app.effective_mode(), SearchMode::Fuzzy);
-    app.apply_search(gen, Vec::new());
-    assert!(app.searches().fell_back());
-    assert_eq!(app.effective_mode(), SearchMode::Content);
-    let (gen, query) = content_requests(&mut app)[0].clone();
-    assert_eq!(query, "deep phrase");
-    app.apply_content(gen, vec![hit("b", "a deep phrase here", 2..13)]);
-    assert_eq!(
-        shown(&app),
-        ["b"],
-        "the conversation's session is listed, with its hit"
-    );
-    // The next keystroke starts with the title search again.
-    app.update(Action::Insert('s'));
-    assert!(!app.searches().fell_back());
-    assert_eq!(app.effective_mode(), SearchMode::Fuzzy);
-}
-
-#[test]
-fn a_title_match_or_a_short_query_keeps_the_title_search() {
-    let mut app = app_with(all());
+    assert_eq!(title_search(&mut app), Some((1, false)), "no index yet");
     app.apply_index(Event::ContentReady(Arc::new(ContentIndex::default())));
-    app.take_outbox();
-    // Row a's title is "preview of a": a query it holds as written stays with the titles.
-    for (text, ranked) in [("ab", vec![]), ("of a", vec![0]), ("PREVIEW", vec![3, 0])] {
-        app.update(Action::Paste(text.into()));
-        let gen = title_search(&mut app).unwrap();
-        app.apply_search(gen, ranked);
-        assert!(!app.searches().fell_back(), "{text}");
-        assert_eq!(app.effective_mode(), SearchMode::Fuzzy, "{text}");
+    let (_, conversations) = title_search(&mut app).expect("asked again with the index");
+    assert!(conversations);
+    assert_eq!(app.effective_mode(), SearchMode::Fuzzy, "still the one box");
+    // fzf's syntax and short queries are for the titles.
+    for text in ["'deep", "^deep", "!deep", "ab"] {
         app.update(Action::ClearQuery);
+        app.update(Action::Paste(text.into()));
+        let (_, conversations) = title_search(&mut app).unwrap();
+        assert!(!conversations, "{text}");
     }
 }
 
 #[test]
-fn letters_a_title_holds_only_inside_a_longer_word_are_looked_for_in_the_conversations() {
+fn own_words_first_then_conversations_then_scattered_letters() {
     let mut app = app_with(all());
     app.apply_index(Event::ContentReady(Arc::new(ContentIndex::default())));
     app.take_outbox();
-    // Row a's title is "preview of a": it holds "view" only inside "preview".
-    app.update(Action::Paste("view".into()));
-    let gen = title_search(&mut app).unwrap();
-    app.apply_search(gen, vec![0]);
-    assert!(app.searches().fell_back());
-    assert_eq!(content_requests(&mut app)[0].1, "view");
-}
-
-#[test]
-fn when_no_conversation_holds_the_words_the_title_matches_come_back() {
-    let mut app = app_with(all());
-    app.apply_index(Event::ContentReady(Arc::new(ContentIndex::default())));
-    app.take_outbox();
-    app.update(Action::Paste("xqzv".into()));
-    let gen = title_search(&mut app).unwrap();
-    app.apply_search(gen, vec![2]);
-    let (gen, _) = content_requests(&mut app)[0].clone();
-    app.apply_content(gen, Vec::new());
-    assert!(!app.searches().fell_back());
-    let gen = title_search(&mut app).expect("the title search is asked again");
-    app.apply_search(gen, vec![2]);
-    assert!(
-        content_requests(&mut app).is_empty(),
-        "not tried twice for one query"
+    app.update(Action::Paste("deep phrase".into()));
+    let (gen, _) = title_search(&mut app).unwrap();
+    // The search thread's answer: row c's own words hold the query, row a only its letters;
+    // the conversations of b and c hold it (and a file no row has).
+    app.apply_search(
+        gen,
+        (vec![2, 0], 1),
+        vec![
+            hit("b", "a deep phrase here", 2..13),
+            hit("c", "deep phrase", 0..11),
+            hit("gone", "x", 0..1),
+        ],
     );
-    assert_eq!(shown(&app), ["c"]);
-}
-
-#[test]
-fn a_fallback_decided_while_rows_came_in_is_checked_again_when_they_are_all_in() {
-    let mut app = app_with(all());
-    app.apply_index(Event::ContentReady(Arc::new(ContentIndex::default())));
-    app.take_outbox();
-    // Started with a query: no title held it when the first answer came.
-    app.update(Action::Paste("preview of a".into()));
-    let gen = title_search(&mut app).unwrap();
-    app.apply_search(gen, vec![]);
-    assert!(app.searches().fell_back());
-    app.apply_index(Event::Finished {
-        rows: 4,
-        issues: 0,
-        elapsed: std::time::Duration::ZERO,
-    });
-    assert!(
-        !app.searches().fell_back(),
-        "every row is in: the titles again"
+    assert_eq!(shown(&app), ["c", "b", "a"]);
+    let (b, c) = (1, 2);
+    assert_eq!(
+        app.searches().hit(b).map(|h| h.snippet.as_str()),
+        Some("a deep phrase here"),
+        "a row found in its conversation carries its snippet"
     );
-    let gen = title_search(&mut app).expect("the title search runs again");
-    app.apply_search(gen, vec![0]);
-    assert_eq!(app.effective_mode(), SearchMode::Fuzzy);
-    assert_eq!(shown(&app), ["a"]);
+    assert!(
+        app.searches().hit(c).is_none(),
+        "a row found by its own words shows its title alone"
+    );
+    // The next keystroke's answer replaces the list; the old one's is stale.
+    app.update(Action::Insert('s'));
+    let (next, _) = title_search(&mut app).unwrap();
+    app.apply_search(next, (vec![3], 0), Vec::new());
+    assert_eq!(shown(&app), ["d"]);
+    assert!(app.searches().hit(b).is_none(), "its snippet went with it");
+    app.apply_search(gen, (vec![0], 0), Vec::new());
+    assert_eq!(shown(&app), ["d"], "a stale answer is dropped");
 }
 
-/// The generation of the title search queued, taking the outbox.
-fn title_search(app: &mut App) -> Option<u64> {
+/// The generation of the one-box search queued, and whether it asks for the conversations
+/// too, taking the outbox.
+fn title_search(app: &mut App) -> Option<(u64, bool)> {
     app.take_outbox().search.iter().find_map(|r| match r {
-        Request::Search { gen, .. } => Some(*gen),
+        Request::Search {
+            gen, conversations, ..
+        } => Some((*gen, *conversations)),
         _ => None,
     })
 }

@@ -30,7 +30,7 @@ fn the_words_beside_a_filter_are_searched_and_the_answer_filtered() {
     assert_eq!(queries, ["preview"]);
     for req in outbox.search {
         if let Request::Search { gen, .. } = req {
-            app.apply_search(gen, vec![0, 1, 2, 3]);
+            app.apply_search(gen, (vec![0, 1, 2, 3], 0), Vec::new());
         }
     }
     assert_eq!(shown(&app), ["c"]);

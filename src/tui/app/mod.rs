@@ -191,6 +191,14 @@ impl App {
         self.effective_mode() == SearchMode::Content
     }
 
+    /// The pane opens the selected session at the typed words: the conversations alone are
+    /// searched, or the one box found the session in its conversation.
+    fn shows_conversation_hit(&self) -> bool {
+        self.content_mode()
+            || (self.list.visible().get(self.list.selected()))
+                .is_some_and(|&i| self.searches.hit(i).is_some())
+    }
+
     /// Content search was asked for but its index is still being built.
     pub fn content_pending(&self) -> bool {
         self.content_mode() && self.searches.index().is_none() && !self.list.parsed().is_empty()
@@ -207,7 +215,6 @@ impl App {
 
     /// The query changed: search again, or show every row when it is empty.
     fn query_changed(&mut self) {
-        self.searches.end_fallback();
         self.list.reparse(self.screen.now());
         if self.list.parsed().is_empty() {
             self.searches.query_emptied();
@@ -272,7 +279,9 @@ impl App {
         PaneContext {
             width: self.screen.pane_width(),
             height: self.screen.pane_height(),
-            content_query: self.content_mode().then(|| self.list.words().to_owned()),
+            content_query: self
+                .shows_conversation_hit()
+                .then(|| self.list.words().to_owned()),
             open_in: self
                 .selected_holder()
                 .map(crate::store::locks::Holder::describe),

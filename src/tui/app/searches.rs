@@ -1,7 +1,8 @@
 //! The searches asked of the search worker and their newest answers: the search mode, the
 //! generation numbers that tell the answer to the newest search from a stale one, the ranked
-//! matches, the content index once it is built, and the snippet of each row a content search
-//! matched. Knows nothing of the query line or the list: they come in as arguments.
+//! matches (the one box's merged list, or the conversations alone), the content index once it
+//! is built, and the snippet of each row found in its conversation. Knows nothing of the query
+//! line or the list: they come in as arguments.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -9,6 +10,7 @@ use std::sync::Arc;
 
 use super::{SearchMode, CONTENT_PREFIX};
 use crate::search::fulltext::{ContentHit, ContentIndex};
+use crate::search::one_box::{self, Found};
 use crate::search::title::Recency;
 use crate::workers::search::Request;
 
@@ -34,17 +36,6 @@ pub struct Searches {
     index: Option<Arc<ContentIndex>>,
     /// The hit of each row matched by the newest content answer.
     hits: HashMap<usize, ContentHit>,
-    /// Whether the conversations are searched in place of a title search that found nothing.
-    fallback: Fallback,
-}
-
-/// The conversations searched for a query the titles do not hold.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Fallback {
-    Off,
-    On,
-    /// Tried for this query, and no conversation held it either.
-    Tried,
 }
 
 impl Searches {
@@ -56,7 +47,6 @@ impl Searches {
             matches: None,
             index: None,
             hits: HashMap::new(),
-            fallback: Fallback::Off,
         }
     }
 
@@ -67,38 +57,11 @@ impl Searches {
 
     pub fn set_mode(&mut self, mode: SearchMode) {
         self.mode = mode;
-        self.fallback = Fallback::Off;
     }
 
-    /// Search the conversations for this query, since its title search found nothing; false
-    /// when that was tried already and found nothing either.
-    pub fn fall_back(&mut self) -> bool {
-        let fresh = self.fallback == Fallback::Off;
-        if fresh {
-            self.fallback = Fallback::On;
-        }
-        fresh
-    }
-
-    /// No conversation holds the query: back to its title matches, for this query.
-    pub fn fallback_found_nothing(&mut self) {
-        self.fallback = Fallback::Tried;
-    }
-
-    /// A new query starts with its title search again.
-    pub fn end_fallback(&mut self) {
-        self.fallback = Fallback::Off;
-    }
-
-    /// The conversations are searched because the title search found nothing.
-    pub fn fell_back(&self) -> bool {
-        self.fallback == Fallback::On
-    }
-
-    /// The mode `query` runs in (a leading `/` asks for content search, and so does a title
-    /// search that found nothing).
+    /// The mode `query` runs in (a leading `/` asks for the conversations alone).
     pub fn effective_mode(&self, query: &str) -> SearchMode {
-        if query.starts_with(CONTENT_PREFIX) || self.fell_back() {
+        if query.starts_with(CONTENT_PREFIX) {
             SearchMode::Content
         } else {
             self.mode
@@ -120,15 +83,12 @@ impl Searches {
         self.index.as_ref()
     }
 
-    /// The content index, or more of it: a query no conversation held may be held now.
+    /// The content index, or more of it.
     pub fn set_index(&mut self, index: Arc<ContentIndex>) {
         self.index = Some(index);
-        if self.fallback == Fallback::Tried {
-            self.fallback = Fallback::Off;
-        }
     }
 
-    /// The content hit of row `i` in the newest content answer.
+    /// The content hit of row `i` in the newest answer: rows listed for their conversation.
     pub fn hit(&self, i: usize) -> Option<&ContentHit> {
         self.hits.get(&i)
     }
@@ -147,7 +107,7 @@ impl Searches {
 
     /// The request for a search of `text` in `mode`. `None` while a content search waits for
     /// its index: it is asked once the index is ready, and meanwhile nothing is claimed to
-    /// match.
+    /// match. The one box looks in the conversations too once their index is here.
     pub fn ask(&mut self, text: &str, mode: SearchMode, order: Recency) -> Option<Request> {
         let query = text.to_owned();
         if mode == SearchMode::Content {
@@ -164,15 +124,45 @@ impl Searches {
         self.asked += 1;
         Some(Request::Search {
             gen: self.asked,
+            conversations: self.index.is_some() && one_box::wants_conversations(&query),
             query,
             order,
         })
     }
 
-    /// A fuzzy answer of generation `gen`, taken unless stale.
-    pub fn take_ranked(&mut self, gen: u64, ranked: Vec<usize>) -> Option<Freshness> {
+    /// A one-box answer of generation `gen`, taken unless stale: the title search's `ranked`
+    /// rows (the first `held` hold the typed words whole) and the conversations' `hits` merged
+    /// into one list ([`one_box::merge`]); `row_of` names the row of a hit's path (hits of
+    /// paths without a row are dropped).
+    pub fn take_ranked(
+        &mut self,
+        gen: u64,
+        (ranked, held): (&[usize], usize),
+        hits: Vec<ContentHit>,
+        row_of: impl Fn(&Path) -> Option<usize>,
+    ) -> Option<Freshness> {
         let fresh = self.take(gen)?;
-        self.matches = Some(ranked);
+        let mut found = HashMap::with_capacity(hits.len());
+        let mut conversations = Vec::with_capacity(hits.len());
+        for hit in hits {
+            if let Some(i) = row_of(&hit.path) {
+                conversations.push(i);
+                found.insert(i, hit);
+            }
+        }
+        let (words, letters) = ranked.split_at(held.min(ranked.len()));
+        let merged = one_box::merge(words, &conversations, letters);
+        self.hits.clear();
+        let mut list = Vec::with_capacity(merged.len());
+        for (i, how) in merged {
+            if how == Found::Conversation {
+                if let Some(hit) = found.remove(&i) {
+                    self.hits.insert(i, hit);
+                }
+            }
+            list.push(i);
+        }
+        self.matches = Some(list);
         Some(fresh)
     }
 

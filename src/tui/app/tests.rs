@@ -68,10 +68,14 @@ fn all() -> Options {
 /// Answer queued searches like the worker would; drop transcript requests.
 fn answer(app: &mut App) {
     for req in app.take_outbox().search {
-        if let Request::Search { gen, query, order } = req {
+        if let Request::Search {
+            gen, query, order, ..
+        } = req
+        {
             let hays: Vec<Haystack> = app.rows().iter().map(|r| Haystack::new(r)).collect();
-            let ranked = title::Searcher::default().search(&hays, &query, order);
-            app.apply_search(gen, ranked);
+            let mut searcher = title::Searcher::default();
+            let ranked = crate::workers::search::titles(&mut searcher, &hays, &query, order);
+            app.apply_search(gen, ranked, Vec::new());
         }
     }
 }
@@ -439,7 +443,7 @@ fn stale_search_answers_are_dropped() {
         .into_iter()
         .find(|r| matches!(r, Request::Search { .. }))
     {
-        app.apply_search(gen, vec![0, 1, 2, 3, 4, 5]);
+        app.apply_search(gen, (vec![0, 1, 2, 3, 4, 5], 0), Vec::new());
     }
     assert_eq!(
         shown(&app).len(),

@@ -320,8 +320,8 @@ pub const ROWS: &[Row] = &[
         false,
     ),
     text(
-        "  no title holds it",
-        "the words are looked for inside the conversations instead",
+        "  ranked",
+        "titles holding the words, then conversations holding them, then the rest",
         true,
     ),
     text(
@@ -446,7 +446,7 @@ pub const ROWS: &[Row] = &[
     ),
     row(
         &[bind(C::ToggleContent, &[Key::ctrl('f')])],
-        "search inside every conversation ↔ titles (or start the query with /)",
+        "search the conversations only ↔ titles and conversations (or start with /)",
     ),
     row(
         &[

@@ -16,7 +16,8 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         return;
     }
     let mode = match app.effective_mode() {
-        SearchMode::Fuzzy => "fuzzy",
+        SearchMode::Fuzzy if app.searches().index().is_some() => "titles + conversations",
+        SearchMode::Fuzzy => "titles",
         SearchMode::Content => "in conversations",
     };
     let right = if app.searching() {
@@ -41,7 +42,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
                     "type words to find inside every conversation · {content} titles · {help} help"
                 )
             } else {
-                format!("type to search · name, first message, folder, branch, id · {content} inside conversations · {help} help")
+                format!("type to search · titles, folders, branches, ids, conversations · {content} conversations only · {help} help")
             },
             room,
         );

@@ -41,7 +41,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         .skip(list.offset())
         .take(height)
         .map(|(pos, &i)| {
-            let content = app.searches().hit(i).filter(|_| app.content_mode());
+            let content = app.searches().hit(i);
             let marks = if list.parsed().is_empty() || content.is_some() {
                 Highlights::default()
             } else {

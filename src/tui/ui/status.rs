@@ -53,9 +53,7 @@ pub fn status_text(app: &App) -> String {
     if let Some(r) = app.actions().running() {
         parts.insert(0, format!("codex is {} “{}”…", r.change.doing(), r.title));
     }
-    if app.searches().fell_back() {
-        parts.push("no title matches: showing conversations that hold the words".into());
-    } else if app.content_mode() {
+    if app.content_mode() {
         parts.push(format!(
             "searching inside conversations ({}: titles)",
             app.keys().key_of(keys::Command::ToggleContent)
