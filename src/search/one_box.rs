@@ -1,8 +1,8 @@
 //! The picker's one search box: what is typed is matched against the titles and the
 //! conversations together, and the answers are merged into one ranked list:
 //!
-//! 1. rows whose own words (title, folder, branch, id) hold every typed word as a whole word,
-//!    in the title search's order (compact, in-order matches first, then recency);
+//! 1. rows whose own words (title, folder, branch, id) hold the typed words together: whole
+//!    words, in order, side by side ([`holds_together`]), in the title search's order;
 //! 2. sessions whose conversation holds the words, in the content search's order (words in one
 //!    message, then spread over several; first prompt above later prompts above replies);
 //! 3. the rest of the title search's matches: letters found scattered, or only inside longer
@@ -14,11 +14,13 @@
 
 /// A query this long at least is also looked for in the conversations.
 const MIN_CHARS: usize = 3;
+/// Between the fields of a title haystack: words do not stand together across it.
+const FIELD_END: char = super::title::SEP;
 
 /// Where the one box found a row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Found {
-    /// The row's own words hold every typed word whole.
+    /// The row's own words hold the typed words together.
     Words,
     /// Its conversation holds the words.
     Conversation,
@@ -33,7 +35,7 @@ pub fn wants_conversations(query: &str) -> bool {
     text.chars().count() >= MIN_CHARS && !text.contains(['\'', '^', '!', '$', '|', '\\'])
 }
 
-/// The words of `query` as [`holds_words`] takes them.
+/// The words of `query` as [`holds_together`] takes them.
 pub fn words(query: &str) -> Vec<String> {
     query.split_whitespace().map(str::to_lowercase).collect()
 }
@@ -69,28 +71,41 @@ pub fn merge(words: &[usize], conversations: &[usize], letters: &[usize]) -> Vec
     out
 }
 
-/// Whether `hay` (lowercase) holds every one of `words` (lowercase) as a whole word, the last
-/// one (perhaps still being typed) at least as the start of a word: `load` is not held by
-/// `upload`.
-pub fn holds_words(hay: &str, words: &[String]) -> bool {
-    let last = words.len().saturating_sub(1);
-    !words.is_empty()
-        && words
-            .iter()
-            .enumerate()
-            .all(|(n, w)| holds_word(hay, w, n == last))
+/// Whether `hay` (lowercase) holds `words` (lowercase) together: each a whole word, in the
+/// order typed, one right after the other (only spaces or punctuation between them, within
+/// one field), the last one (perhaps still being typed) at least as the start of a word.
+/// `load` is not held by `upload`, and `fix parser` is not held by `fix the parser`.
+pub fn holds_together(hay: &str, words: &[String]) -> bool {
+    let Some((first, rest)) = words.split_first() else {
+        return false;
+    };
+    hay.match_indices(first.as_str()).any(|(at, _)| {
+        let Some(mut end) = word_at(hay, at, first, rest.is_empty()) else {
+            return false;
+        };
+        for (n, word) in rest.iter().enumerate() {
+            let gap = hay[end..]
+                .find(|c: char| c.is_alphanumeric() || c == FIELD_END)
+                .map_or(hay.len(), |g| end + g);
+            match word_at(hay, gap, word, n + 1 == rest.len()) {
+                Some(next) if gap > end => end = next,
+                _ => return false,
+            }
+        }
+        true
+    })
 }
 
-/// Whether `hay` holds `word` with no letter or digit just before it, nor, unless it may be
-/// the start of a word (`prefix`), just after it.
-fn holds_word(hay: &str, word: &str, prefix: bool) -> bool {
+/// Where `word` ends when it stands at byte `at` of `hay` as a word: no letter or digit just
+/// before it, nor, unless it may be the start of a word (`prefix`), just after it.
+fn word_at(hay: &str, at: usize, word: &str, prefix: bool) -> Option<usize> {
     let is_word_char = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
-    !word.is_empty()
-        && hay.match_indices(word).any(|(at, _)| {
-            let before = hay[..at].chars().next_back();
-            let after = hay[at + word.len()..].chars().next();
-            !is_word_char(before) && (prefix || !is_word_char(after))
-        })
+    let end = at + word.len();
+    let fits = !word.is_empty()
+        && hay.get(at..end) == Some(word)
+        && !is_word_char(hay[..at].chars().next_back())
+        && (prefix || !is_word_char(hay[end..].chars().next()));
+    fits.then_some(end)
 }
 
 #[cfg(test)]
@@ -98,17 +113,22 @@ mod tests {
     use super::*;
 
     fn holds(hay: &str, query: &str) -> bool {
-        holds_words(hay, &words(query))
+        holds_together(hay, &words(query))
     }
 
     #[test]
-    fn words_are_held_whole_and_the_last_as_a_word_start() {
+    fn words_are_held_whole_together_in_order_and_the_last_as_a_word_start() {
         assert!(holds("fix the upload retry", "upload retry"));
         assert!(
-            holds("fix the upload retry", "retry upl"),
+            holds("fix the upload, retry it", "upload retry"),
+            "punctuation between"
+        );
+        assert!(
+            holds("fix the upload retry", "upload ret"),
             "the last word is being typed"
         );
         assert!(holds("/home/me/src/acme-api", "acme-api"));
+        assert!(holds("a parser fix", "parser"));
         assert!(
             !holds("fix the upload retry", "load"),
             "inside a longer word"
@@ -116,6 +136,15 @@ mod tests {
         assert!(
             !holds("fix the upload retry", "upl retry"),
             "only the last may be a prefix"
+        );
+        assert!(
+            !holds("fix the upload retry", "retry upload"),
+            "out of order"
+        );
+        assert!(!holds("fix the upload retry", "fix upload"), "apart");
+        assert!(
+            !holds("fix the upload\u{1f}retry-branch", "upload retry"),
+            "across two fields"
         );
         assert!(!holds("the tui loads", "tui load x"));
         assert!(!holds("anything", ""), "no words hold nothing");

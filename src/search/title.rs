@@ -26,7 +26,7 @@ pub const ID: usize = 4;
 /// conversation is the content search's job).
 const PREVIEW_CHARS: usize = 400;
 /// Between fields; never typed, so a term cannot match across it by accident of an exact match.
-const SEP: char = '\u{1f}';
+pub(crate) const SEP: char = '\u{1f}';
 /// Candidates per thread before scoring is split over two threads.
 const PARALLEL_FROM: usize = 4000;
 
@@ -131,10 +131,10 @@ impl Haystack {
         }
     }
 
-    /// Whether the row's own words (name, title, folder, branch, id) hold every one of `words`
-    /// (lowercase) whole, as [`super::one_box::holds_words`] says.
-    pub fn holds_words(&self, words: &[String]) -> bool {
-        super::one_box::holds_words(&self.lower, words)
+    /// Whether the row's own words (name, title, folder, branch, id) hold `words` (lowercase)
+    /// together, as [`super::one_box::holds_together`] says.
+    pub fn holds_together(&self, words: &[String]) -> bool {
+        super::one_box::holds_together(&self.lower, words)
     }
 
     fn recency(&self, order: Recency) -> i64 {

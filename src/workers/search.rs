@@ -184,7 +184,7 @@ pub fn titles(
         return (ranked, 0);
     }
     let words = one_box::words(query);
-    one_box::words_first(ranked, |i| hays[i].holds_words(&words))
+    one_box::words_first(ranked, |i| hays[i].holds_together(&words))
 }
 
 #[cfg(test)]
@@ -219,7 +219,10 @@ mod tests {
     fn a_title_holding_the_whole_words_outranks_letters_inside_longer_words() {
         // Both match every letter compactly at word starts; the newer one only holds "test"
         // inside "tests".
-        let mut rows = [row("newer", "tests fix"), row("older", "test the fix")];
+        let mut rows = [
+            row("newer", "tests fix"),
+            row("older", "test fix, then tidy"),
+        ];
         rows[0].updated_ms = 2;
         rows[1].updated_ms = 1;
         let hays: Vec<Haystack> = rows.iter().map(Haystack::new).collect();
