@@ -40,14 +40,34 @@ pub fn words(query: &str) -> Vec<String> {
     query.split_whitespace().map(str::to_lowercase).collect()
 }
 
-/// The title search's `ranked` rows with those whose own words `hold` the typed words moved to
-/// the front, each part in its order; and how many hold them.
-pub fn words_first(ranked: Vec<usize>, holds: impl Fn(usize) -> bool) -> (Vec<usize>, usize) {
-    let (mut words, letters): (Vec<usize>, Vec<usize>) =
-        ranked.into_iter().partition(|&i| holds(i));
-    let held = words.len();
-    words.extend(letters);
-    (words, held)
+/// How a row's own words hold the typed words together.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Fit {
+    /// Every word whole.
+    Whole,
+    /// The last word only as the start of a longer one (it may still be being typed):
+    /// `task 41` in `task 4106`, below `task 41` itself.
+    Started,
+}
+
+/// How `hay` (lowercase) holds `words` together ([`holds_together`]), if it does.
+pub fn fit(hay: &str, words: &[String]) -> Option<Fit> {
+    if holds_together(hay, words, false) {
+        Some(Fit::Whole)
+    } else {
+        holds_together(hay, words, true).then_some(Fit::Started)
+    }
+}
+
+/// The title search's `ranked` rows with those whose own words hold the typed words together
+/// moved to the front (whole words before a last word only started), each part in its order;
+/// and how many hold them.
+pub fn words_first(ranked: Vec<usize>, fit: impl Fn(usize) -> Option<Fit>) -> (Vec<usize>, usize) {
+    let mut keyed: Vec<(Option<Fit>, usize)> = ranked.into_iter().map(|i| (fit(i), i)).collect();
+    // A stable sort: the rows not held after every fit, the title order kept within each.
+    keyed.sort_by_key(|&(f, _)| f.map_or(2, |f| f as u8));
+    let held = keyed.iter().filter(|(f, _)| f.is_some()).count();
+    (keyed.into_iter().map(|(_, i)| i).collect(), held)
 }
 
 /// One ranked list from the title search's rows that hold the typed words (`words`), the
@@ -73,21 +93,22 @@ pub fn merge(words: &[usize], conversations: &[usize], letters: &[usize]) -> Vec
 
 /// Whether `hay` (lowercase) holds `words` (lowercase) together: each a whole word, in the
 /// order typed, one right after the other (only spaces or punctuation between them, within
-/// one field), the last one (perhaps still being typed) at least as the start of a word.
-/// `load` is not held by `upload`, and `fix parser` is not held by `fix the parser`.
-pub fn holds_together(hay: &str, words: &[String]) -> bool {
+/// one field), the last one, when `open_end` (it may still be being typed), at least as the
+/// start of a word. `load` is not held by `upload`, and `fix parser` is not held by `fix the
+/// parser`.
+pub fn holds_together(hay: &str, words: &[String], open_end: bool) -> bool {
     let Some((first, rest)) = words.split_first() else {
         return false;
     };
     hay.match_indices(first.as_str()).any(|(at, _)| {
-        let Some(mut end) = word_at(hay, at, first, rest.is_empty()) else {
+        let Some(mut end) = word_at(hay, at, first, open_end && rest.is_empty()) else {
             return false;
         };
         for (n, word) in rest.iter().enumerate() {
             let gap = hay[end..]
                 .find(|c: char| c.is_alphanumeric() || c == FIELD_END)
                 .map_or(hay.len(), |g| end + g);
-            match word_at(hay, gap, word, n + 1 == rest.len()) {
+            match word_at(hay, gap, word, open_end && n + 1 == rest.len()) {
                 Some(next) if gap > end => end = next,
                 _ => return false,
             }
@@ -113,7 +134,7 @@ mod tests {
     use super::*;
 
     fn holds(hay: &str, query: &str) -> bool {
-        holds_together(hay, &words(query))
+        holds_together(hay, &words(query), true)
     }
 
     #[test]
@@ -151,10 +172,26 @@ mod tests {
     }
 
     #[test]
+    fn a_whole_last_word_fits_better_than_one_only_started() {
+        let ws = words("request handler task 410");
+        assert_eq!(fit("the request handler (task 410)", &ws), Some(Fit::Whole));
+        assert_eq!(
+            fit("the request handler (task 4106)", &ws),
+            Some(Fit::Started)
+        );
+        assert_eq!(fit("the request (task 410)", &ws), None);
+        // Rows 0 and 1 in title order, row 1 the whole words: it goes first.
+        let fits = [Some(Fit::Started), Some(Fit::Whole), None];
+        assert_eq!(words_first(vec![0, 1, 2], |i| fits[i]), (vec![1, 0, 2], 2));
+    }
+
+    #[test]
     fn whole_word_titles_then_conversations_then_scattered_letters() {
         // Title matches 0..4: rows 1 and 3 hold the words whole; 0 and 2 only the letters.
         // Conversations: rows 7, 2 and 3.
-        let (ranked, held) = words_first(vec![0, 1, 2, 3], |i| i == 1 || i == 3);
+        let (ranked, held) = words_first(vec![0, 1, 2, 3], |i| {
+            (i == 1 || i == 3).then_some(Fit::Whole)
+        });
         assert_eq!((ranked.as_slice(), held), (&[1, 3, 0, 2][..], 2));
         let merged = merge(&ranked[..held], &[7, 2, 3], &ranked[held..]);
         assert_eq!(
@@ -172,7 +209,7 @@ mod tests {
 
     #[test]
     fn with_no_conversation_answer_the_title_order_is_kept_by_tier() {
-        let (ranked, held) = words_first(vec![5, 4, 6], |i| i == 6);
+        let (ranked, held) = words_first(vec![5, 4, 6], |i| (i == 6).then_some(Fit::Whole));
         let merged = merge(&ranked[..held], &[], &ranked[held..]);
         let rows: Vec<usize> = merged.iter().map(|&(i, _)| i).collect();
         assert_eq!(rows, [6, 5, 4]);

@@ -131,10 +131,10 @@ impl Haystack {
         }
     }
 
-    /// Whether the row's own words (name, title, folder, branch, id) hold `words` (lowercase)
-    /// together, as [`super::one_box::holds_together`] says.
-    pub fn holds_together(&self, words: &[String]) -> bool {
-        super::one_box::holds_together(&self.lower, words)
+    /// How the row's own words (name, title, folder, branch, id) hold `words` (lowercase)
+    /// together, as [`super::one_box::fit`] says.
+    pub fn fit(&self, words: &[String]) -> Option<super::one_box::Fit> {
+        super::one_box::fit(&self.lower, words)
     }
 
     fn recency(&self, order: Recency) -> i64 {
