@@ -3,7 +3,7 @@
 //! A query is groups of words: each bare word is a group, and so is each `"quoted phrase"`
 //! (or a word the analyzer splits, such as `retry-logic`, whose parts must be adjacent). A
 //! word matches exactly, below that in another form (`super::forms`), and, ranked well below,
-//! with one typo (words of five letters or more); the last word, while it is being typed (no
+//! with one typo (words of four letters or more); the last word, while it is being typed (no
 //! space after it, three letters or more), also matches as a prefix. [`build`] is the query of
 //! a message that holds every group; on top of BM25 (term frequency that saturates, message
 //! length, rarity), a message holding the words together and in order, or near each other,
@@ -76,7 +76,7 @@ fn boosted(q: Box<dyn Query>, by: f32) -> Box<dyn Query> {
 }
 
 /// The shortest word that also matches with a typo.
-pub const TYPO_FROM: usize = 5;
+pub const TYPO_FROM: usize = 4;
 /// How much a word in another form counts against the word as typed.
 const FORM_WEIGHT: f32 = 0.6;
 
@@ -138,6 +138,11 @@ pub fn may_match_otherwise(parsed: &Parsed, i: usize, forms: &[Vec<String>]) -> 
         }
         _ => false,
     }
+}
+
+/// Whether group `i` of `parsed` is one word long enough to be matched with a typo.
+pub fn may_be_a_typo(parsed: &Parsed, i: usize) -> bool {
+    matches!(parsed.groups[i].as_slice(), [word] if word.chars().count() >= TYPO_FROM)
 }
 
 /// The query of group `i` of `parsed` alone; `forms` holds each group's other forms.

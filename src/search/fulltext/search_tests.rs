@@ -89,8 +89,11 @@ fn a_typo_still_finds_the_word_ranked_below_an_exact_match() {
     // Short words must match exactly.
     assert!(
         index.search("thr ", 10).is_empty(),
-        "words under five letters match exactly"
+        "words under four letters match exactly"
     );
+    // Four letters are enough for one slip.
+    let index = from_texts(&[("fail", 1, vec![(Reply, "the tests fail often")])]);
+    assert_eq!(ids(&index.search("fial ", 10)), ["fail"]);
 }
 
 #[test]

@@ -150,8 +150,18 @@ pub fn sessions(
         .map(|i| (group_freq(searcher, fields, parsed, i), i))
         .collect();
     // A group no message holds as written (a typo, a word being typed) is looked for last,
-    // among the sessions the others are in.
+    // among the sessions the others are in; unless every other group is too common to start
+    // from: then the one that may be a typo of a rare word leads (`terminal quokka15zzeta`).
     order.sort_by_key(|&(freq, i)| (if freq == 0 { u64::MAX } else { freq }, i));
+    if order.first().is_some_and(|&(freq, _)| freq > RAREST_MAX) {
+        let typo = order
+            .iter()
+            .position(|&(freq, i)| freq == 0 && query::may_be_a_typo(parsed, i));
+        if let Some(at) = typo {
+            let lead = order.remove(at);
+            order.insert(0, lead);
+        }
+    }
     let hopeless = order
         .iter()
         .any(|&(freq, i)| freq == 0 && !query::may_match_otherwise(parsed, i, forms));
