@@ -69,6 +69,15 @@ impl Picker {
         }
     }
 
+    /// The title of the session `id` (empty when unknown).
+    pub fn title_of(&self, id: &str) -> String {
+        let rows = self.app.rows();
+        rows.iter()
+            .find(|r| r.id == id)
+            .map(|r| r.title().chars().take(120).collect())
+            .unwrap_or_default()
+    }
+
     /// The ids of the first `n` rows shown for `query` typed into the empty box.
     pub fn top(&mut self, query: &str, n: usize) -> Vec<String> {
         self.app.update(Action::ClearQuery);

@@ -144,7 +144,17 @@ impl Both {
             println!("missed by list --content: {q:?}");
         }
         self.list.add(listed);
-        self.one_box.add(rank_of(&picker.top(q, 10), relevant));
+        let top = picker.top(q, 10);
+        let boxed = rank_of(&top, relevant);
+        if boxed != Some(1) && std::env::var_os("BENCH_MISSES").is_some() {
+            let first = top
+                .first()
+                .map(|id| picker.title_of(id))
+                .unwrap_or_default();
+            let want: Vec<String> = relevant.iter().map(|id| picker.title_of(id)).collect();
+            println!("one box {boxed:?}: {q:?} -> top {first:?}; wanted {want:?}");
+        }
+        self.one_box.add(boxed);
     }
 
     fn print(&self, kind: &str) {
