@@ -148,9 +148,11 @@ impl App {
         self.refilter(self.reselect_for(fresh));
     }
 
-    /// Rows streaming in under the same query keep the selection; a new query starts on top.
+    /// Rows streaming in under the same query keep the selection, and so does a selection the
+    /// user moved or is reading in the pane; otherwise a new answer starts on top.
     fn reselect_for(&self, fresh: Freshness) -> Reselect {
-        if fresh == Freshness::Repeated || self.list.selected() > 0 {
+        let reading = self.screen.focus() == super::Focus::Conversation;
+        if fresh == Freshness::Repeated || self.list.selected() > 0 || reading {
             Reselect::Keep
         } else {
             Reselect::Top

@@ -142,3 +142,73 @@ fn title_search(app: &mut App) -> Option<(u64, bool)> {
         _ => None,
     })
 }
+
+/// Thirty replies, the 13th and the 26th holding "needle".
+fn needles() -> Transcript {
+    let entries = (0..30)
+        .map(|i| Entry::Message {
+            role: crate::rollout::record::Role::Assistant,
+            text: if i == 12 || i == 25 {
+                format!("the NEEDLE is here {i}")
+            } else {
+                format!("filler {i}")
+            },
+            shape: crate::rollout::record::Shape::Event,
+            phase: Some("final_answer".into()),
+            elided: 0,
+            images: Vec::new(),
+        })
+        .collect();
+    Transcript {
+        entries,
+        ..Transcript::default()
+    }
+}
+
+#[test]
+fn a_later_answer_does_not_move_a_reader_who_has_moved() {
+    let mut app = App::new(all(), 10_000);
+    app.update(Action::Resize(ratatui::layout::Rect::new(0, 0, 120, 12)));
+    app.apply_index(Event::rows(vec![row("a", "/w/p", 50, true, false)]));
+    app.apply_index(Event::ContentReady(Arc::new(ContentIndex::default())));
+    app.take_outbox();
+    app.update(Action::Paste("needl".into()));
+    let (gen, _) = title_search(&mut app).unwrap();
+    app.apply_search(gen, (vec![], 0), vec![hit("a", "a needle", 2..8)]);
+    app.apply_transcript("a".into(), Ok(needles()));
+    let opened = app.pane().scroll();
+    assert!(
+        opened > 0,
+        "the one box opens a conversation hit at its hit"
+    );
+    // The reader moves on, and the next keystroke's answer names the same session.
+    app.update(Action::FocusConversation);
+    app.update(Action::Scroll(5));
+    let moved = app.pane().scroll();
+    assert_ne!(moved, opened);
+    app.update(Action::Insert('e'));
+    let (gen, _) = title_search(&mut app).unwrap();
+    app.apply_search(gen, (vec![], 0), vec![hit("a", "a needle", 2..8)]);
+    assert_eq!(
+        app.pane().scroll(),
+        moved,
+        "the reader stays where they went"
+    );
+}
+
+#[test]
+fn a_new_answer_keeps_the_session_being_read() {
+    let mut app = app_with(all());
+    app.apply_index(Event::ContentReady(Arc::new(ContentIndex::default())));
+    app.take_outbox();
+    app.update(Action::Paste("deep phrase".into()));
+    let (gen, _) = title_search(&mut app).unwrap();
+    app.apply_search(gen, (vec![1], 1), Vec::new());
+    app.update(Action::FocusConversation);
+    // A new session the words find comes in and ranks first.
+    app.update(Action::Insert('s'));
+    let (gen, _) = title_search(&mut app).unwrap();
+    app.apply_search(gen, (vec![2, 1], 2), Vec::new());
+    assert_eq!(shown(&app), ["c", "b"]);
+    assert_eq!(selected(&app), "b", "the session being read stays selected");
+}

@@ -53,6 +53,9 @@ pub struct Pane {
     /// Which of `built.code` are highlighted already.
     lit: Vec<bool>,
     scroll: usize,
+    /// Where the pane was put for the shown session (its top, or a content hit): the reader
+    /// has moved when `scroll` is elsewhere, and a later answer does not move it again.
+    placed: usize,
     view: View,
     /// Transcripts by session id, newest last.
     cache: VecDeque<(String, Read)>,
@@ -155,6 +158,7 @@ impl Pane {
         }
         if self.shown.as_deref() != Some(row.id.as_str()) {
             self.scroll = 0;
+            self.placed = 0;
             self.hits.forget_opened();
             self.find.cancel();
             self.view.expanded = Default::default();
@@ -218,11 +222,15 @@ impl Pane {
             self.find.search(&self.built.lines, self.scroll);
         }
         self.built_for = Some(row.id.clone());
-        // A session shown for a new content query opens at its first hit, once it is read.
+        // A session shown for a new content query opens at its first hit, once it is read,
+        // unless the reader has moved in it since it was shown or last put at a hit.
         if let (Some(_), Some(query)) = (&cached, query) {
-            if self.hits.first_time(&row.id, query) {
-                if let Some(line) = self.hits.first() {
+            if self.scroll == self.placed && self.hits.first_time(&row.id, query) {
+                // A hit in the top half of the first screen is in view from the top, header
+                // and all.
+                if let Some(line) = self.hits.first().filter(|&l| l >= ctx.height / 2) {
                     self.show_line(line, ctx.height);
+                    self.placed = self.scroll;
                     return;
                 }
             }

@@ -41,7 +41,11 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
         .skip(list.offset())
         .take(height)
         .map(|(pos, &i)| {
-            let content = app.searches().hit(i);
+            // A hit in the first prompt of a session titled by it is shown in the title.
+            let content = app
+                .searches()
+                .hit(i)
+                .filter(|hit| hit.first_message > 0 || rows[i].name.is_some());
             let marks = if list.parsed().is_empty() || content.is_some() {
                 Highlights::default()
             } else {
