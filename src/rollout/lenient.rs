@@ -208,6 +208,7 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Obj<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde::Deserialize;
 
     #[derive(Deserialize, Default, Debug)]
     #[serde(default)]
