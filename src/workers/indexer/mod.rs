@@ -21,8 +21,6 @@ use std::sync::Arc;
 use std::thread;
 use std::time::Duration;
 
-use std::collections::HashMap;
-
 use rayon::prelude::*;
 
 use crate::rollout::summary::Until;
@@ -271,7 +269,7 @@ fn content_phase(
     let all: Vec<RolloutFile> = files.iter().map(|(f, _)| f.clone()).collect();
     let mut passes = Passes::default();
     let mut read_whole = |read: Vec<WholePass>| {
-        let rows = whole_rows(read, &names, &all, &mut passes);
+        let rows = whole_rows(read, store, &all, &mut passes);
         // A receiver that is gone stops the build at its next progress report.
         if !rows.is_empty() {
             let _ = tx.send(Event::updated(rows));
@@ -291,18 +289,27 @@ fn content_phase(
 }
 
 /// The rows of sessions read whole (a fork's title and tokens from its parent, as the whole
-/// phase would), on the current pool; their passes are kept in `passes`.
+/// phase would), on the current pool; their passes are kept in `passes`. Only files still as
+/// they were read give a row, named as the store names them now: a session archived, deleted,
+/// renamed or grown since (by the user, from the picker) is not sent back as it was; the next
+/// run, or the whole phase, reads it as it is.
 fn whole_rows(
     read: Vec<WholePass>,
-    names: &HashMap<String, String>,
+    store: &Store,
     files: &[RolloutFile],
     passes: &mut Passes,
 ) -> Vec<SessionRow> {
     for (file, state) in &read {
         passes.add(file, state);
     }
+    let names = store.names();
+    let names = &names;
+    let as_read = |file: &RolloutFile| {
+        RolloutFile::at(&file.path)
+            .is_ok_and(|now| now.size == file.size && now.mtime_ms == file.mtime_ms)
+    };
     read.into_par_iter()
-        .filter(|(file, state)| reader::not_a_session(file, state).is_none())
+        .filter(|(file, state)| reader::not_a_session(file, state).is_none() && as_read(file))
         .map(|(file, state)| {
             let fork = state
                 .meta
