@@ -3,12 +3,21 @@
 //! result (the files a patch changed, how a command or an MCP call ended).
 //!
 //! Pure and lenient, like [`super::tool`]: a field that is missing or of the wrong type is
-//! absent, an unknown row is `None`, nothing panics. Long texts are cut to the reader's cap.
-//! These rows are few (a handful a turn), so they are read the plain way, from a
-//! `serde_json::Value`.
+//! absent ([`super::lenient`]), an unknown row is `None`, nothing panics. Long texts are cut to
+//! the reader's cap. Each row is read straight from its bytes into typed fields that skip
+//! everything an event does not say (a `compacted` row's replacement history, a patch's
+//! output), and, when the reader keeps none of them, the diffs too: the row pass reads every
+//! patch of every session for its files' paths alone.
 
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::marker::PhantomData;
+
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize;
 use serde_json::Value;
 
+use super::lenient::{Flag, Int, Num, Obj, Text};
 use super::rules::clip;
 
 /// One turn or tool event.
@@ -73,160 +82,400 @@ pub struct FileChange {
     pub diff: Option<String>,
 }
 
-/// The event of a parsed line, or `None` for a line that is not one; texts cut to `cap`.
-pub fn read(line: &Value, cap: Option<usize>) -> Option<Event> {
-    let kind = line.get("type").and_then(Value::as_str)?;
-    let payload = line.get("payload").filter(|p| p.is_object())?;
-    let cut = |text: &str| cap.map_or(text, |max| clip(text, max)).to_owned();
-    if kind == "compacted" {
-        let summary = text(payload, "message").map(|m| cut(summary_of(m)));
-        return Some(Event::Compacted {
-            turn_id: None,
-            summary,
-        });
-    }
-    if kind != "event_msg" {
-        return None;
-    }
-    let turn_id = || text(payload, "turn_id").map(str::to_owned);
-    match text(payload, "type")? {
-        "task_started" | "turn_started" => Some(Event::TurnStarted { turn_id: turn_id() }),
-        "task_complete" | "turn_complete" => Some(Event::TurnEnded { turn_id: turn_id() }),
-        "turn_aborted" => Some(Event::TurnAborted {
-            turn_id: turn_id(),
-            reason: text(payload, "reason").map(str::to_owned),
-            duration_ms: payload.get("duration_ms").and_then(Value::as_u64),
-        }),
-        "context_compacted" => Some(Event::Compacted {
-            turn_id: turn_id(),
-            summary: None,
-        }),
-        "patch_apply_end" => Some(Event::PatchApplied {
-            call_id: text(payload, "call_id")?.to_owned(),
-            changes: changes(payload.get("changes"), &cut),
-            failure: (payload.get("success").and_then(Value::as_bool) == Some(false)).then(|| {
-                let why = text(payload, "stderr").or_else(|| text(payload, "stdout"));
-                cut(why.unwrap_or("the patch did not apply").trim())
-            }),
-            duration_ms: None,
-        }),
-        "item_completed" => item(payload, turn_id(), &cut),
-        _ => None,
+/// Why a line could not be read at all: it is not JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Unreadable;
+
+/// The line's `ordinal` and its event (`None` for a line that is not one, or whose fields are
+/// not what codex writes), texts cut to `cap`. A cap of 0 keeps none of a long text (a diff,
+/// an output, a summary), so those are skipped by their bytes, never copied: the row pass reads
+/// only the paths and kinds of a patch's files. A line that is not JSON is [`Unreadable`]
+/// (invalid UTF-8 inside a string is replaced first, as [`super::rules::parse_line`] does).
+pub fn read(line: &[u8], cap: Option<usize>) -> Result<(Option<u64>, Option<Event>), Unreadable> {
+    match read_typed(line, cap) {
+        Ok(read) => Ok(read),
+        Err(_) if std::str::from_utf8(line).is_err() => {
+            let fixed = String::from_utf8_lossy(line);
+            read_typed(fixed.as_bytes(), cap).map_err(|_| Unreadable)
+        }
+        // Valid JSON that the typed read refuses (a key written twice) is not an event.
+        Err(_) if serde_json::from_slice::<IgnoredAny>(line).is_ok() => Ok((None, None)),
+        Err(_) => Err(Unreadable),
     }
 }
 
-/// A non-message item of an `item_completed` event.
-fn item(payload: &Value, turn_id: Option<String>, cut: &dyn Fn(&str) -> String) -> Option<Event> {
-    let item = payload.get("item").filter(|i| i.is_object())?;
-    let id = || text(item, "id").map(str::to_owned);
-    let duration_ms = item_duration(payload, item);
-    match text(item, "type")? {
-        "ContextCompaction" => Some(Event::Compacted {
-            turn_id,
-            summary: None,
-        }),
-        "FileChange" => {
-            let status = text(item, "status");
-            let failure = match status {
-                None | Some("completed") => None,
-                Some(other) => Some(
-                    text(item, "stderr")
-                        .map(|e| cut(e.trim()))
-                        .filter(|e| !e.is_empty())
-                        .unwrap_or_else(|| format!("patch {other}")),
-                ),
-            };
-            Some(Event::PatchApplied {
-                call_id: id()?,
-                changes: changes(item.get("changes"), cut),
-                failure,
-                duration_ms,
-            })
-        }
-        "CommandExecution" => Some(Event::CommandEnded {
-            call_id: id()?,
-            exit_code: item
-                .get("exit_code")
-                .and_then(Value::as_i64)
-                .and_then(|c| i32::try_from(c).ok()),
-            status: text(item, "status").map(str::to_owned),
-            duration_ms,
-            output: text(item, "aggregated_output").map(cut).unwrap_or_default(),
-        }),
-        "McpToolCall" => {
-            let error = item
-                .get("error")
-                .and_then(|e| text(e, "message").or_else(|| e.as_str()))
-                .map(cut);
-            let result = item.get("result");
-            let is_error = result
-                .and_then(|r| r.get("isError"))
-                .and_then(Value::as_bool);
-            let failure = error.or_else(|| {
-                (is_error == Some(true) || text(item, "status") == Some("failed")).then(|| {
-                    let said = result
-                        .and_then(|r| r.get("content"))
-                        .map(super::rules::content_text)
-                        .unwrap_or_default();
-                    if said.trim().is_empty() {
-                        "the tool reported an error".to_owned()
-                    } else {
-                        cut(said.trim())
+fn read_typed(line: &[u8], cap: Option<usize>) -> serde_json::Result<(Option<u64>, Option<Event>)> {
+    fn with<'a, D: LongText + Deserialize<'a>>(
+        line: &'a [u8],
+        cap: Option<usize>,
+    ) -> serde_json::Result<(Option<u64>, Option<Event>)> {
+        let Obj(row) = serde_json::from_slice::<Obj<Line<'a, D>>>(line)?;
+        Ok(row.map_or((None, None), |row| (row.ordinal.0, row.event(cap))))
+    }
+    if cap == Some(0) {
+        with::<IgnoredAny>(line, cap)
+    } else {
+        with::<Text>(line, cap)
+    }
+}
+
+/// A long text of a row: read ([`Text`]) or skipped unread ([`IgnoredAny`]).
+trait LongText: Default {
+    fn text(&self) -> Option<&str>;
+}
+
+impl LongText for IgnoredAny {
+    fn text(&self) -> Option<&str> {
+        None
+    }
+}
+
+impl LongText for Text<'_> {
+    fn text(&self) -> Option<&str> {
+        self.get()
+    }
+}
+
+/// A row, as far as events read it.
+#[derive(Deserialize, Default)]
+#[serde(default, bound(deserialize = "D: Deserialize<'de> + Default"))]
+struct Line<'a, D> {
+    #[serde(rename = "type", borrow)]
+    kind: Text<'a>,
+    ordinal: Num,
+    #[serde(borrow)]
+    payload: Obj<Payload<'a, D>>,
+}
+
+/// The fields of every event's payload (each event uses a few).
+#[derive(Deserialize, Default)]
+#[serde(default, bound(deserialize = "D: Deserialize<'de> + Default"))]
+struct Payload<'a, D> {
+    #[serde(rename = "type", borrow)]
+    kind: Text<'a>,
+    #[serde(borrow)]
+    turn_id: Text<'a>,
+    #[serde(borrow)]
+    reason: Text<'a>,
+    duration_ms: Num,
+    #[serde(borrow)]
+    call_id: Text<'a>,
+    #[serde(borrow)]
+    changes: Obj<Changes<'a, D>>,
+    success: Flag,
+    stderr: D,
+    stdout: D,
+    /// A `compacted` row's summary.
+    message: D,
+    #[serde(borrow)]
+    item: Obj<Item<'a, D>>,
+    started_at_ms: Num,
+    completed_at_ms: Num,
+}
+
+/// The fields of an `item_completed` event's item.
+#[derive(Deserialize, Default)]
+#[serde(default, bound(deserialize = "D: Deserialize<'de> + Default"))]
+struct Item<'a, D> {
+    #[serde(rename = "type", borrow)]
+    kind: Text<'a>,
+    #[serde(borrow)]
+    id: Text<'a>,
+    #[serde(borrow)]
+    status: Text<'a>,
+    stderr: D,
+    #[serde(borrow)]
+    changes: Obj<Changes<'a, D>>,
+    exit_code: Int,
+    aggregated_output: D,
+    duration: Obj<Duration>,
+    /// An MCP call's error: a string, or an object with a `message`.
+    error: Option<Value>,
+    result: Obj<McpResult>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Duration {
+    secs: Num,
+    nanos: Num,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct McpResult {
+    content: Option<Value>,
+    #[serde(rename = "isError")]
+    is_error: Flag,
+}
+
+/// A patch's `changes`: each path (as codex wrote it, absolute) with what happened to it, in
+/// path order.
+type Changes<'a, D> = BTreeMap<String, ChangeSpec<'a, D>>;
+
+/// One file of `changes`: `{type, unified_diff | content, move_path}`; older codex wrote
+/// `{"update": {unified_diff, move_path}}`, the kind as the only key.
+struct ChangeSpec<'a, D> {
+    kind: Option<Cow<'a, str>>,
+    fields: ChangeFields<'a, D>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default, bound(deserialize = "D: Deserialize<'de> + Default"))]
+struct ChangeFields<'a, D> {
+    #[serde(borrow)]
+    move_path: Text<'a>,
+    unified_diff: D,
+    content: D,
+}
+
+/// The keys of a change that are its fields.
+enum Field {
+    Kind,
+    MovePath,
+    Diff,
+    Content,
+    Other,
+}
+
+impl<'de: 'a, 'a, D: Deserialize<'de> + Default> Deserialize<'de> for ChangeSpec<'a, D> {
+    fn deserialize<De: Deserializer<'de>>(d: De) -> Result<Self, De::Error> {
+        struct Spec<'a, D>(PhantomData<(&'a (), D)>);
+        impl<'de: 'a, 'a, D: Deserialize<'de> + Default> Visitor<'de> for Spec<'a, D> {
+            type Value = ChangeSpec<'a, D>;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a file's change")
+            }
+
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut own = ChangeFields::default();
+                let (mut kind, mut keys, mut only) = (None, 0, None);
+                while let Some(Text(key)) = map.next_key::<Text<'de>>()? {
+                    keys += 1;
+                    let field = match key.as_deref() {
+                        Some("type") => Field::Kind,
+                        Some("move_path") => Field::MovePath,
+                        Some("unified_diff") => Field::Diff,
+                        Some("content") => Field::Content,
+                        _ => Field::Other,
+                    };
+                    match field {
+                        Field::Kind => kind = map.next_value::<Text>()?.0.filter(|k| !k.is_empty()),
+                        Field::MovePath => own.move_path = map.next_value()?,
+                        Field::Diff => own.unified_diff = map.next_value()?,
+                        Field::Content => own.content = map.next_value()?,
+                        Field::Other => {
+                            only = Some((key, map.next_value::<Obj<ChangeFields<D>>>()?.0));
+                        }
                     }
+                }
+                Ok(match only {
+                    Some((key, fields)) if kind.is_none() && keys == 1 => ChangeSpec {
+                        kind: key,
+                        fields: fields.unwrap_or_default(),
+                    },
+                    _ => ChangeSpec { kind, fields: own },
                 })
-            });
-            Some(Event::McpEnded {
-                call_id: id()?,
-                failure,
-                duration_ms,
-            })
+            }
+
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(ChangeSpec::plain())
+            }
+
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+                Ok(ChangeSpec::plain())
+            }
+
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+                Ok(ChangeSpec::plain())
+            }
+
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+                Ok(ChangeSpec::plain())
+            }
+
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+                Ok(ChangeSpec::plain())
+            }
+
+            fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+                Ok(ChangeSpec::plain())
+            }
+
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(ChangeSpec::plain())
+            }
         }
-        _ => None,
+        d.deserialize_any(Spec(PhantomData))
     }
 }
 
-/// The files of a `FileChange` item or a `patch_apply_end` event: `changes` maps each path to
-/// `{type, unified_diff | content, move_path}` (older codex wrote `{"update": {unified_diff,
-/// move_path}}`, the kind as the only key). Paths are kept whole: they are short, and what
-/// a session changed is looked up by them.
-fn changes(value: Option<&Value>, cut: &dyn Fn(&str) -> String) -> Vec<FileChange> {
-    let Some(Value::Object(map)) = value else {
-        return Vec::new();
-    };
-    map.iter()
-        .map(|(path, change)| {
-            let (kind, change) = match text(change, "type") {
-                Some(kind) => (kind, change),
-                None => match change.as_object().filter(|o| o.len() == 1) {
-                    Some(o) => o
-                        .iter()
-                        .next()
-                        .map_or(("update", change), |(k, v)| (k.as_str(), v)),
-                    None => ("update", change),
-                },
-            };
-            (path, kind, change)
+impl<D: Default> ChangeSpec<'_, D> {
+    /// A change that says nothing but that the file was there: an update.
+    fn plain() -> Self {
+        ChangeSpec {
+            kind: None,
+            fields: ChangeFields::default(),
+        }
+    }
+}
+
+impl<D: LongText> Line<'_, D> {
+    fn event(self, cap: Option<usize>) -> Option<Event> {
+        let payload = self.payload.0?;
+        let cut = |text: &str| cap.map_or(text, |max| clip(text, max)).to_owned();
+        match self.kind.get()? {
+            "compacted" => {
+                return Some(Event::Compacted {
+                    turn_id: None,
+                    summary: payload.message.text().map(|m| cut(summary_of(m))),
+                })
+            }
+            "event_msg" => {}
+            _ => return None,
+        }
+        let turn_id = payload.turn_id.get().map(str::to_owned);
+        match payload.kind.get()? {
+            "task_started" | "turn_started" => Some(Event::TurnStarted { turn_id }),
+            "task_complete" | "turn_complete" => Some(Event::TurnEnded { turn_id }),
+            "turn_aborted" => Some(Event::TurnAborted {
+                turn_id,
+                reason: payload.reason.owned(),
+                duration_ms: payload.duration_ms.0,
+            }),
+            "context_compacted" => Some(Event::Compacted {
+                turn_id,
+                summary: None,
+            }),
+            "patch_apply_end" => Some(Event::PatchApplied {
+                call_id: payload.call_id.owned()?,
+                changes: changes(payload.changes, &cut),
+                failure: (payload.success.0 == Some(false)).then(|| {
+                    let why = payload.stderr.text().or_else(|| payload.stdout.text());
+                    cut(why.unwrap_or("the patch did not apply").trim())
+                }),
+                duration_ms: None,
+            }),
+            "item_completed" => {
+                let timed = (payload.started_at_ms.0, payload.completed_at_ms.0);
+                payload.item.0?.event(timed, turn_id, &cut)
+            }
+            _ => None,
+        }
+    }
+}
+
+impl<D: LongText> Item<'_, D> {
+    /// The event of a non-message item; `timed` is the event's start and end times.
+    fn event(
+        self,
+        timed: (Option<u64>, Option<u64>),
+        turn_id: Option<String>,
+        cut: &dyn Fn(&str) -> String,
+    ) -> Option<Event> {
+        let duration_ms = match &self.duration.0 {
+            Some(d) => d.secs.0.map(|secs| {
+                let nanos = d.nanos.0.unwrap_or(0);
+                secs.saturating_mul(1000).saturating_add(nanos / 1_000_000)
+            }),
+            None => timed
+                .1
+                .zip(timed.0)
+                .map(|(end, start)| end.saturating_sub(start)),
+        };
+        match self.kind.get()? {
+            "ContextCompaction" => Some(Event::Compacted {
+                turn_id,
+                summary: None,
+            }),
+            "FileChange" => {
+                let failure = match self.status.get() {
+                    None | Some("completed") => None,
+                    Some(other) => Some(
+                        self.stderr
+                            .text()
+                            .map(|e| cut(e.trim()))
+                            .filter(|e| !e.is_empty())
+                            .unwrap_or_else(|| format!("patch {other}")),
+                    ),
+                };
+                Some(Event::PatchApplied {
+                    call_id: self.id.owned()?,
+                    changes: changes(self.changes, cut),
+                    failure,
+                    duration_ms,
+                })
+            }
+            "CommandExecution" => Some(Event::CommandEnded {
+                call_id: self.id.owned()?,
+                exit_code: self.exit_code.0.and_then(|c| i32::try_from(c).ok()),
+                status: self.status.owned(),
+                duration_ms,
+                output: self.aggregated_output.text().map(cut).unwrap_or_default(),
+            }),
+            "McpToolCall" => {
+                let failure = self.mcp_failure(cut);
+                Some(Event::McpEnded {
+                    call_id: self.id.owned()?,
+                    failure,
+                    duration_ms,
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// The server's error, or the text of a result it marked as an error.
+    fn mcp_failure(&self, cut: &dyn Fn(&str) -> String) -> Option<String> {
+        let error = self.error.as_ref().and_then(|e| {
+            e.get("message")
+                .and_then(Value::as_str)
+                .or_else(|| e.as_str())
+                .filter(|s| !s.is_empty())
+        });
+        if let Some(error) = error {
+            return Some(cut(error));
+        }
+        let result = self.result.0.as_ref();
+        let is_error = result.and_then(|r| r.is_error.0);
+        (is_error == Some(true) || self.status.get() == Some("failed")).then(|| {
+            let said = result
+                .and_then(|r| r.content.as_ref())
+                .map(super::rules::content_text)
+                .unwrap_or_default();
+            if said.trim().is_empty() {
+                "the tool reported an error".to_owned()
+            } else {
+                cut(said.trim())
+            }
         })
-        .map(|(path, kind, change)| FileChange {
-            path: path.clone(),
-            kind: kind.to_owned(),
-            move_path: text(change, "move_path").map(str::to_owned),
-            diff: text(change, "unified_diff")
-                .or_else(|| text(change, "content"))
-                .map(cut),
+    }
+}
+
+/// The files of a `FileChange` item or a `patch_apply_end` event. Paths are kept whole: they
+/// are short, and what a session changed is looked up by them.
+fn changes<D: LongText>(
+    changes: Obj<Changes<'_, D>>,
+    cut: &dyn Fn(&str) -> String,
+) -> Vec<FileChange> {
+    changes
+        .0
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(path, spec)| {
+            let f = spec.fields;
+            FileChange {
+                path,
+                kind: spec
+                    .kind
+                    .map_or_else(|| "update".to_owned(), Cow::into_owned),
+                move_path: f.move_path.owned(),
+                diff: f.unified_diff.text().or_else(|| f.content.text()).map(cut),
+            }
         })
         .collect()
-}
-
-/// How long an item took: its `duration` (`{secs, nanos}`), else its start and end times.
-fn item_duration(payload: &Value, item: &Value) -> Option<u64> {
-    if let Some(d) = item.get("duration") {
-        let secs = d.get("secs").and_then(Value::as_u64)?;
-        let nanos = d.get("nanos").and_then(Value::as_u64).unwrap_or(0);
-        return Some(secs.saturating_mul(1000).saturating_add(nanos / 1_000_000));
-    }
-    let at = |key| payload.get(key).and_then(Value::as_u64);
-    Some(at("completed_at_ms")?.saturating_sub(at("started_at_ms")?))
 }
 
 /// The summary codex wrote, without the sentence it puts before it for the model.
@@ -240,87 +489,6 @@ fn summary_of(message: &str) -> &str {
     }
 }
 
-/// A non-empty string field.
-fn text<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
-    v.get(key).and_then(Value::as_str).filter(|s| !s.is_empty())
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn a_compacted_row_gives_the_summary_without_codexs_preamble() {
-        let line = json!({"type":"compacted","payload":{"message":
-            "Another language model started to solve this problem and produced a summary. Here is the summary:\n## Summary\n- done",
-            "replacement_history":[]}});
-        assert_eq!(
-            read(&line, None),
-            Some(Event::Compacted {
-                turn_id: None,
-                summary: Some("## Summary\n- done".into())
-            })
-        );
-    }
-
-    #[test]
-    fn a_file_change_item_lists_each_file_with_its_diff() {
-        let line = json!({"type":"event_msg","payload":{"type":"item_completed","started_at_ms":10,"completed_at_ms":14,
-            "item":{"type":"FileChange","id":"c1","status":"completed","changes":{
-                "/w/a.py":{"type":"update","unified_diff":"@@ -1 +1 @@\n-a\n+b\n","move_path":"/w/b.py"},
-                "/w/gone.txt":{"type":"delete","content":"old\n"}}}}});
-        let Some(Event::PatchApplied {
-            call_id,
-            changes,
-            failure,
-            duration_ms,
-        }) = read(&line, None)
-        else {
-            panic!("not a patch event");
-        };
-        assert_eq!(
-            (call_id.as_str(), failure, duration_ms),
-            ("c1", None, Some(4))
-        );
-        assert_eq!(changes.len(), 2);
-        let moved = changes.iter().find(|c| c.path == "/w/a.py").unwrap();
-        assert_eq!(moved.move_path.as_deref(), Some("/w/b.py"));
-        assert_eq!(moved.diff.as_deref(), Some("@@ -1 +1 @@\n-a\n+b\n"));
-        let gone = changes.iter().find(|c| c.kind == "delete").unwrap();
-        assert_eq!(gone.diff.as_deref(), Some("old\n"));
-    }
-
-    #[test]
-    fn a_failed_mcp_result_says_what_the_tool_said() {
-        let line = json!({"type":"event_msg","payload":{"type":"item_completed","item":{
-            "type":"McpToolCall","id":"m1","status":"completed","duration":{"secs":1,"nanos":500000000},
-            "result":{"content":[{"type":"text","text":"no such city"}],"isError":true}}}});
-        assert_eq!(
-            read(&line, None),
-            Some(Event::McpEnded {
-                call_id: "m1".into(),
-                failure: Some("no such city".into()),
-                duration_ms: Some(1500)
-            })
-        );
-    }
-
-    #[test]
-    fn odd_rows_are_not_events_and_never_panic() {
-        for line in [
-            json!({"type":"event_msg","payload":{"type":"item_completed","item":{"type":"FileChange"}}}),
-            json!({"type":"event_msg","payload":{"type":"item_completed","item":5}}),
-            json!({"type":"event_msg","payload":{"type":"token_count"}}),
-            json!({"type":"compacted","payload":"x"}),
-            json!({"type":"event_msg","payload":{"type":"item_completed","item":{"type":"CommandExecution","id":"c","duration":{"secs":"x"}}}}),
-            json!([1, 2]),
-        ] {
-            let event = read(&line, Some(4));
-            assert!(
-                !matches!(event, Some(Event::PatchApplied { .. })),
-                "{line}: {event:?}"
-            );
-        }
-    }
-}
+#[path = "event_tests.rs"]
+mod tests;

@@ -16,6 +16,7 @@ pub mod describe;
 pub mod entry;
 pub mod event;
 mod json_scan;
+mod lenient;
 pub mod lines;
 pub mod message_line;
 pub mod meta_line;

@@ -2,9 +2,10 @@
 //!
 //! Owns everything that is the same for every consumer (the row summary, the transcript, the
 //! content index, `show`): splitting lines under the length cap, classifying each line once
-//! ([`super::classify`]), parsing only the lines that can be records, through the one fast path
-//! of each kind ([`super::meta_line`], [`super::message_line`]) or the plain serde reading
-//! ([`super::rules::parse_line`]) for the rare kinds, a fork's ordinal bound, what counts as an
+//! ([`super::classify`]), parsing only the lines that can be records, through the one reading
+//! of each kind (the fast paths [`super::meta_line`] and [`super::message_line`], the typed
+//! reads of [`super::event`] and [`super::usage`], the plain serde reading
+//! [`super::rules::parse_line`] for names and tool rows), a fork's ordinal bound, what counts as an
 //! unreadable line, a cut-short last line that codex may still be writing, and a read error
 //! part-way. It reads one file; a fork's parent history is chained by `store::fork`, which runs
 //! this reader over the parent with its bound.
@@ -294,7 +295,14 @@ impl<R: BufRead> Records<R> {
                 Some((ordinal, model)) => self.bounded(ordinal, |_| model.map(Record::Model)),
                 None => Taken::Nothing,
             },
-            Kind::ThreadName | Kind::Tool | Kind::Turn | Kind::ToolEvent | Kind::Patch => {
+            Kind::Turn | Kind::ToolEvent | Kind::Patch => {
+                let cap = self.opts.max_tool_output_bytes;
+                let Ok((ordinal, event)) = super::event::read(line, cap) else {
+                    return self.unreadable();
+                };
+                self.bounded(ordinal, |_| event.map(Record::Event))
+            }
+            Kind::ThreadName | Kind::Tool => {
                 let Some(value) = rules::parse_line(line) else {
                     return self.unreadable();
                 };
@@ -330,12 +338,9 @@ enum Taken {
     Bound,
 }
 
-/// The record of a thread-name, tool or event row, read the plain way (these rows are few); a
-/// tool or event record keeps at most `max_tool_text` bytes of each long text.
+/// The record of a thread-name or tool row, read the plain way (these rows are few); a tool
+/// record keeps at most `max_tool_text` bytes of each long text.
 fn rare_record(kind: Kind, value: &Value, max_tool_text: Option<usize>) -> Option<Record> {
-    if matches!(kind, Kind::Turn | Kind::ToolEvent | Kind::Patch) {
-        return super::event::read(value, max_tool_text).map(Record::Event);
-    }
     let payload = value.get("payload")?;
     match kind {
         Kind::ThreadName => payload

@@ -2,10 +2,13 @@
 //!
 //! Owns the preview rule of reading-rules section 4 and the counts of section 5, and gathers
 //! what the session used and changed (its token total, models and files, by
-//! [`super::usage`]'s rules), computed in one pass over the record stream ([`super::reader`]) without a fixed head window; the pass stops at
-//! the first real user message when only a preview is wanted. The whole state of a pass is a
-//! [`ScanState`], which the cache keeps: a file that grew is read on from `offset`, never from
-//! the start.
+//! [`super::usage`]'s rules), computed in one pass over the record stream ([`super::reader`])
+//! without a fixed head window; the pass stops at the first real user message when only a
+//! preview is wanted. The whole state of a pass is a [`ScanState`], which the cache keeps: a
+//! file that grew is read on from `offset`, never from the start. A reader that reads a whole
+//! file for something else (the content index's transcript) makes the same state on the way,
+//! record by record ([`ScanState::note`], [`ScanState::end_pass`]), so the file is not read
+//! twice.
 
 use serde::{Deserialize, Serialize};
 use std::io::{self, BufRead};
@@ -130,7 +133,7 @@ impl ScanOptions {
 impl ScanState {
     /// Count a message; returns its role when it is that role's first `event`/`item` message
     /// (the role's `response` rows need not be read from then on).
-    fn add_message(&mut self, msg: Message) -> Option<Role> {
+    fn add_message(&mut self, msg: &Message) -> Option<Role> {
         self.saw_message = true;
         let real = msg.is_real_prompt();
         let first_event =
@@ -139,7 +142,7 @@ impl ScanState {
             (Shape::Event | Shape::Item, Role::User) => {
                 self.event_user += 1;
                 if real && self.event_prompt.is_none() {
-                    self.event_prompt = Some(msg.text);
+                    self.event_prompt = Some(msg.text.clone());
                 }
             }
             (Shape::Event | Shape::Item, Role::Assistant) => self.event_assistant += 1,
@@ -147,7 +150,7 @@ impl ScanState {
                 if !msg.is_injected() {
                     self.response_user += 1;
                     if real && self.response_prompt.is_none() {
-                        self.response_prompt = Some(msg.text);
+                        self.response_prompt = Some(msg.text.clone());
                     }
                 }
             }
@@ -156,21 +159,24 @@ impl ScanState {
         first_event
     }
 
-    /// Take one record; returns a role whose `response` rows need not be read any more.
-    fn take(&mut self, record: Record) -> Option<Role> {
+    /// Take one record of the pass; returns a role whose `response` rows need not be read any
+    /// more. A reader that keeps the records for something else (the content index's
+    /// transcript) hands them over by reference, so a pass's summary is made by this one rule
+    /// whoever reads the file.
+    pub fn note(&mut self, record: &Record) -> Option<Role> {
         match record {
-            Record::Meta(meta) => self.meta = Some(*meta),
+            Record::Meta(meta) => self.meta = Some((**meta).clone()),
             Record::Message(msg) => return self.add_message(msg),
-            Record::ThreadName(name) => self.thread_name = Some(name),
+            Record::ThreadName(name) => self.thread_name = Some(name.clone()),
             Record::Event(Event::PatchApplied {
                 changes,
                 failure: None,
                 ..
-            }) => usage::merge(&mut self.files, &changes),
-            Record::Tokens(tokens) => self.tokens = Some(tokens),
+            }) => usage::merge(&mut self.files, changes),
+            Record::Tokens(tokens) => self.tokens = Some(*tokens),
             Record::Model(model) => {
-                if !self.models.contains(&model) {
-                    self.models.push(model);
+                if !self.models.contains(model) {
+                    self.models.push(model.clone());
                 }
             }
             Record::Tool(_) | Record::Event(_) => {}
@@ -178,13 +184,20 @@ impl ScanState {
         None
     }
 
-    /// Continue the pass over `reader`, which must be positioned at `self.offset`.
-    /// An unterminated last line that is not a whole JSON object is left unread (codex may be
-    /// writing it), counted as skipped, and `offset` stays before it so a later pass reads it
-    /// whole. A read error part-way ends the pass like the end of the file once the file is
-    /// known to be a session (see [`Records::next_record`]).
-    pub fn scan<R: BufRead>(&mut self, reader: R, opts: &ScanOptions) -> io::Result<()> {
-        let read = ReadOptions {
+    /// [`ScanState::note`] of a record the pass does not keep.
+    fn take(&mut self, record: Record) -> Option<Role> {
+        match record {
+            Record::Meta(meta) => {
+                self.meta = Some(*meta);
+                None
+            }
+            record => self.note(&record),
+        }
+    }
+
+    /// The reading a pass needs: the messages, names and usage records, no tool texts.
+    pub fn read_options(opts: &ScanOptions) -> ReadOptions {
+        ReadOptions {
             tools: false,
             turns: false,
             // Only the paths of a patch's files are kept, not its diffs.
@@ -193,20 +206,40 @@ impl ScanState {
             usage: true,
             ordinal_below: opts.ordinal_below,
             max_line: opts.max_line,
-        };
+        }
+    }
+
+    /// The end of a pass that began at `base` and read `records` (of [`Self::read_options`],
+    /// each handed to [`Self::note`]): where it stopped, whether that is the end of the file,
+    /// the lines it could not read and the last token total.
+    pub fn end_pass<R: BufRead>(&mut self, records: &mut Records<R>, base: u64) {
+        self.complete = records.end() == End::Eof;
+        if let Some(tokens) = records.take_tokens() {
+            self.tokens = Some(tokens);
+        }
+        self.offset = base + records.consumed();
+        self.skipped_lines += records.skipped();
+        self.pending_tail = records.pending_tail();
+    }
+
+    /// Continue the pass over `reader`, which must be positioned at `self.offset`.
+    /// An unterminated last line that is not a whole JSON object is left unread (codex may be
+    /// writing it), counted as skipped, and `offset` stays before it so a later pass reads it
+    /// whole. A read error part-way ends the pass like the end of the file once the file is
+    /// known to be a session (see [`Records::next_record`]).
+    pub fn scan<R: BufRead>(&mut self, reader: R, opts: &ScanOptions) -> io::Result<()> {
         let resume = Resume {
             at_file_start: self.offset == 0,
             have_meta: self.meta.is_some(),
             seen_session: self.meta.is_some() || self.saw_message,
         };
-        let mut records = Records::new(reader, read, resume);
+        let mut records = Records::new(reader, Self::read_options(opts), resume);
         for role in [Role::User, Role::Assistant] {
             if self.sources().events(role) {
                 records.skip_responses(role);
             }
         }
         let base = self.offset;
-        self.complete = false;
         if std::mem::take(&mut self.pending_tail) {
             self.skipped_lines = self.skipped_lines.saturating_sub(1);
         }
@@ -220,19 +253,11 @@ impl ScanState {
                         break Ok(());
                     }
                 }
-                Ok(None) => {
-                    self.complete = records.end() == End::Eof;
-                    break Ok(());
-                }
+                Ok(None) => break Ok(()),
                 Err(e) => break Err(e),
             }
         };
-        if let Some(tokens) = records.take_tokens() {
-            self.tokens = Some(tokens);
-        }
-        self.offset = base + records.consumed();
-        self.skipped_lines += records.skipped();
-        self.pending_tail = records.pending_tail();
+        self.end_pass(&mut records, base);
         result
     }
 }

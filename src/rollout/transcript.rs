@@ -15,9 +15,11 @@ use std::io::{self, BufRead};
 
 use super::assemble::{Assembler, Piece};
 pub use super::entry::{Entry, Marker, Trigger};
+use super::event::Event;
 use super::reader::{ReadOptions, Records, Resume};
 use super::record::{Message, Meta, Record, Role, Shape, ToolCall, ToolDetail};
 use super::rules::{clip, Sources};
+use super::summary::ScanState;
 
 /// How much of a file to keep.
 #[derive(Debug, Clone, Copy)]
@@ -117,16 +119,20 @@ impl Transcript {
     }
 }
 
-/// The record stream a transcript reads.
-fn records<R: BufRead>(reader: R, opts: &TranscriptOptions) -> Records<R> {
-    let read = ReadOptions {
+/// What a transcript reads.
+fn read_options(opts: &TranscriptOptions) -> ReadOptions {
+    ReadOptions {
         tools: opts.tools,
         turns: true,
         max_tool_output_bytes: opts.max_tool_output_bytes,
         ordinal_below: opts.ordinal_below,
         ..ReadOptions::default()
-    };
-    Records::new(reader, read, Resume::start())
+    }
+}
+
+/// The record stream a transcript reads.
+fn records<R: BufRead>(reader: R, opts: &TranscriptOptions) -> Records<R> {
+    Records::new(reader, read_options(opts), Resume::start())
 }
 
 /// A message as a transcript entry, cut to `max_message_bytes`.
@@ -273,7 +279,39 @@ pub fn read_into<R: BufRead>(
     parse: Parse,
     sink: &mut dyn PieceSink,
 ) -> io::Result<(Option<Meta>, u32)> {
-    let mut records = records(reader, opts);
+    read_pass(records(reader, opts), opts, parse, sink, None)
+}
+
+/// [`read_into`] (parsed the [`Parse::Lean`] way) that also makes `summary`, a fresh state, the
+/// whole pass the row summary would make of the file ([`ScanState::note`]): its names, tokens,
+/// models and changed files are read on the way (a patch's diffs skipped unless the
+/// transcript keeps tools), so a reader that wants both reads the file once.
+pub fn read_into_summarising<R: BufRead>(
+    reader: R,
+    opts: &TranscriptOptions,
+    sink: &mut dyn PieceSink,
+    summary: &mut ScanState,
+) -> io::Result<(Option<Meta>, u32)> {
+    let mut read = ReadOptions {
+        thread_names: true,
+        usage: true,
+        ..read_options(opts)
+    };
+    if !opts.tools {
+        read.max_tool_output_bytes = Some(0);
+    }
+    let records = Records::new(reader, read, Resume::start());
+    read_pass(records, opts, Parse::Lean, sink, Some(summary))
+}
+
+/// [`read_into`] over `records`, each also noted in `summary` when there is one.
+fn read_pass<R: BufRead>(
+    mut records: Records<R>,
+    opts: &TranscriptOptions,
+    parse: Parse,
+    sink: &mut dyn PieceSink,
+    mut summary: Option<&mut ScanState>,
+) -> io::Result<(Option<Meta>, u32)> {
     let mut meta: Option<Meta> = None;
     let mut waiting: Vec<Piece> = Vec::new();
     let mut sources = Sources::default();
@@ -285,6 +323,10 @@ pub fn read_into<R: BufRead>(
         let Some(record) = records.next_record_with(WATCH_BIG_LINE, announce)? else {
             break;
         };
+        if let Some(state) = summary.as_deref_mut() {
+            // Its `response` rows are left unread below, when the transcript's rule says so.
+            state.note(&record);
+        }
         let piece = match record {
             Record::Meta(m) => {
                 meta = Some(*m);
@@ -296,6 +338,8 @@ pub fn read_into<R: BufRead>(
                 }
                 Some(Piece::entry(Entry::Tool(call)))
             }
+            // Read for the summary only.
+            Record::Event(Event::PatchApplied { .. }) if !opts.tools => None,
             Record::Event(event) => Some(Piece::event(event)),
             Record::Message(msg) => {
                 if sources.note(&msg) {
@@ -329,6 +373,9 @@ pub fn read_into<R: BufRead>(
     }
     for piece in waiting {
         sink.piece(meta.as_ref(), piece);
+    }
+    if let Some(state) = summary {
+        state.end_pass(&mut records, 0);
     }
     Ok((meta, records.skipped()))
 }

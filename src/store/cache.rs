@@ -30,7 +30,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use super::cache_codec::{self as codec, Decoded};
-pub use super::cache_codec::{encode_state, Bytes, Key, RecordRef, Stamp};
+pub use super::cache_codec::{decode_state, encode_state, Bytes, Key, RecordRef, Stamp};
 use super::walk::RolloutFile;
 use super::Store;
 use crate::rollout::summary::ScanState;

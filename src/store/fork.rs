@@ -200,6 +200,38 @@ pub fn read_transcript_watched(
     parse: Parse,
     watch: &mut dyn FnMut(Option<Transcript>) -> bool,
 ) -> Result<Transcript, FileIssue> {
+    read_whole(file, find, opts, Read::Parsed(parse), watch)
+}
+
+/// [`read_transcript`] parsed the [`Parse::Lean`] way that also gives the row summary's whole
+/// pass over the session's own file (a fork's parent is not part of it): one read of the file
+/// for both.
+pub fn read_transcript_summarised(
+    file: &RolloutFile,
+    find: &mut dyn FindFile,
+    opts: &TranscriptOptions,
+) -> Result<(Transcript, ScanState), FileIssue> {
+    let mut state = ScanState::default();
+    let t = read_whole(file, find, opts, Read::Summarised(&mut state), &mut |_| {
+        true
+    })?;
+    Ok((t, state))
+}
+
+/// How a session's own file is read.
+enum Read<'a> {
+    Parsed(Parse),
+    /// The [`Parse::Lean`] way, its summary made on the way.
+    Summarised(&'a mut ScanState),
+}
+
+fn read_whole(
+    file: &RolloutFile,
+    find: &mut dyn FindFile,
+    opts: &TranscriptOptions,
+    read: Read<'_>,
+    watch: &mut dyn FnMut(Option<Transcript>) -> bool,
+) -> Result<Transcript, FileIssue> {
     let issue = |e: io::Error| FileIssue {
         path: file.path.clone(),
         reason: e.to_string(),
@@ -212,8 +244,14 @@ pub fn read_transcript_watched(
         watch,
     };
     // The fork's own records are read first: only they say whether it has a parent.
-    let (meta, skipped_lines) =
-        transcript::read_into(reader, opts, parse, &mut own).map_err(issue)?;
+    let (parse, read) = match read {
+        Read::Parsed(parse) => (parse, transcript::read_into(reader, opts, parse, &mut own)),
+        Read::Summarised(state) => (
+            Parse::Lean,
+            transcript::read_into_summarising(reader, opts, &mut own, state),
+        ),
+    };
+    let (meta, skipped_lines) = read.map_err(issue)?;
     let Some(base) = history_base(meta.as_ref()) else {
         return Ok(Transcript {
             meta,

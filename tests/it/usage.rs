@@ -294,3 +294,117 @@ fn blame_names_the_session_whose_patch_added_the_line() {
     assert_eq!(past_end.status.code(), Some(2));
     assert!(stderr(&past_end).contains("has no line 99"));
 }
+
+/// What a row says a session changed and used: each file (path, change, new path) and the
+/// tokens.
+type Used = (Vec<(String, String, Option<String>)>, Option<[u64; 5]>);
+
+fn used_in_json(row: &Value) -> Used {
+    let files = row["files_changed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            let text = |k: &str| f[k].as_str().map(str::to_owned);
+            (text("path").unwrap(), text("change").unwrap(), text("to"))
+        })
+        .collect();
+    (files, tokens_of(row))
+}
+
+fn used_in_row(row: &codex_picker::session::SessionRow) -> Option<Used> {
+    let usage = row.usage.as_ref()?;
+    let files = usage
+        .files
+        .iter()
+        .map(|f| (f.path.clone(), f.change.as_str().to_owned(), f.to.clone()))
+        .collect();
+    let tokens = usage
+        .tokens
+        .map(|t| [t.input, t.cached_input, t.output, t.reasoning, t.total]);
+    Some((files, tokens))
+}
+
+/// The picker's indexer on stores it has never seen: the content phase reads each session
+/// once, for its messages and for what it changed and used, so by the time the content index
+/// is ready every row has the files and tokens `list` gives; the whole phase after it then
+/// has nothing left to read or send.
+#[test]
+fn the_pickers_content_phase_gives_each_row_its_files_and_tokens_in_the_same_read() {
+    use codex_picker::store::Store;
+    use codex_picker::workers::indexer::{self, CacheSetup, Event, IndexOptions};
+    for home in recorded_homes() {
+        let want: BTreeMap<String, Used> = list_json(&home, &["--no-cache", "--archived"])
+            .iter()
+            .map(|r| (r["path"].as_str().unwrap().to_owned(), used_in_json(r)))
+            .collect();
+        let cache = tempfile::tempdir().unwrap();
+        let rx = indexer::spawn_with(
+            Store { home: home.clone() },
+            IndexOptions::default(),
+            CacheSetup {
+                dir: Some(cache.path().to_path_buf()),
+                content: true,
+            },
+        );
+        let mut rows = BTreeMap::new();
+        let (mut at_content_end, mut sent_after) = (BTreeMap::new(), 0);
+        for event in rx {
+            match event {
+                Event::Rows(r) | Event::Updated(r) => {
+                    sent_after += r.len();
+                    for row in r {
+                        let path = row.path.to_string_lossy().into_owned();
+                        rows.insert(path, used_in_row(&row));
+                    }
+                }
+                // The last one ends the content phase.
+                Event::ContentReady(_) => {
+                    at_content_end = rows.clone();
+                    sent_after = 0;
+                }
+                Event::Whole => break,
+                _ => {}
+            }
+        }
+        assert_eq!(at_content_end.len(), want.len(), "{}", home.display());
+        for (path, used) in &want {
+            assert_eq!(
+                at_content_end.get(path),
+                Some(&Some(used.clone())),
+                "{path}: the row as the content phase left it"
+            );
+        }
+        assert_eq!(sent_after, 0, "{}: rows sent again", home.display());
+    }
+}
+
+/// The content index reads each session whole for its messages and makes the row summary's
+/// pass on the way: on every recorded session, and on the hostile and split-role stores, that
+/// pass is the one the row pass makes reading the file to its end.
+#[test]
+fn the_content_reads_pass_is_the_row_pass_to_the_end_on_every_fixture_file() {
+    use codex_picker::rollout::summary::{ScanOptions, ScanState, Until};
+    use codex_picker::rollout::transcript::TranscriptOptions;
+    use codex_picker::store::{fork, reader, Store};
+    let mut homes = recorded_homes();
+    homes.push(fixtures().join("hostile/home"));
+    homes.push(fixtures().join("split-roles"));
+    let mut compared = 0;
+    for home in homes {
+        let (files, _) = Store { home }.files(true);
+        for file in &files {
+            let mut want = ScanState::default();
+            let scanned = reader::scan_file(file, &mut want, &ScanOptions::new(Until::End));
+            let opts = TranscriptOptions::messages_only();
+            let got = fork::read_transcript_summarised(file, &mut files.as_slice(), &opts);
+            match (scanned, got) {
+                (Ok(()), Ok((_, pass))) => assert_eq!(pass, want, "{}", file.path.display()),
+                (Err(_), Err(_)) => {}
+                (scanned, got) => panic!("{}: {scanned:?} / {:?}", file.path.display(), got.err()),
+            }
+            compared += 1;
+        }
+    }
+    assert!(compared > 40, "files compared: {compared}");
+}

@@ -20,7 +20,8 @@ use super::schema::{self, Fields, Place};
 use super::table::{Session, Table};
 use super::{ContentIndex, Engine};
 use crate::rollout::record::Role;
-use crate::rollout::transcript::{Entry, Parse, TranscriptOptions};
+use crate::rollout::summary::ScanState;
+use crate::rollout::transcript::{Entry, TranscriptOptions};
 use crate::store::walk::RolloutFile;
 
 /// Sessions read between two commits.
@@ -73,14 +74,23 @@ pub fn targets_for(
         .collect()
 }
 
+/// A session read whole by the build: its file as the build knew it, and the row summary's
+/// pass over that file, made on the way ([`crate::store::fork::read_transcript_summarised`]).
+pub type WholePass = (RolloutFile, ScanState);
+
 /// Read one file's messages by the transcript rule (a paginated fork includes its parent's
 /// history), each with its place in the session, then its labels (`name`, the folder and
-/// branch of its metadata), when it has any.
-fn extract(file: &RolloutFile, files: &[RolloutFile], name: Option<&str>) -> Vec<(Place, String)> {
+/// branch of its metadata), when it has any; and the summary of its own file, when it could be
+/// read.
+fn extract(
+    file: &RolloutFile,
+    files: &[RolloutFile],
+    name: Option<&str>,
+) -> (Vec<(Place, String)>, Option<ScanState>) {
     let opts = TranscriptOptions::messages_only();
-    let Ok(t) = crate::store::fork::read_transcript(file, &mut { files }, &opts, Parse::Lean)
+    let Ok((t, pass)) = crate::store::fork::read_transcript_summarised(file, &mut { files }, &opts)
     else {
-        return Vec::new();
+        return (Vec::new(), None);
     };
     let mut first = true;
     let meta = t.meta.as_ref();
@@ -108,7 +118,7 @@ fn extract(file: &RolloutFile, files: &[RolloutFile], name: Option<&str>) -> Vec
     if !label.is_empty() {
         out.push((Place::Label, label));
     }
-    out
+    (out, Some(pass))
 }
 
 /// Why an index on disk is not used as it is (it is then started over), or cannot be made.
@@ -235,16 +245,30 @@ fn plan(table: &Table, targets: &[Target]) -> (Vec<u64>, Vec<usize>, usize) {
 }
 
 /// Build or update the index in `dir` (in memory when `None`) for `targets`, reading on the
-/// current rayon pool and writing on up to `threads` writer threads. `files` is every rollout of the store (fork parents). `progress(done, total,
-/// index)` is called at the start and after each committed batch, with the index searchable
-/// as far as it goes; when it returns false the build stops after that batch and `None` is
-/// returned (what was committed stays).
+/// current rayon pool and writing on up to `threads` writer threads. `files` is every rollout
+/// of the store (fork parents). `progress(done, total, index)` is called at the start and
+/// after each committed batch, with the index searchable as far as it goes; when it returns
+/// false the build stops after that batch and `None` is returned (what was committed stays).
 pub fn build(
     dir: Option<&Path>,
     targets: &[Target],
     files: &[RolloutFile],
     threads: usize,
     progress: &mut dyn FnMut(usize, usize, &ContentIndex) -> bool,
+) -> Option<(ContentIndex, BuildStats)> {
+    build_summarising(dir, targets, files, threads, progress, &mut |_| {})
+}
+
+/// [`build`] that also hands `read_whole` the sessions each committed batch read, each with
+/// the row summary's pass over its file (before that batch's `progress`): a caller that
+/// wants sessions' counts, changed files and tokens need not read them again.
+pub fn build_summarising(
+    dir: Option<&Path>,
+    targets: &[Target],
+    files: &[RolloutFile],
+    threads: usize,
+    progress: &mut dyn FnMut(usize, usize, &ContentIndex) -> bool,
+    read_whole: &mut dyn FnMut(Vec<WholePass>),
 ) -> Option<(ContentIndex, BuildStats)> {
     let (index, rebuilt) = match open(dir) {
         Ok(opened) => opened,
@@ -291,11 +315,12 @@ pub fn build(
     }
     let mut done = reused;
     for (b, batch) in read.chunks(BATCH).enumerate() {
-        let added = read_batch(&e, &writer, targets, files, batch);
+        let (added, passes) = read_batch(&e, &writer, targets, files, batch);
         if let Err(err) = commit(&e, &mut writer, b == 0, &gone, added) {
             stats.not_updated = Some(err);
             return Some((index, stats));
         }
+        read_whole(passes);
         stats.read += batch.len();
         done += batch.len();
         if !progress(done, total, &index) {
@@ -307,14 +332,15 @@ pub fn build(
 }
 
 /// Read the targets `batch` on `threads` threads and hand their messages to `writer` (each
-/// session's old messages deleted first); returns the table entries to record.
+/// session's old messages deleted first); returns the table entries to record and the passes
+/// made on the way.
 fn read_batch(
     e: &Engine,
     writer: &IndexWriter,
     targets: &[Target],
     files: &[RolloutFile],
     batch: &[usize],
-) -> Vec<(u64, Session)> {
+) -> (Vec<(u64, Session)>, Vec<WholePass>) {
     let numbered: Vec<(usize, u64, Option<u64>)> = {
         let mut table = e
             .table
@@ -332,14 +358,14 @@ fn read_batch(
             .collect()
     };
     // On the caller's rayon pool: each session's messages go to the writer as they are read.
-    numbered
+    let (added, passes): (Vec<_>, Vec<Option<WholePass>>) = numbered
         .par_iter()
         .map(|&(i, number, old)| {
             let t = &targets[i];
             if let Some(old) = old {
                 writer.delete_term(Term::from_field_u64(e.fields.session, old));
             }
-            let messages = extract(&t.file, files, t.name.as_deref());
+            let (messages, pass) = extract(&t.file, files, t.name.as_deref());
             for (ordinal, (place, text)) in messages.iter().enumerate() {
                 let doc = message_doc(&e.fields, number, ordinal, *place, text);
                 // Fails only when the writer is gone; the commit then says so.
@@ -353,9 +379,10 @@ fn read_batch(
                 messages: messages.len() as u64,
                 name: t.name.clone(),
             };
-            (number, session)
+            ((number, session), pass.map(|p| (t.file.clone(), p)))
         })
-        .collect()
+        .unzip();
+    (added, passes.into_iter().flatten().collect())
 }
 
 /// The document of one message.

@@ -27,6 +27,19 @@ pub fn refresh(
     threads: usize,
     progress: &mut dyn FnMut(usize, usize, &ContentIndex) -> bool,
 ) -> Option<(ContentIndex, BuildStats)> {
+    refresh_summarising(cache, walked, names, threads, progress, &mut |_| {})
+}
+
+/// [`refresh`] that hands `read_whole` each batch of sessions it read, with the row summary's
+/// pass over each ([`build::build_summarising`]).
+pub fn refresh_summarising(
+    cache: Option<&Path>,
+    walked: &[(RolloutFile, Option<String>)],
+    names: &HashMap<String, String>,
+    threads: usize,
+    progress: &mut dyn FnMut(usize, usize, &ContentIndex) -> bool,
+    read_whole: &mut dyn FnMut(Vec<build::WholePass>),
+) -> Option<(ContentIndex, BuildStats)> {
     let targets = build::targets_for(walked, names);
     let files: Vec<RolloutFile> = walked.iter().map(|(f, _)| f.clone()).collect();
     // The in-memory index of earlier versions was one file at the cache location; nothing
@@ -35,5 +48,12 @@ pub fn refresh(
         let _ = std::fs::remove_file(old);
     }
     let dir = cache.map(index_dir);
-    build::build(dir.as_deref(), &targets, &files, threads, progress)
+    build::build_summarising(
+        dir.as_deref(),
+        &targets,
+        &files,
+        threads,
+        progress,
+        read_whole,
+    )
 }

@@ -27,6 +27,7 @@
 //! the calling thread, in batches; a sink that returns false stops the run.
 
 mod out;
+mod passes;
 mod plan;
 mod settle;
 
@@ -42,6 +43,7 @@ use super::cache::RowCache;
 use super::walk::RolloutFile;
 use super::{FileIssue, Store};
 
+pub use passes::Passes;
 pub use settle::Stats;
 
 /// How a session's output line (`list --json`) is made, and a fingerprint of that format: a
@@ -76,6 +78,10 @@ pub struct Options {
     /// Rows per batch (a batch is also sent when `flush_every` passes).
     pub batch: usize,
     pub flush_every: Duration,
+    /// Whole passes the caller made of some files since it had their rows (the picker's
+    /// content index reads each session whole): a file still as it was then is settled from
+    /// its pass, not read, and its row is not sent again (the caller made it from the pass).
+    pub passes: Option<Arc<Passes>>,
 }
 
 impl Options {
@@ -92,6 +98,7 @@ impl Options {
             incomplete_only: false,
             batch: 256,
             flush_every: Duration::from_millis(30),
+            passes: None,
         }
     }
 }

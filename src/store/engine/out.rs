@@ -144,6 +144,7 @@ impl<'s> Out<'s> {
         match s.pass {
             Pass::Unread => self.unread[i] = true,
             Pass::Reused => self.stats.reused += 1,
+            Pass::Passed => self.stats.passed += 1,
             Pass::Resumed(b) => {
                 self.stats.resumed += 1;
                 self.stats.bytes_read += b;
@@ -181,11 +182,13 @@ impl<'s> Out<'s> {
         }
         self.ids[i] = Id::Made(row.id.clone());
         let titled = row.first_user_message.is_some();
-        if made.fork && (!titled || row.user_messages.is_some()) {
+        // A fork's row made by the caller from its pass was titled and counted then.
+        let passed = matches!(s.pass, Pass::Passed);
+        if made.fork && !passed && (!titled || row.user_messages.is_some()) {
             self.forks.push(row.clone());
         }
         match (was_sent, s.pass) {
-            (true, Pass::Reused) => {}
+            (true, Pass::Reused) | (_, Pass::Passed) => {}
             (true, _) => self.updated.push(row),
             (false, _) => self.rows.push(Row::Made(Arc::new(row))),
         }

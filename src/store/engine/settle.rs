@@ -29,6 +29,8 @@ pub struct Stats {
     pub resumed: usize,
     /// Files read from the start (new or rewritten).
     pub rescanned: usize,
+    /// Files settled from a whole pass the caller made ([`super::Options::passes`]).
+    pub passed: usize,
     /// Cached files that are gone.
     pub removed: usize,
     /// Walked files the cache had an entry for.
@@ -60,6 +62,8 @@ pub(super) enum Pass {
     /// The file could not be looked at.
     Unread,
     Reused,
+    /// From a pass the caller made: the caller has the row.
+    Passed,
     Resumed(u64),
     Rescanned(u64),
 }
@@ -287,8 +291,11 @@ impl<'a> Run<'a> {
     /// [`Run::settle`] of a file looked at.
     fn settle_file(&self, rc: &RowCache, file: &RolloutFile, todo: Todo) -> Settled {
         let entry = todo.entry.map(|(e, how)| (&rc.entries()[e], how));
-        let (mut state, fresh) = match entry {
-            Some((e, how)) if how != Plan::Rescan => match rc.state(e) {
+        let passed = self.opts.passes.as_deref().and_then(|p| p.of(file));
+        let given = passed.is_some();
+        let (mut state, fresh) = match (passed, entry) {
+            (Some(state), _) => (state, true),
+            (None, Some((e, how))) if how != Plan::Rescan => match rc.state(e) {
                 // A grown file is read on from the state's offset, which must lie within it.
                 Some(s) if how == Plan::Fresh || s.offset <= file.size => (s, how == Plan::Fresh),
                 _ => (ScanState::default(), false),
@@ -297,7 +304,7 @@ impl<'a> Run<'a> {
         };
         let read = !fresh || (self.opts.until == Until::End && !state.complete);
         let from = state.offset;
-        let mut pass = Pass::Reused;
+        let mut pass = if given { Pass::Passed } else { Pass::Reused };
         if read {
             let scanned = reader::scan_file(file, &mut state, &ScanOptions::new(self.opts.until));
             let bytes = state.offset.saturating_sub(from);
@@ -323,7 +330,7 @@ impl<'a> Run<'a> {
                 made: Err(issue),
             };
         }
-        let keep = read && self.opts.cache.is_some();
+        let keep = (read || given) && self.opts.cache.is_some();
         let encoded = keep.then(|| cache::encode_state(&state));
         let fork = state
             .meta
@@ -332,7 +339,7 @@ impl<'a> Run<'a> {
         let complete = state.complete;
         let row = reader::row_from_state(file, state, self.names());
         let has_line = |e: &cache::Entry| rc.line(e).is_some() && rc.stamp() == self.stamp;
-        let want_line = !fork && (read || !entry.is_some_and(|(e, _)| has_line(e)));
+        let want_line = !fork && (read || given || !entry.is_some_and(|(e, _)| has_line(e)));
         let line = match self.opts.lines {
             Some(lines) if want_line => Some((lines.render)(&row)),
             _ => None,

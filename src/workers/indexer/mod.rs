@@ -6,10 +6,14 @@
 //! changed as [`Event::Rows`], [`Event::Updated`] and [`Event::Removed`], and
 //! [`Event::Finished`]. Then, unless turned off, the content phase builds (or loads and
 //! refreshes) the content search index of the sessions the run found, on the same walk, and
-//! hands it over with [`Event::ContentReady`]. Last, the whole phase reads on to the end of
-//! every file the preview left unfinished, so every row has its counts, changed files and
-//! tokens ([`Event::Updated`], then [`Event::Whole`]). The indexer stops as soon as its receiver is
-//! dropped; a problem with one file is an [`Event::Issue`], never the end of the run.
+//! hands it over with [`Event::ContentReady`]. The content build reads each session it indexes
+//! whole, and the row summary's pass is made in that same read: those rows are sent whole
+//! (counts, changed files, tokens) as the build reaches them ([`Event::Updated`]). Last, the
+//! whole phase reads on to the end of every file the preview left unfinished and the content
+//! build did not read (its index was kept, or the content phase is off), keeps every whole
+//! pass in the rows cache, and says every row is whole ([`Event::Updated`], then
+//! [`Event::Whole`]). The indexer stops as soon as its receiver is dropped; a problem with one
+//! file is an [`Event::Issue`], never the end of the run.
 
 use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver, Sender};
@@ -17,17 +21,20 @@ use std::sync::Arc;
 use std::thread;
 use std::time::Duration;
 
+use rayon::prelude::*;
+
 use crate::rollout::summary::Until;
+use crate::search::fulltext::build::WholePass;
 use crate::search::fulltext::{self, ContentIndex};
 use crate::session::SessionRow;
-use crate::store::engine::{self, Row};
+use crate::store::engine::{self, Passes, Row};
 use crate::store::walk::RolloutFile;
-use crate::store::{self, cache, FileIssue, Store};
+use crate::store::{self, cache, fork, reader, FileIssue, Store};
 
 /// What the indexer tells the picker, in this order: cached `Rows` (when a cache exists),
 /// `Found`, then `Rows` / `Updated` / `Removed` / `Issue` / `Progress` in any mix, `Finished`;
-/// then the content phase: `ContentProgress`..., `ContentReady`; then the whole phase:
-/// `Updated` / `Removed`..., `Whole`. The channel closes after that.
+/// then the content phase: `Updated` / `ContentReady` / `ContentProgress`..., `ContentReady`;
+/// then the whole phase: `Updated` / `Removed`..., `Whole`. The channel closes after that.
 #[derive(Debug, Clone)]
 pub enum Event {
     /// The walk finished: this many rollout files are in the store (cached or not).
@@ -177,17 +184,26 @@ fn run(store: &Store, opts: IndexOptions, setup: &CacheSetup, tx: &Sender<Event>
     if !finished {
         return;
     }
-    if let (true, Some(files)) = (setup.content, walked) {
-        content_phase(store, setup, files, opts, tx);
-    }
-    whole_phase(store, setup, opts, tx);
+    let passes = match (setup.content, walked) {
+        (true, Some(files)) => content_phase(store, setup, files, opts, tx),
+        _ => Passes::default(),
+    };
+    whole_phase(store, setup, opts, passes, tx);
 }
 
 /// Read on to the end every file the preview left unfinished, so each row has its exact
 /// counts, the files it changed and its tokens (for the `file:` filter and the sort by
 /// tokens), sent as [`Event::Updated`]. Files whose cached state is whole already are not
-/// looked at; what this run reads is kept in the rows cache, so the next start has it.
-fn whole_phase(store: &Store, setup: &CacheSetup, opts: IndexOptions, tx: &Sender<Event>) {
+/// looked at, nor are those the content phase read whole (`passes`: their rows were sent
+/// then); what this run reads or was given is kept in the rows cache, so the next start has
+/// it.
+fn whole_phase(
+    store: &Store,
+    setup: &CacheSetup,
+    opts: IndexOptions,
+    passes: Passes,
+    tx: &Sender<Event>,
+) {
     let run_opts = engine::Options {
         cache: cache_path(store, setup, "rows"),
         threads: opts.threads,
@@ -195,6 +211,7 @@ fn whole_phase(store: &Store, setup: &CacheSetup, opts: IndexOptions, tx: &Sende
         batch: opts.batch,
         flush_every: opts.flush_every,
         incomplete_only: true,
+        passes: (!passes.is_empty()).then(|| Arc::new(passes)),
         ..engine::Options::new(opts.archived, Until::End)
     };
     engine::run(store, &run_opts, &mut |event| {
@@ -222,14 +239,16 @@ fn made(rows: Vec<Row>) -> Vec<Arc<SessionRow>> {
 
 /// Build the content index of the sessions among `files` (each with its session id, from the
 /// rows phase; from its cache where files are unchanged) and send it. The store is not walked
-/// a second time.
+/// a second time. Each session the build reads is read whole, and its row made whole from that
+/// same read is sent as it goes ([`Event::Updated`]); the passes are returned for the whole
+/// phase.
 fn content_phase(
     store: &Store,
     setup: &CacheSetup,
     files: Vec<(RolloutFile, Option<String>)>,
     opts: IndexOptions,
     tx: &Sender<Event>,
-) {
+) -> Passes {
     let file = cache_path(store, setup, "content");
     // The index is searchable from its first committed batch (or at once, when it was kept):
     // it is handed over each time, and the progress after it says how far it goes.
@@ -244,10 +263,63 @@ fn content_phase(
     };
     // The readers of the rows phase's kind: few, and at a lower priority.
     let Ok(pool) = engine::pool(opts.threads, true) else {
-        return;
+        return Passes::default();
     };
     let names = store.names();
+    let all: Vec<RolloutFile> = files.iter().map(|(f, _)| f.clone()).collect();
+    let mut passes = Passes::default();
+    let mut read_whole = |read: Vec<WholePass>| {
+        let rows = whole_rows(read, store, &all, &mut passes);
+        // A receiver that is gone stops the build at its next progress report.
+        if !rows.is_empty() {
+            let _ = tx.send(Event::updated(rows));
+        }
+    };
     pool.install(|| {
-        fulltext::cached::refresh(file.as_deref(), &files, &names, opts.threads, &mut report)
+        fulltext::cached::refresh_summarising(
+            file.as_deref(),
+            &files,
+            &names,
+            opts.threads,
+            &mut report,
+            &mut read_whole,
+        )
     });
+    passes
+}
+
+/// The rows of sessions read whole (a fork's title and tokens from its parent, as the whole
+/// phase would), on the current pool; their passes are kept in `passes`. Only files still as
+/// they were read give a row, named as the store names them now: a session archived, deleted,
+/// renamed or grown since (by the user, from the picker) is not sent back as it was; the next
+/// run, or the whole phase, reads it as it is.
+fn whole_rows(
+    read: Vec<WholePass>,
+    store: &Store,
+    files: &[RolloutFile],
+    passes: &mut Passes,
+) -> Vec<SessionRow> {
+    for (file, state) in &read {
+        passes.add(file, state);
+    }
+    let names = store.names();
+    let names = &names;
+    let as_read = |file: &RolloutFile| {
+        RolloutFile::at(&file.path)
+            .is_ok_and(|now| now.size == file.size && now.mtime_ms == file.mtime_ms)
+    };
+    read.into_par_iter()
+        .filter(|(file, state)| reader::not_a_session(file, state).is_none() && as_read(file))
+        .map(|(file, state)| {
+            let fork = state
+                .meta
+                .as_ref()
+                .is_some_and(|m| m.history_base.is_some());
+            let mut row = reader::row_from_state(&file, state, names);
+            if fork {
+                fork::fill_from_parent(&mut row, &mut { files });
+            }
+            row
+        })
+        .collect()
 }
