@@ -45,14 +45,17 @@ pub fn run_list(
     let opts = engine::Options {
         cache: cache_file(&store, store_args, "rows"),
         lines: whole_json.then(json_lines),
+        // Only the content index needs every walked file.
+        walked: args.content.is_some(),
         ..engine::Options::new(store_args.archived, Until::End)
     };
     if whole_json {
-        let (mut rows, issues, _) = engine::collect(&store, &opts);
+        let (rows, issues, _) = engine::collect(&store, &opts);
         report(err, &issues);
-        rows.sort_unstable_by(Row::cmp_updated_desc);
-        rows.truncate(args.limit.unwrap_or(usize::MAX));
-        let result = write_lines(out, &rows, &locks);
+        let mut sorted = engine::newest_first(&rows);
+        sorted.truncate(args.limit.unwrap_or(usize::MAX));
+        let result = write_lines(out, &sorted, &locks);
+        drop(sorted);
         store::drop_later(rows);
         return finish(result, err);
     }
@@ -164,7 +167,7 @@ fn list_content(
 
 /// One JSON line per row: a kept line as it is, a made row rendered; each with what is live
 /// about its session (see `output::write_live`).
-fn write_lines(out: &mut dyn Write, rows: &[Row], locks: &Snapshot) -> io::Result<()> {
+fn write_lines(out: &mut dyn Write, rows: &[&Row], locks: &Snapshot) -> io::Result<()> {
     let mut w = io::BufWriter::with_capacity(1 << 20, out);
     for row in rows {
         match row {
