@@ -370,20 +370,15 @@ impl<'a> Run<'a> {
         if !titled.is_empty() {
             out.send(Event::Updated(titled));
         }
-        // Borrowed: a warm run has an id for every file, and most are the cache's own bytes.
+        // Each id read once, as it is hashed: most are the cache's own bytes, scattered
+        // through its map, and reading one is mostly waiting for memory.
         let known = std::mem::take(&mut out.ids);
-        let ids: Vec<Option<Cow<str>>> = known
-            .iter()
-            .map(|id| match id {
-                Id::None => None,
-                Id::Cached(e) => Some(id_text(rc.id(&rc.entries()[*e]))),
-                Id::Made(s) => Some(Cow::Borrowed(s.as_str())),
-            })
-            .collect();
+        let id_of = |id| id_of(&rc, id);
         let dups = issues::duplicate_ids(
-            ids.iter()
+            known
+                .iter()
                 .zip(&files)
-                .filter_map(|(id, f)| Some((id.as_deref()?, f.path.as_path()))),
+                .filter_map(|(id, f)| Some((id_of(id)?, f.path.as_path()))),
         );
         for note in dups {
             out.send(Event::Note(note));
@@ -399,9 +394,9 @@ impl<'a> Run<'a> {
                 save_error = self.save(file, &rc, &files, work, &out, &known).err();
             }
         }
-        let rows = ids.iter().flatten().count();
+        let rows = known.iter().filter(|id| !matches!(id, Id::None)).count();
         let walked = if self.opts.walked {
-            walked(files, ids, &out.unread)
+            walked(files, known.iter().map(id_of), &out.unread)
         } else {
             Vec::new()
         };
@@ -476,6 +471,15 @@ impl<'a> Run<'a> {
     }
 }
 
+/// A walked file's session id as text, when it has one.
+fn id_of<'a>(rc: &'a RowCache, id: &'a Id) -> Option<Cow<'a, str>> {
+    match id {
+        Id::None => None,
+        Id::Cached(e) => Some(id_text(rc.id(&rc.entries()[*e]))),
+        Id::Made(s) => Some(Cow::Borrowed(s.as_str())),
+    }
+}
+
 /// A cached session id as text (`from_utf8_lossy` alone checks a valid id several times
 /// slower).
 fn id_text(id: &[u8]) -> Cow<'_, str> {
@@ -486,9 +490,9 @@ fn id_text(id: &[u8]) -> Cow<'_, str> {
 }
 
 /// Every walked file that could be looked at, newest first, with its session id.
-fn walked(
+fn walked<'a>(
     files: Vec<RolloutFile>,
-    ids: Vec<Option<Cow<str>>>,
+    ids: impl Iterator<Item = Option<Cow<'a, str>>>,
     unread: &[bool],
 ) -> Vec<(RolloutFile, Option<String>)> {
     let mut walked: Vec<(RolloutFile, Option<String>)> = files
