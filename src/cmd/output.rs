@@ -113,25 +113,22 @@ pub fn path_hex(path: &std::path::Path) -> Option<String> {
     Some(hex)
 }
 
-/// A session's JSON line with what is live about it added at its end: `"open_elsewhere"`, the
-/// pid of the process that has the session open, or null. Read when the line is written (a
-/// cached line never holds it); left out where the system does not say who holds a lock.
-pub fn write_live(
-    out: &mut impl Write,
-    line: &[u8],
+/// A session's JSON line with what is live about it added at its end, as two parts to write
+/// one after the other: `"open_elsewhere"`, the pid of the process that has the session open,
+/// or null. Read when the line is written (a cached line never holds it); left out where the
+/// system does not say who holds a lock.
+pub fn live_parts<'a>(
+    line: &'a [u8],
     id: &[u8],
     locks: &Snapshot,
-) -> io::Result<()> {
+) -> (&'a [u8], std::borrow::Cow<'static, [u8]>) {
     match (live_tail(id, locks), line.strip_suffix(b"}")) {
-        (Some(tail), Some(head)) => {
-            out.write_all(head)?;
-            out.write_all(&tail)
-        }
-        _ => out.write_all(line),
+        (Some(tail), Some(head)) => (head, tail),
+        _ => (line, std::borrow::Cow::Borrowed(&[])),
     }
 }
 
-/// [`write_live`] on the line `out` ends with.
+/// [`live_parts`] on the line `out` ends with.
 fn end_live(out: &mut Vec<u8>, id: &[u8], locks: &Snapshot) {
     if let (Some(tail), Some(b'}')) = (live_tail(id, locks), out.last()) {
         out.pop();
@@ -168,7 +165,7 @@ pub fn row_json_live(row: &SessionRow, locks: &Snapshot) -> String {
 /// Rows a thread renders at a time in [`write_json_rows`].
 const JSON_BLOCK: usize = 512;
 
-/// Every row as a JSON line, with what is live about it ([`write_live`]). Blocks of rows are
+/// Every row as a JSON line, with what is live about it ([`live_parts`]). Blocks of rows are
 /// rendered on the reading threads and written in order: rendering is most of a warm
 /// `list --json`, and the rows are independent.
 pub fn write_json_rows(

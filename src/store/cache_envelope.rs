@@ -271,7 +271,9 @@ pub fn map_envelope(path: &Path, kind: &str, version: &str) -> Result<MappedBody
     // temporary file and renames it over the old one, so the mapped file keeps its bytes for
     // as long as the map lives. Only a process truncating the cache file itself could change
     // them under the map.
-    let map = unsafe { memmap2::Mmap::map(&opened.file) }?;
+    // Populated: every page is read at once (the checksum reads them all), in one call
+    // instead of a page fault for each.
+    let map = unsafe { memmap2::MmapOptions::new().populate().map(&opened.file) }?;
     let len = usize::try_from(opened.len).map_err(|_| Unusable::TooLarge)?;
     let at = map.len().checked_sub(len).ok_or(Unusable::Length)?;
     let body = MappedBody {

@@ -26,23 +26,26 @@ pub fn skipped_lines_note(skipped_lines: u32) -> String {
 /// One warning for every file whose session id an earlier file (by path) already has. Both are
 /// still listed: a copied or half-archived rollout is the user's data too, and each row keeps its
 /// own path. Takes each session's (id, path).
-pub fn duplicate_ids<'a>(
-    sessions: impl IntoIterator<Item = (&'a str, &'a Path)>,
+pub fn duplicate_ids<'a, S: AsRef<str>>(
+    sessions: impl IntoIterator<Item = (S, &'a Path)>,
 ) -> Vec<FileIssue> {
-    let mut all: Vec<(&str, &Path)> = sessions.into_iter().collect();
+    let mut all: Vec<(S, &Path)> = sessions.into_iter().collect();
     // Telling that no id is there twice is cheap; naming the copies is not.
     let mut ids = std::collections::HashSet::with_capacity_and_hasher(
         all.len(),
         foldhash::fast::RandomState::default(),
     );
-    if all.iter().all(|(id, _)| ids.insert(*id)) {
+    if all.iter().all(|(id, _)| ids.insert(id.as_ref())) {
         return Vec::new();
     }
     drop(ids);
-    all.sort_unstable();
+    all.sort_unstable_by(|a, b| (a.0.as_ref(), a.1).cmp(&(b.0.as_ref(), b.1)));
     let mut issues = Vec::new();
-    for group in all.chunk_by(|a, b| a.0 == b.0).filter(|g| g.len() > 1) {
-        let (id, first) = group[0];
+    for group in all
+        .chunk_by(|a, b| a.0.as_ref() == b.0.as_ref())
+        .filter(|g| g.len() > 1)
+    {
+        let (id, first) = (group[0].0.as_ref(), group[0].1);
         let first = first.display().to_string();
         for (_, path) in &group[1..] {
             issues.push(FileIssue {

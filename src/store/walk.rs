@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
 use std::time::UNIX_EPOCH;
 
+use rayon::slice::ParallelSliceMut;
 use walkdir::WalkDir;
 
 use super::FileIssue;
@@ -283,8 +284,9 @@ fn walk(
         .issues
         .into_inner()
         .unwrap_or_else(PoisonError::into_inner);
-    // As bytes: comparing `Path`s parses them into components.
-    files.sort_unstable_by(|a, b| path_bytes(&b.path).cmp(path_bytes(&a.path)));
+    // As bytes: comparing `Path`s parses them into components. On the pool: once the walk
+    // has ended this is all there is to do.
+    files.par_sort_unstable_by(|a, b| path_bytes(&b.path).cmp(path_bytes(&a.path)));
     drop_twins(&mut files);
     issues.sort_by(|a, b| a.path.cmp(&b.path));
     (files, issues)

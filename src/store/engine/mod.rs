@@ -75,6 +75,9 @@ pub struct Options {
     /// state is a whole pass are skipped (the picker's second run, after its preview run has
     /// sent their rows whole).
     pub incomplete_only: bool,
+    /// Keep every walked file in [`Finished::files`] (the content index and the picker take
+    /// their sessions from it; a listing does not need it).
+    pub walked: bool,
     /// Rows per batch (a batch is also sent when `flush_every` passes).
     pub batch: usize,
     pub flush_every: Duration,
@@ -96,6 +99,7 @@ impl Options {
             threads: super::default_threads(),
             background: false,
             incomplete_only: false,
+            walked: true,
             batch: 256,
             flush_every: Duration::from_millis(30),
             passes: None,
@@ -174,6 +178,18 @@ impl Row {
     }
 }
 
+/// `rows` in the order of [`Row::cmp_updated_desc`], each row's keys read once (a kept row's
+/// keys are in the cache, a lookup each).
+pub fn newest_first(rows: &[Row]) -> Vec<&Row> {
+    use std::cmp::Reverse;
+    let mut keyed: Vec<_> = rows
+        .iter()
+        .map(|r| ((Reverse(r.updated_ms()), Reverse(r.id()), r.path()), r))
+        .collect();
+    keyed.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    keyed.into_iter().map(|(_, r)| r).collect()
+}
+
 /// What a run tells its sink, in this order: cached `Rows` (with [`Options::cached_first`]),
 /// `Found`, then `Rows` / `Updated` / `Removed` / `Issue` / `Progress` in any mix, `Note`s,
 /// `Finished`.
@@ -201,7 +217,8 @@ pub enum Event {
 /// The end of a run: what it found and what it did with the cache.
 #[derive(Debug, Default)]
 pub struct Finished {
-    /// Every rollout walked, newest first, with its session id (`None`: not a session).
+    /// Every rollout walked, newest first, with its session id (`None`: not a session); empty
+    /// unless [`Options::walked`].
     pub files: Vec<(RolloutFile, Option<String>)>,
     pub rows: usize,
     /// Files and folders passed over.

@@ -37,7 +37,7 @@ pub(super) struct Out<'s> {
     pub(super) total: usize,
     pub(super) issues: usize,
     pub(super) ids: Vec<Id>,
-    /// Each file as its reader looked at it (a start with nothing cached).
+    /// Each file as its reader looked at it (a start with nothing cached; empty otherwise).
     pub(super) looked: Vec<Option<RolloutFile>>,
     /// Files that could not be looked at.
     pub(super) unread: Vec<bool>,
@@ -83,9 +83,12 @@ impl<'s> Out<'s> {
         files: &[RolloutFile],
         work: &Work,
         sent: &[bool],
+        cold: bool,
     ) {
         self.ids = vec![Id::None; files.len()];
-        self.looked = vec![None; files.len()];
+        if cold {
+            self.looked = vec![None; files.len()];
+        }
         self.unread = vec![false; files.len()];
         self.fresh = (0..files.len()).map(|_| None).collect();
         self.removed.extend(
@@ -140,7 +143,9 @@ impl<'s> Out<'s> {
     fn take(&mut self, s: Settled, files: &[RolloutFile], sent: &[bool]) {
         self.done += 1;
         let i = s.todo.file;
-        self.looked[i] = s.looked;
+        if let Some(slot) = self.looked.get_mut(i) {
+            *slot = s.looked;
+        }
         match s.pass {
             Pass::Unread => self.unread[i] = true,
             Pass::Reused => self.stats.reused += 1,

@@ -2,6 +2,8 @@
 //! both are in path order, so each file meets its entry (if any) without a lookup table.
 //! Pure: no file is opened here.
 
+use std::cmp::Ordering;
+
 use crate::rollout::summary::Until;
 use crate::store::cache::{self, Plan, RowCache};
 use crate::store::walk::RolloutFile;
@@ -57,11 +59,16 @@ pub fn plan(files: &[RolloutFile], rc: &RowCache, ask: &Ask) -> Work {
     // The walk is in descending path order: merge from its end.
     for (i, file) in files.iter().enumerate().rev() {
         let path = file.path.as_os_str().as_encoded_bytes();
-        while next < entries.len() && rc.path(&entries[next]) < path {
-            left_behind(rc, next, ask, &mut work);
-            next += 1;
-        }
-        let matched = next < entries.len() && rc.path(&entries[next]) == path;
+        // One comparison per step: paths share long prefixes.
+        let matched = loop {
+            match entries.get(next).map(|e| rc.path(e).cmp(path)) {
+                Some(Ordering::Less) => {
+                    left_behind(rc, next, ask, &mut work);
+                    next += 1;
+                }
+                found => break found == Some(Ordering::Equal),
+            }
+        };
         if !matched {
             work.todo.push(Todo {
                 file: i,

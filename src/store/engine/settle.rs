@@ -2,6 +2,7 @@
 //! cache's loading, the plan, the files settled on the pool while this thread sends what they
 //! give, then forks, duplicate ids and the cache saved.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
@@ -196,7 +197,7 @@ impl<'a> Run<'a> {
             incomplete_only: self.opts.incomplete_only,
         };
         let work = plan::plan(&files, &rc, &ask);
-        out.begin(&rc, &files, &work, &sent);
+        out.begin(&rc, &files, &work, &sent, self.cold);
         self.settle_all(&rc, &files, &work, &sent, &mut out);
         if !out.alive {
             return false;
@@ -376,21 +377,15 @@ impl<'a> Run<'a> {
         if !titled.is_empty() {
             out.send(Event::Updated(titled));
         }
-        let ids: Vec<Option<String>> = out
-            .ids
-            .iter()
-            .map(|id| match id {
-                Id::None => None,
-                Id::Cached(e) => {
-                    Some(String::from_utf8_lossy(rc.id(&rc.entries()[*e])).into_owned())
-                }
-                Id::Made(s) => Some(s.clone()),
-            })
-            .collect();
+        // Each id read once, as it is hashed: most are the cache's own bytes, scattered
+        // through its map, and reading one is mostly waiting for memory.
+        let known = std::mem::take(&mut out.ids);
+        let id_of = |id| id_of(&rc, id);
         let dups = issues::duplicate_ids(
-            ids.iter()
+            known
+                .iter()
                 .zip(&files)
-                .filter_map(|(id, f)| Some((id.as_deref()?, f.path.as_path()))),
+                .filter_map(|(id, f)| Some((id_of(id)?, f.path.as_path()))),
         );
         for note in dups {
             out.send(Event::Note(note));
@@ -403,19 +398,15 @@ impl<'a> Run<'a> {
         let mut save_error = None;
         if let (true, Some(file)) = (changed, self.opts.cache.as_deref()) {
             if cache::allowed(file, &self.store.home) {
-                save_error = self.save(file, &rc, &files, work, &out).err();
+                save_error = self.save(file, &rc, &files, work, &out, &known).err();
             }
         }
-        let rows = ids.iter().flatten().count();
-        let unread = std::mem::take(&mut out.unread);
-        let mut walked: Vec<(RolloutFile, Option<String>)> = files
-            .into_iter()
-            .zip(ids)
-            .enumerate()
-            .filter(|(i, _)| !unread.get(*i).copied().unwrap_or(false))
-            .map(|(_, walked)| walked)
-            .collect();
-        walked.sort_unstable_by(|a, b| newest_first(&a.0, &b.0));
+        let rows = known.iter().filter(|id| !matches!(id, Id::None)).count();
+        let walked = if self.opts.walked {
+            walked(files, known.iter().map(id_of), &out.unread)
+        } else {
+            Vec::new()
+        };
         let finished = Finished {
             files: walked,
             rows,
@@ -439,6 +430,7 @@ impl<'a> Run<'a> {
         files: &[RolloutFile],
         work: &Work,
         out: &Out,
+        ids: &[Id],
     ) -> std::io::Result<()> {
         let stamp = if self.opts.lines.is_some() {
             self.stamp
@@ -474,7 +466,7 @@ impl<'a> Run<'a> {
                     },
                     false,
                 )),
-                (None, Some(e)) if !matches!(out.ids[i], Id::None) => records.push(kept(e)),
+                (None, Some(e)) if !matches!(ids[i], Id::None) => records.push(kept(e)),
                 _ => {}
             }
         }
@@ -484,6 +476,41 @@ impl<'a> Run<'a> {
         }
         cache::save(file, rc, stamp, &records)
     }
+}
+
+/// A walked file's session id as text, when it has one.
+fn id_of<'a>(rc: &'a RowCache, id: &'a Id) -> Option<Cow<'a, str>> {
+    match id {
+        Id::None => None,
+        Id::Cached(e) => Some(id_text(rc.id(&rc.entries()[*e]))),
+        Id::Made(s) => Some(Cow::Borrowed(s.as_str())),
+    }
+}
+
+/// A cached session id as text (`from_utf8_lossy` alone checks a valid id several times
+/// slower).
+fn id_text(id: &[u8]) -> Cow<'_, str> {
+    match std::str::from_utf8(id) {
+        Ok(text) => Cow::Borrowed(text),
+        Err(_) => String::from_utf8_lossy(id),
+    }
+}
+
+/// Every walked file that could be looked at, newest first, with its session id.
+fn walked<'a>(
+    files: Vec<RolloutFile>,
+    ids: impl Iterator<Item = Option<Cow<'a, str>>>,
+    unread: &[bool],
+) -> Vec<(RolloutFile, Option<String>)> {
+    let mut walked: Vec<(RolloutFile, Option<String>)> = files
+        .into_iter()
+        .zip(ids)
+        .enumerate()
+        .filter(|(i, _)| !unread.get(*i).copied().unwrap_or(false))
+        .map(|(_, (file, id))| (file, id.map(Cow::into_owned)))
+        .collect();
+    walked.sort_unstable_by(|a, b| newest_first(&a.0, &b.0));
+    walked
 }
 
 /// Most recently modified first; ties in path order, so the order is the same from run to run.

@@ -24,7 +24,7 @@ impl App {
             Event::Rows(rows) | Event::Updated(rows) => self.take_rows(rows),
             Event::Removed(paths) => {
                 if let Some(row) = self.selected_row().filter(|r| paths.contains(&r.path)) {
-                    let title = super::act::short_title(row.title());
+                    let title = super::session_actions::short_title(row.title());
                     self.screen
                         .notify(format!("“{title}” is gone: its file was deleted"));
                 }

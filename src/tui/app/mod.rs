@@ -22,8 +22,7 @@
 //! at the file system is whether the shown session's folder still exists (a `stat`, for the
 //! pane's warning). Drawing reads this state and never changes it.
 
-mod act;
-mod actions;
+mod action_state;
 mod background;
 pub mod conversation;
 mod filters;
@@ -39,12 +38,13 @@ mod resume;
 mod rows;
 mod screen;
 mod searches;
+mod session_actions;
 pub mod tool_view;
 mod types;
 mod update;
 mod usage_view;
 
-pub use actions::{Actions, Dialog, Item, Running, MAX_NAME_CHARS, MENU};
+pub use action_state::{Actions, Dialog, Item, Running, MAX_NAME_CHARS, MENU};
 pub use filters::{in_scope, Filters};
 pub use index_status::IndexStatus;
 pub use list::List;

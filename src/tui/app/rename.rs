@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use super::actions::Dialog;
+use super::action_state::Dialog;
 use super::{list, Action, App, Effect};
 use crate::codex::Change;
 use crate::workers::search;
@@ -43,7 +43,7 @@ impl App {
                 if cut {
                     self.screen.notify(format!(
                         "a name keeps its first {} characters",
-                        super::actions::MAX_NAME_CHARS
+                        super::action_state::MAX_NAME_CHARS
                     ));
                 }
             }

@@ -18,8 +18,8 @@ mod content;
 #[path = "filter_tests.rs"]
 mod filter;
 
-#[path = "act_tests.rs"]
-mod act;
+#[path = "session_actions_tests.rs"]
+mod session_actions;
 
 #[path = "open_elsewhere_tests.rs"]
 mod open_elsewhere;

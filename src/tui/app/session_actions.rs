@@ -6,7 +6,7 @@
 //! one shows its new name), the selection goes to a neighbour, and the status line says what
 //! happened, or codex's own reason when it failed (nothing changes then).
 
-use super::actions::{Actions, Dialog, Running};
+use super::action_state::{Actions, Dialog, Running};
 use super::{Action, App, Effect, Outcome, Reselect};
 use crate::codex::Change;
 use crate::workers::changes::{After, Done, Request};
