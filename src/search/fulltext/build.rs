@@ -9,6 +9,7 @@
 //! batch committed so that searches see it while the build goes on.
 
 use std::collections::HashMap;
+use std::ffi::OsStr;
 use std::path::Path;
 use std::sync::{Arc, RwLock};
 
@@ -213,20 +214,21 @@ fn engine(
 
 /// What to do to bring the table to `targets`: sessions to delete and targets to read.
 fn plan(table: &Table, targets: &[Target]) -> (Vec<u64>, Vec<usize>, usize) {
-    let wanted: HashMap<&Path, usize> = targets
+    // Keyed by the paths' bytes, as the table keys them.
+    let wanted: foldhash::HashMap<&OsStr, usize> = targets
         .iter()
         .enumerate()
-        .map(|(i, t)| (t.file.path.as_path(), i))
+        .map(|(i, t)| (t.file.path.as_os_str(), i))
         .collect();
     let gone = table
         .iter()
-        .filter(|(_, s)| !wanted.contains_key(s.path.as_path()))
+        .filter(|(_, s)| !wanted.contains_key(s.path.as_os_str()))
         .map(|(n, _)| n)
         .collect();
     let mut reused = 0;
     let mut read = Vec::new();
     for (i, t) in targets.iter().enumerate() {
-        if wanted.get(t.file.path.as_path()) != Some(&i) {
+        if wanted.get(t.file.path.as_os_str()) != Some(&i) {
             continue; // the same path twice: the later one counts
         }
         let same = table

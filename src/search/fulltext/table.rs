@@ -7,6 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use crate::store::cache::{read_envelope, write_envelope, Unusable};
@@ -34,8 +35,11 @@ pub struct Table {
     /// The next session number to give (numbers are never reused).
     next: u64,
     sessions: HashMap<u64, Session>,
+    /// Session numbers by path, keyed by the path's bytes (paths come from the walk, written
+    /// the same way every time) with foldhash: a `Path` key hashes each component with SipHash,
+    /// a good part of opening a large index.
     #[serde(skip)]
-    by_path: HashMap<PathBuf, u64>,
+    by_path: foldhash::HashMap<OsString, u64>,
 }
 
 impl Table {
@@ -48,7 +52,7 @@ impl Table {
     }
 
     pub fn number_of(&self, path: &Path) -> Option<u64> {
-        self.by_path.get(path).copied()
+        self.by_path.get(path.as_os_str()).copied()
     }
 
     /// Messages of every session: what the index must hold.
@@ -63,7 +67,10 @@ impl Table {
     }
 
     pub fn insert(&mut self, number: u64, session: Session) {
-        if let Some(old) = self.by_path.insert(session.path.clone(), number) {
+        if let Some(old) = self
+            .by_path
+            .insert(session.path.clone().into_os_string(), number)
+        {
             self.sessions.remove(&old);
         }
         self.sessions.insert(number, session);
@@ -71,7 +78,7 @@ impl Table {
 
     pub fn remove(&mut self, number: u64) {
         if let Some(s) = self.sessions.remove(&number) {
-            self.by_path.remove(&s.path);
+            self.by_path.remove(s.path.as_os_str());
         }
     }
 
@@ -92,7 +99,7 @@ impl Table {
         table.by_path = table
             .sessions
             .iter()
-            .map(|(n, s)| (s.path.clone(), *n))
+            .map(|(n, s)| (s.path.clone().into_os_string(), *n))
             .collect();
         if table.by_path.len() != table.sessions.len()
             || table.sessions.keys().any(|&n| n > table.next)
