@@ -9,6 +9,7 @@ use codex_picker::search::fulltext::build as content_build;
 use codex_picker::search::fulltext::ContentIndex;
 use codex_picker::workers::search::PICKER_CONTENT_RESULTS;
 
+use super::keystrokes::Typed;
 use super::{common::gen, time, Ctx, Table, THREADS};
 
 /// Build the index of `ids` (path -> session id) on disk from nothing, open it again with
@@ -57,26 +58,16 @@ pub fn figures(t: &mut Table, ctx: &Ctx, ids: &HashMap<PathBuf, String>) -> Cont
         "the culprit was",
     ];
     let mut samples = Vec::new();
-    let mut slowest = Vec::new();
     for q in queries {
         for end in (1..=q.len()).filter(|&e| q.is_char_boundary(e)) {
             // What the picker asks on each keystroke.
             let (d, _) = time(|| content.search(&q[..end], PICKER_CONTENT_RESULTS));
-            samples.push(d);
-            slowest.push((d, &q[..end]));
+            samples.push((d, q[..end].to_owned()));
         }
     }
-    samples.sort();
-    slowest.sort();
-    let worst: Vec<String> = slowest
-        .iter()
-        .rev()
-        .take(4)
-        .map(|(d, q)| format!("{q:?} {:.1} ms", d.as_secs_f64() * 1e3))
-        .collect();
-    println!("slowest keystrokes: {}", worst.join(", "));
-    let p50 = samples[samples.len() / 2];
-    let p99 = samples[(samples.len() * 99 / 100).min(samples.len() - 1)];
+    let keys = Typed::new(samples);
+    println!("slowest keystrokes: {}", keys.slowest(4));
+    let (p50, p99) = (keys.p50(), keys.p99());
     let label = "content search p50 (per keystroke)";
     t.row(label, p50, None, "-", true);
     t.row(

@@ -24,8 +24,39 @@ const QUERIES: &[&str] = &[
     "the",
 ];
 
-/// Every keystroke's latency (ms), in typing order.
-pub fn latencies(rows: &[SessionRow]) -> (Duration, Vec<Duration>) {
+/// Keystrokes' latencies, each with the text typed so far, slowest last: the per-keystroke
+/// figures of the title search, the content search and the one box.
+pub struct Typed(Vec<(Duration, String)>);
+
+impl Typed {
+    pub fn new(mut samples: Vec<(Duration, String)>) -> Typed {
+        samples.sort();
+        Typed(samples)
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn p50(&self) -> Duration {
+        self.0[self.0.len() / 2].0
+    }
+
+    pub fn p99(&self) -> Duration {
+        self.0[(self.0.len() * 99 / 100).min(self.0.len() - 1)].0
+    }
+
+    /// The `n` slowest keystrokes, slowest first, as `"text typed" 12.3 ms`.
+    pub fn slowest(&self, n: usize) -> String {
+        let worst: Vec<String> = (self.0.iter().rev().take(n))
+            .map(|(d, q)| format!("{q:?} {:.1} ms", d.as_secs_f64() * 1e3))
+            .collect();
+        worst.join(", ")
+    }
+}
+
+/// Every keystroke's latency in the title search, and the time to prepare the haystacks.
+pub fn latencies(rows: &[SessionRow]) -> (Duration, Typed) {
     let t = Instant::now();
     let hays: Vec<Haystack> = rows.iter().map(Haystack::new).collect();
     let prepare = t.elapsed();
@@ -37,17 +68,17 @@ pub fn latencies(rows: &[SessionRow]) -> (Duration, Vec<Duration>) {
                 let typed = &q[..end + c.len_utf8()];
                 let t = Instant::now();
                 let ranked = searcher.search(&hays, typed, Recency::Updated);
-                out.push(t.elapsed());
+                out.push((t.elapsed(), typed.to_owned()));
                 std::hint::black_box(ranked);
             }
         }
     }
-    (prepare, out)
+    (prepare, Typed::new(out))
 }
 
-/// Every keystroke's latency (ms) in the one box once the content index is here: the search
+/// Every keystroke's latency in the one box once the content index is here: the search
 /// thread's whole answer (titles and conversations side by side, words first).
-pub fn one_box_latencies(rows: &[SessionRow], content: &ContentIndex) -> Vec<(Duration, String)> {
+pub fn one_box_latencies(rows: &[SessionRow], content: &ContentIndex) -> Typed {
     let hays: Vec<Haystack> = rows.iter().map(Haystack::new).collect();
     let mut out = Vec::new();
     for q in QUERIES.iter().chain(CONTENT_QUERIES) {
@@ -60,10 +91,10 @@ pub fn one_box_latencies(rows: &[SessionRow], content: &ContentIndex) -> Vec<(Du
             std::hint::black_box(answer);
         }
     }
-    out
+    Typed::new(out)
 }
 
-/// Words of the generated conversations, as the content figures type them.
+/// Words of the generated conversations: three of the queries the content figures type.
 const CONTENT_QUERIES: &[&str] = &[
     "retry with backoff",
     "kubernetes deploy pipeline",

@@ -431,7 +431,7 @@ fn index_figures(t: &mut Table, ctx: &Ctx) -> (Vec<SessionRow>, HashMap<PathBuf,
         .iter()
         .map(|r| (r.path.clone(), r.id.clone()))
         .collect();
-    let (prepare, mut keys) = keystrokes::latencies(&rows);
+    let (prepare, keys) = keystrokes::latencies(&rows);
     let row_count = rows.len();
     t.row(
         "cold preview index (indexer, no cache)",
@@ -447,9 +447,7 @@ fn index_figures(t: &mut Table, ctx: &Ctx) -> (Vec<SessionRow>, HashMap<PathBuf,
         "< 100 ms",
         cold_first < Duration::from_millis(100),
     );
-    keys.sort();
-    let key_p50 = keys[keys.len() / 2];
-    let key_p99 = keys[(keys.len() * 99 / 100).min(keys.len() - 1)];
+    let (key_p50, key_p99) = (keys.p50(), keys.p99());
     let label = format!(
         "search p50 per keystroke, {row_count} rows ({} keystrokes)",
         keys.len()
@@ -569,17 +567,9 @@ fn screen_figures(t: &mut Table, ctx: &Ctx, list_cache: &Path, row_count: usize)
 
 /// The one box per keystroke, titles and conversations (the search thread's whole answer).
 fn one_box_figures(t: &mut Table, rows: &[SessionRow], content: &ContentIndex) {
-    let mut keys = keystrokes::one_box_latencies(rows, content);
-    keys.sort();
-    let worst: Vec<String> = keys
-        .iter()
-        .rev()
-        .take(4)
-        .map(|(d, q)| format!("{q:?} {:.1} ms", d.as_secs_f64() * 1e3))
-        .collect();
-    println!("slowest one-box keystrokes: {}", worst.join(", "));
-    let p50 = keys[keys.len() / 2].0;
-    let p99 = keys[(keys.len() * 99 / 100).min(keys.len() - 1)].0;
+    let keys = keystrokes::one_box_latencies(rows, content);
+    println!("slowest one-box keystrokes: {}", keys.slowest(4));
+    let (p50, p99) = (keys.p50(), keys.p99());
     let label = format!(
         "one box p50 per keystroke, titles + conversations ({} keystrokes)",
         keys.len()
