@@ -77,6 +77,18 @@ fn boosted(q: Box<dyn Query>, by: f32) -> Box<dyn Query> {
 
 /// The shortest word that also matches with a typo.
 pub const TYPO_FROM: usize = 4;
+
+/// Whether `word`, the last one while it is being typed, is long enough to also match as the
+/// start of a longer word: a prefix of one or two letters stands for a good part of the
+/// dictionary.
+fn prefix_allowed(word: &str) -> bool {
+    word.chars().count() >= 3
+}
+
+/// Whether `word` is long enough to also match with one typo.
+fn typo_allowed(word: &str) -> bool {
+    word.chars().count() >= TYPO_FROM
+}
 /// How much a word in another form counts against the word as typed.
 const FORM_WEIGHT: f32 = 0.6;
 
@@ -95,13 +107,11 @@ fn word_clause(fields: &Fields, word: &str, prefix: bool, forms: &[String]) -> B
         ));
         clauses.push((Occur::Should, boosted(q, FORM_WEIGHT)));
     }
-    if word.chars().count() >= TYPO_FROM {
+    if typo_allowed(word) {
         let fuzzy = Box::new(FuzzyTermQuery::new(t.clone(), 1, true));
         clauses.push((Occur::Should, boosted(fuzzy, 0.1)));
     }
-    // A prefix of one or two letters stands for a good part of the dictionary: the word must
-    // have three before it also matches as a prefix.
-    if prefix && word.chars().count() >= 3 {
+    if prefix && prefix_allowed(word) {
         let started = Box::new(FuzzyTermQuery::new_prefix(t, 0, false));
         clauses.push((Occur::Should, boosted(started, 0.5)));
     }
@@ -131,10 +141,9 @@ pub fn may_match_otherwise(parsed: &Parsed, i: usize, forms: &[Vec<String>]) -> 
     let last = i + 1 == parsed.groups.len();
     match parsed.groups[i].as_slice() {
         [word] => {
-            let n = word.chars().count();
             forms.get(i).is_some_and(|f| !f.is_empty())
-                || n >= TYPO_FROM
-                || (last && parsed.prefix_last && n >= 3)
+                || typo_allowed(word)
+                || (last && parsed.prefix_last && prefix_allowed(word))
         }
         _ => false,
     }
@@ -142,7 +151,7 @@ pub fn may_match_otherwise(parsed: &Parsed, i: usize, forms: &[Vec<String>]) -> 
 
 /// Whether group `i` of `parsed` is one word long enough to be matched with a typo.
 pub fn may_be_a_typo(parsed: &Parsed, i: usize) -> bool {
-    matches!(parsed.groups[i].as_slice(), [word] if word.chars().count() >= TYPO_FROM)
+    matches!(parsed.groups[i].as_slice(), [word] if typo_allowed(word))
 }
 
 /// The query of group `i` of `parsed` alone; `forms` holds each group's other forms.
