@@ -4,6 +4,7 @@
 
 use tantivy::schema::Field;
 use tantivy::Searcher;
+use tantivy_fst::Automaton;
 
 use super::schema::{stem_with, stemmer};
 
@@ -11,6 +12,8 @@ use super::schema::{stem_with, stemmer};
 const MOST: usize = 16;
 /// Shortest word whose other forms are looked for (a shorter one's stem is itself).
 const SHORTEST: usize = 3;
+/// Most letters an English ending adds to the start looked for (`relat` + `ional`).
+const MOST_ADDED: usize = 8;
 
 /// The words of `field` in `searcher`'s index, other than `word`, that share its stem.
 pub fn other_forms(searcher: &Searcher, field: Field, word: &str) -> Vec<String> {
@@ -23,16 +26,16 @@ pub fn other_forms(searcher: &Searcher, field: Field, word: &str) -> Vec<String>
     // start with the stem without it, and at least two letters.
     let keep = want.len().saturating_sub(1).max(2).min(want.len());
     let from = &want.as_bytes()[..keep];
-    let mut to = from.to_vec();
-    if let Some(last) = to.last_mut() {
-        *last += 1;
-    }
     let mut out: Vec<String> = Vec::new();
     for segment in searcher.segment_readers() {
         let Ok(inverted) = segment.inverted_index(field) else {
             continue;
         };
-        let Ok(mut stream) = inverted.terms().range().ge(from).lt(&to).into_stream() else {
+        let words = Words {
+            start: from,
+            most: from.len() + MOST_ADDED,
+        };
+        let Ok(mut stream) = inverted.terms().search(words).into_stream() else {
             continue;
         };
         while stream.advance() {
@@ -51,4 +54,38 @@ pub fn other_forms(searcher: &Searcher, field: Field, word: &str) -> Vec<String>
         }
     }
     out
+}
+
+/// The dictionary's words that start with `start` and go on with at most `most` letters in
+/// all, ASCII letters only: the stream skips whole branches of other words (identifiers with
+/// digits, such as a store's thousands of `name1234` words) instead of stemming each.
+struct Words<'a> {
+    start: &'a [u8],
+    most: usize,
+}
+
+impl Automaton for Words<'_> {
+    /// Bytes read so far, or `None` once the word cannot be one of these.
+    type State = Option<usize>;
+
+    fn start(&self) -> Option<usize> {
+        Some(0)
+    }
+
+    fn is_match(&self, state: &Option<usize>) -> bool {
+        state.is_some_and(|n| n >= self.start.len())
+    }
+
+    fn can_match(&self, state: &Option<usize>) -> bool {
+        state.is_some()
+    }
+
+    fn accept(&self, state: &Option<usize>, byte: u8) -> Option<usize> {
+        let n = (*state)?;
+        let fits = match self.start.get(n) {
+            Some(&b) => b == byte,
+            None => n < self.most && byte.is_ascii_lowercase(),
+        };
+        fits.then_some(n + 1)
+    }
 }

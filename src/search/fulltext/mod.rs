@@ -15,6 +15,7 @@
 //! Which text is indexed follows the transcript rule (reading-rules section 5): no tool output,
 //! no injected context.
 
+mod alternatives;
 pub mod build;
 pub mod cached;
 mod forms;

@@ -12,12 +12,12 @@
 //! is applied to its score by the search.)
 
 use tantivy::query::{
-    BooleanQuery, BoostQuery, FuzzyTermQuery, Occur, PhrasePrefixQuery, PhraseQuery, Query,
-    TermQuery,
+    BooleanQuery, BoostQuery, Occur, PhrasePrefixQuery, PhraseQuery, Query, TermQuery,
 };
 use tantivy::schema::IndexRecordOption;
 use tantivy::Term;
 
+use super::alternatives::{Alternative, Alternatives};
 use super::schema::{words, Fields};
 
 /// A query as groups of analysed words.
@@ -91,31 +91,36 @@ fn typo_allowed(word: &str) -> bool {
 }
 /// How much a word in another form counts against the word as typed.
 const FORM_WEIGHT: f32 = 0.6;
+/// What a message holding a word the typed one starts scores for it (any such word).
+const PREFIX_WEIGHT: f32 = 0.5;
+/// What a message holding the word with one typo scores for it.
+const TYPO_WEIGHT: f32 = 0.1;
 
 /// One word: exactly, in another form of `forms`, with a typo, or as a prefix (the
 /// alternatives below the exact word).
 fn word_clause(fields: &Fields, word: &str, prefix: bool, forms: &[String]) -> Box<dyn Query> {
     let t = term(fields, word);
-    let mut clauses: Vec<(Occur, Box<dyn Query>)> = vec![(
-        Occur::Should,
-        Box::new(TermQuery::new(t.clone(), IndexRecordOption::WithFreqs)),
-    )];
+    let exact = TermQuery::new(t.clone(), IndexRecordOption::WithFreqs);
+    let mut alternatives: Vec<(Alternative, f32)> = vec![(Alternative::Word(exact), 1.0)];
     for form in forms {
-        let q = Box::new(TermQuery::new(
-            term(fields, form),
-            IndexRecordOption::WithFreqs,
-        ));
-        clauses.push((Occur::Should, boosted(q, FORM_WEIGHT)));
+        let q = TermQuery::new(term(fields, form), IndexRecordOption::WithFreqs);
+        alternatives.push((Alternative::Word(q), FORM_WEIGHT));
     }
     if typo_allowed(word) {
-        let fuzzy = Box::new(FuzzyTermQuery::new(t.clone(), 1, true));
-        clauses.push((Occur::Should, boosted(fuzzy, 0.1)));
+        let typo = Alternative::Near {
+            term: t.clone(),
+            prefix: false,
+        };
+        alternatives.push((typo, TYPO_WEIGHT));
     }
     if prefix && prefix_allowed(word) {
-        let started = Box::new(FuzzyTermQuery::new_prefix(t, 0, false));
-        clauses.push((Occur::Should, boosted(started, 0.5)));
+        let started = Alternative::Near {
+            term: t,
+            prefix: true,
+        };
+        alternatives.push((started, PREFIX_WEIGHT));
     }
-    Box::new(BooleanQuery::new(clauses))
+    Box::new(Alternatives(alternatives))
 }
 
 /// Words in order, adjacent (`slop` 0) or within `slop` positions; the last one as a prefix
