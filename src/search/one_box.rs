@@ -29,10 +29,11 @@ pub enum Found {
 }
 
 /// Whether `query` (the words typed, filters taken out) is also looked for in the
-/// conversations: plain words of [`MIN_CHARS`] or more, not fzf's syntax.
+/// conversations: plain words of [`MIN_CHARS`] or more, none of them an fzf operator (as the
+/// title search reads them: `'` `^` `!` before a word, `$` after it, `|` between words).
 pub fn wants_conversations(query: &str) -> bool {
     let text = query.trim();
-    text.chars().count() >= MIN_CHARS && !text.contains(['\'', '^', '!', '$', '|', '\\'])
+    text.chars().count() >= MIN_CHARS && super::title::parse(text).is_plain()
 }
 
 /// The words of `query` as [`holds_together`] takes them.
@@ -217,10 +218,25 @@ mod tests {
 
     #[test]
     fn fzf_syntax_and_short_queries_stay_with_the_titles() {
-        for q in ["'exact", "^src", "!test", "foo$", "a | b", "ab", "  x "] {
+        for q in [
+            "'exact",
+            "^src",
+            "!test",
+            "foo$",
+            "a | b",
+            "ab",
+            "  x ",
+            "retry !test",
+        ] {
             assert!(!wants_conversations(q), "{q}");
         }
-        for q in ["retry backoff", "parser", "acme-api retry"] {
+        for q in [
+            "retry backoff",
+            "parser",
+            "acme-api retry",
+            "didn't retry",
+            "what's wrong",
+        ] {
             assert!(wants_conversations(q), "{q}");
         }
     }

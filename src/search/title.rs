@@ -194,6 +194,13 @@ impl Query {
     pub fn is_empty(&self) -> bool {
         self.groups.is_empty()
     }
+
+    /// Whether every word is a plain fuzzy one: no operator, no alternative.
+    pub fn is_plain(&self) -> bool {
+        self.groups
+            .iter()
+            .all(|g| matches!(g.as_slice(), [t] if t.kind == TermKind::Fuzzy && !t.negated))
+    }
 }
 
 /// Split on unescaped spaces; `\ ` is a literal space.
