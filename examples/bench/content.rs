@@ -15,12 +15,13 @@ use super::{common::gen, time, Ctx, Table, THREADS};
 /// Build the index of `ids` (path -> session id) on disk from nothing, open it again with
 /// nothing changed, and time a query typed one keystroke at a time; returns the index.
 pub fn figures(t: &mut Table, ctx: &Ctx, ids: &HashMap<PathBuf, String>) -> ContentIndex {
-    let walked: Vec<_> = ctx
+    let of_files: Vec<_> = ctx
         .files
         .iter()
-        .map(|f| (f.clone(), ids.get(&f.path).cloned()))
+        .map(|f| ids.get(&f.path).cloned())
         .collect();
-    let targets = content_build::targets_for(&walked, &ctx.store.names());
+    let names = ctx.store.names();
+    let targets = content_build::targets_for(&ctx.files, &of_files, &names);
     let dir = ctx.scratch.join("content.index");
     let _ = std::fs::remove_dir_all(&dir);
     let pool = codex_picker::store::engine::pool(THREADS, false).expect("threads");

@@ -369,6 +369,35 @@ pub fn is_tool_kind(kind: &[u8]) -> bool {
     kind == b"reasoning" || kind.ends_with(b"_call") || kind.ends_with(b"_output")
 }
 
+/// Whether `head`, the start of a line whose rest is not read yet, is a `response_item` tool
+/// row ([`Kind::Tool`]: a call, its output, reasoning): the line's `type` is `response_item` and
+/// its payload opens with a tool `type`, both in the head, as codex writes them. A reader
+/// that drops tool rows can then let a huge one stream past instead of holding it whole. Any
+/// other head, or one cut before it tells, is not.
+pub fn head_is_tool_row(head: &[u8]) -> bool {
+    let mut c = Cursor { b: head, i: 0 };
+    tool_head(&mut c) == Some(true)
+}
+
+fn tool_head(c: &mut Cursor) -> Option<bool> {
+    let mut top = None;
+    let mut more = c.open()?;
+    while more {
+        match c.key()? {
+            Key::Type => top = Some(c.tag(Top::of, Top::Other)?),
+            Key::Payload => {
+                if top != Some(Top::Response) || !c.open()? || c.key()? != Key::Type {
+                    return Some(false);
+                }
+                return Some(c.tag(Tag::of, Tag::Other)? == Tag::Tool);
+            }
+            _ => c.skip_value()?,
+        }
+        more = c.more()?;
+    }
+    Some(false)
+}
+
 /// What the walk of the top-level object has read so far.
 #[derive(Default)]
 struct Walk {

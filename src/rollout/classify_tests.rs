@@ -349,3 +349,27 @@ fn repeated_keys_late_in_the_line_still_win() {
         agrees(line);
     }
 }
+
+#[test]
+fn a_tool_row_is_known_by_its_head() {
+    let output = r#"{"timestamp":"2026-03-19T15:13:57.041Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c","output":"Process exited"#;
+    assert!(head_is_tool_row(output.as_bytes()));
+    for head in [
+        r#"{"type":"response_item","payload":{"type":"reasoning","summary":["#,
+        r#"{ "type" : "response_item" , "payload" : { "type" : "custom_tool_call", "input":"x"#,
+    ] {
+        assert!(head_is_tool_row(head.as_bytes()), "{head}");
+    }
+    for head in [
+        // A message, an event, a payload whose type comes after other keys, no type yet.
+        r#"{"type":"response_item","payload":{"type":"message","role":"user","content":[{"#,
+        r#"{"type":"event_msg","payload":{"type":"exec_command_end","stdout":"x"#,
+        r#"{"type":"response_item","payload":{"call_id":"c","type":"function_call_output","#,
+        r#"{"payload":{"type":"function_call_output","output":"x"#,
+        r#"{"type":"response_item","payload":{"type":"function_call_out"#,
+        "not json at all",
+        "",
+    ] {
+        assert!(!head_is_tool_row(head.as_bytes()), "{head}");
+    }
+}

@@ -29,6 +29,12 @@ pub enum Step {
     TooLong {
         len: usize,
     },
+    /// A long line the reader was told to let pass ([`LineReader::pass_over`]): `len` bytes
+    /// were consumed and dropped unread; `terminated` is false when the stream ended first.
+    PassedOver {
+        len: usize,
+        terminated: bool,
+    },
     Eof,
 }
 
@@ -40,6 +46,9 @@ thread_local! {
 
 /// The largest buffer kept for reuse.
 const SPARE_MAX: usize = 1 << 20;
+
+/// How long a line grows in the buffer before [`LineReader::pass_over`] looks at its head.
+pub const PASS_OVER_AT: usize = 1 << 20;
 
 pub struct LineReader<R> {
     inner: R,
@@ -54,6 +63,8 @@ pub struct LineReader<R> {
     max_line: usize,
     /// Bytes consumed from the stream, counted from where the reader started.
     consumed: u64,
+    /// Lines longer than [`PASS_OVER_AT`] whose head this says yes to are not held whole.
+    pass_over: Option<fn(&[u8]) -> bool>,
     at_start: bool,
     eof: bool,
 }
@@ -90,9 +101,18 @@ impl<R: Read> LineReader<R> {
             read_size: first.max(1),
             max_line,
             consumed: 0,
+            pass_over: None,
             at_start: at_file_start,
             eof: false,
         }
+    }
+
+    /// From now on, a line found longer than [`PASS_OVER_AT`] bytes whose head (what is read
+    /// of it then) `unwanted` says yes to is consumed as it streams, never held whole
+    /// ([`Step::PassedOver`]): a caller that would drop such a line keeps memory the size of
+    /// a read, not of the line.
+    pub fn pass_over(&mut self, unwanted: fn(&[u8]) -> bool) {
+        self.pass_over = Some(unwanted);
     }
 
     /// Bytes consumed so far: the position just after the last line returned.
@@ -138,12 +158,22 @@ impl<R: Read> LineReader<R> {
     }
 
     /// Drop the unread bytes of a line over the cap and everything up to its newline.
-    fn skip_long_line(&mut self, mut len: usize) -> io::Result<Step> {
+    fn skip_long_line(&mut self) -> io::Result<Step> {
+        let (len, _) = self.drop_line()?;
+        Ok(Step::TooLong { len })
+    }
+
+    /// Drop the unread bytes of the current line and everything up to its newline: how many
+    /// were dropped, and whether a newline ended them.
+    fn drop_line(&mut self) -> io::Result<(usize, bool)> {
+        let mut len = 0;
+        let mut terminated = false;
         loop {
             if let Some(i) = memchr::memchr(b'\n', &self.buf[self.start..self.end]) {
                 len += i + 1;
                 self.start += i + 1;
                 self.consumed += (i + 1) as u64;
+                terminated = true;
                 break;
             }
             len += self.end - self.start;
@@ -159,19 +189,26 @@ impl<R: Read> LineReader<R> {
         self.end -= self.start;
         self.start = 0;
         self.at_start = false;
-        Ok(Step::TooLong { len })
+        Ok((len, terminated))
+    }
+
+    /// Whether the current line, read in part, is one to let pass ([`LineReader::pass_over`]).
+    fn passes_over(&self) -> bool {
+        self.pass_over
+            .is_some_and(|unwanted| unwanted(&self.buf[self.start..self.end]))
     }
 
     pub fn next_line(&mut self) -> io::Result<Step> {
         self.line = (0, 0);
         // Bytes of the unread part already known to hold no newline.
         let mut scanned = 0;
+        let mut looked = false;
         loop {
             let from = self.start + scanned;
             if let Some(i) = memchr::memchr(b'\n', &self.buf[from..self.end]) {
                 let nl = from + i;
                 if nl - self.start > self.max_line {
-                    return self.skip_long_line(0);
+                    return self.skip_long_line();
                 }
                 let line = (self.start, nl);
                 self.consumed += (nl + 1 - self.start) as u64;
@@ -180,7 +217,15 @@ impl<R: Read> LineReader<R> {
             }
             scanned = self.end - self.start;
             if scanned > self.max_line {
-                return self.skip_long_line(0);
+                return self.skip_long_line();
+            }
+            if !looked && scanned > PASS_OVER_AT {
+                // The head is looked at once: a line it does not let pass is read as before.
+                looked = true;
+                if self.passes_over() {
+                    let (len, terminated) = self.drop_line()?;
+                    return Ok(Step::PassedOver { len, terminated });
+                }
             }
             if self.fill()? == 0 {
                 if self.start == self.end {

@@ -101,6 +101,7 @@ fn run(input: &[u8], max: usize, at_start: bool, first: usize, sizes: Vec<usize>
             Step::Line { terminated } => {
                 out.push(Want::Line(r.line().to_vec(), terminated, r.consumed()));
             }
+            Step::PassedOver { .. } => unreachable!("no line is passed over unless asked"),
         }
     }
     out
@@ -144,4 +145,59 @@ fn a_buffer_left_by_a_long_line_is_reused_cleanly() {
         run(b"a\nb", 10, true, 16, vec![5]),
         reference(b"a\nb", 10, true)
     );
+}
+
+/// A line over [`PASS_OVER_AT`] bytes whose head the caller does not want is dropped as it
+/// streams, in reads, not held whole; the lines around it read as before, and one whose head is
+/// wanted (or a reader not told) holds it whole.
+#[test]
+fn a_long_unwanted_line_passes_without_being_held() {
+    let long = PASS_OVER_AT * 3;
+    let mut input = b"first\nSKIP".to_vec();
+    input.resize(input.len() + long, b'x');
+    input.extend_from_slice(b"\nlast\nSKIP tail");
+    let mut r = LineReader::new(&input[..], DEFAULT_MAX_LINE, true);
+    r.pass_over(|head| head.starts_with(b"SKIP"));
+    assert_eq!(r.next_line().unwrap(), Step::Line { terminated: true });
+    assert_eq!(r.line(), b"first");
+    assert_eq!(
+        r.next_line().unwrap(),
+        Step::PassedOver {
+            len: long + 5,
+            terminated: true
+        }
+    );
+    assert!(
+        r.buf.len() < PASS_OVER_AT + 2 * CHUNK,
+        "held {} bytes",
+        r.buf.len()
+    );
+    assert_eq!(r.next_line().unwrap(), Step::Line { terminated: true });
+    assert_eq!(r.line(), b"last");
+    // Short lines are never looked at: this one is under the length the head is read at.
+    assert_eq!(r.next_line().unwrap(), Step::Line { terminated: false });
+    assert_eq!(r.line(), b"SKIP tail");
+    assert_eq!(r.consumed(), input.len() as u64);
+
+    let mut wanted = LineReader::new(&input[..], DEFAULT_MAX_LINE, true);
+    wanted.pass_over(|head| head.starts_with(b"KEEP"));
+    wanted.next_line().unwrap();
+    assert_eq!(wanted.next_line().unwrap(), Step::Line { terminated: true });
+    assert_eq!(wanted.line().len(), long + 4);
+}
+
+#[test]
+fn a_long_unwanted_line_cut_short_by_the_end_says_so() {
+    let mut input = b"SKIP".to_vec();
+    input.resize(PASS_OVER_AT * 2, b'x');
+    let mut r = LineReader::new(&input[..], DEFAULT_MAX_LINE, true);
+    r.pass_over(|head| head.starts_with(b"SKIP"));
+    assert_eq!(
+        r.next_line().unwrap(),
+        Step::PassedOver {
+            len: input.len(),
+            terminated: false
+        }
+    );
+    assert_eq!(r.next_line().unwrap(), Step::Eof);
 }

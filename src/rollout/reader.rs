@@ -110,7 +110,14 @@ pub struct Records<R> {
 impl<R: BufRead> Records<R> {
     pub fn new(reader: R, opts: ReadOptions, resume: Resume) -> Self {
         Records {
-            lines: LineReader::new(reader, opts.max_line, resume.at_file_start),
+            lines: {
+                let mut lines = LineReader::new(reader, opts.max_line, resume.at_file_start);
+                if !opts.tools {
+                    // Tool rows are dropped: a huge one (a command's whole output) is not held.
+                    lines.pass_over(classify::head_is_tool_row);
+                }
+                lines
+            },
             opts,
             have_meta: resume.have_meta,
             seen_session: resume.seen_session,
@@ -202,6 +209,20 @@ impl<R: BufRead> Records<R> {
                     Taken::Nothing
                 }
                 Step::TooLong { .. } => self.unreadable(),
+                // A tool row these options drop, let pass unread: nothing, as if read.
+                Step::PassedOver {
+                    terminated: true, ..
+                } => Taken::Nothing,
+                // Cut short by the end of the stream: left for a later read, as a cut-short
+                // line is (codex may be writing it).
+                Step::PassedOver {
+                    terminated: false, ..
+                } => {
+                    self.skipped += 1;
+                    self.pending_tail = true;
+                    self.end = End::Eof;
+                    break;
+                }
                 Step::Line { terminated: false } if !whole_object(self.lines.line()) => {
                     if !is_blank(self.lines.line()) {
                         self.skipped += 1;

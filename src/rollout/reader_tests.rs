@@ -153,3 +153,38 @@ fn skipped_responses_are_not_parsed_unless_bounded() {
     while r.next_record().unwrap().is_some() {}
     assert_eq!(r.skipped(), 1, "under a bound every row is read");
 }
+
+/// A command's huge output in a read that drops tool rows streams past (the line reader never
+/// holds it), and the records are those of the same file with a short output; a read that keeps
+/// tool rows still reads it whole.
+#[test]
+fn a_huge_tool_output_is_not_held_when_tools_are_dropped() {
+    let output = |text: &str| {
+        json!({"type":"response_item","payload":{"type":"function_call_output","call_id":"c",
+            "output":text}})
+    };
+    let file = |text: &str| lines(&[meta(0), user(1, "hi"), output(text), user(2, "again")]);
+    let huge = "x".repeat(crate::rollout::lines::PASS_OVER_AT * 3);
+    let (records, skipped, end, pending) = read_all(file(&huge).as_bytes(), ReadOptions::default());
+    let (small, ..) = read_all(file("ok").as_bytes(), ReadOptions::default());
+    assert_eq!(format!("{records:?}"), format!("{small:?}"));
+    assert_eq!(records.len(), 3);
+    assert_eq!((skipped, end, pending), (0, End::Eof, false));
+    let tools = ReadOptions {
+        tools: true,
+        ..ReadOptions::default()
+    };
+    let (records, ..) = read_all(file(&huge).as_bytes(), tools);
+    assert!(
+        records
+            .iter()
+            .any(|r| matches!(r, Record::Tool(t) if t.kind == "function_call_output")),
+        "{:?}",
+        records.len()
+    );
+    // Cut short by the end of the file, it is left for a later read.
+    let text = file(&huge);
+    let cut = &text.as_bytes()[..text.len() / 2];
+    let (records, skipped, _, pending) = read_all(cut, ReadOptions::default());
+    assert_eq!((records.len(), skipped, pending), (2, 1, true));
+}

@@ -28,7 +28,7 @@ fn read_from(reader: impl BufRead, names: &mut HashMap<String, String>) {
     while let Ok(step) = lines.next_line() {
         match step {
             Step::Eof => break,
-            Step::TooLong { .. } => continue,
+            Step::TooLong { .. } | Step::PassedOver { .. } => continue,
             Step::Line { .. } => {}
         }
         let Some(value) = parse_line(lines.line()) else {

@@ -1,10 +1,11 @@
 //! Content search: real messages only, case-insensitive, ranked, with hit positions; its cache
 //! round-trips and is refreshed file by file.
 
-use codex_picker::search::fulltext::build::{self, Target};
+use codex_picker::search::fulltext::build;
 use codex_picker::search::fulltext::ContentIndex;
 use codex_picker::store::walk::RolloutFile;
 use codex_picker::store::Store;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, UNIX_EPOCH};
 
@@ -58,25 +59,24 @@ fn session(home: &Path, n: u32, age: u64, body: &[String]) -> PathBuf {
     path
 }
 
-/// Every rollout of the store at `home`, and each as a content target (its id from its name).
-fn targets_of(home: &Path) -> (Vec<RolloutFile>, Vec<Target>) {
+/// Every rollout of the store at `home`, and each one's session id (from its name): the
+/// content targets, as [`build::targets_for`] makes them.
+fn targets_of(home: &Path) -> (Vec<RolloutFile>, Vec<Option<String>>) {
     let (files, _) = Store {
         home: home.to_path_buf(),
     }
     .files(true);
-    let targets: Vec<Target> = files
+    let ids = files
         .iter()
-        .map(|f| Target {
-            file: f.clone(),
-            id: f.path.file_name().unwrap().to_string_lossy()[28..64].to_owned(),
-            name: None,
-        })
+        .map(|f| Some(f.path.file_name().unwrap().to_string_lossy()[28..64].to_owned()))
         .collect();
-    (files, targets)
+    (files, ids)
 }
 
 fn index_of(home: &Path, dir: Option<&Path>) -> (ContentIndex, build::BuildStats) {
-    let (files, targets) = targets_of(home);
+    let (files, ids) = targets_of(home);
+    let names = HashMap::new();
+    let targets = build::targets_for(&files, &ids, &names);
     build::build(dir, &targets, &files, 2, &mut |_, _, _| true).unwrap()
 }
 
@@ -304,9 +304,11 @@ fn a_cancelled_build_stops_and_never_hangs() {
             &[user(&format!("note {n}")), agent("ok")],
         );
     }
-    let (files, targets) = targets_of(dir.path());
+    let (files, ids) = targets_of(dir.path());
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
+        let names = HashMap::new();
+        let targets = build::targets_for(&files, &ids, &names);
         let mut calls = 0;
         let built = build::build(None, &targets, &files, 2, &mut |_, _, _| {
             calls += 1;

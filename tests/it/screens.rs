@@ -85,14 +85,15 @@ pub(crate) fn app(demo: &mut Demo, opts: Options, w: u16, h: u16) -> App {
 /// The content index of the demo store, as the indexer would build it.
 fn content_index(demo: &Demo) -> std::sync::Arc<codex_picker::search::fulltext::ContentIndex> {
     let (files, _) = demo.store.files(true);
-    let walked: Vec<_> = files
+    let ids: Vec<_> = files
         .iter()
         .map(|f| {
             let row = demo.rows.iter().find(|r| r.path == f.path);
-            (f.clone(), row.map(|r| r.id.clone()))
+            row.map(|r| r.id.clone())
         })
         .collect();
-    let targets = codex_picker::search::fulltext::build::targets_for(&walked, &Default::default());
+    let names = Default::default();
+    let targets = codex_picker::search::fulltext::build::targets_for(&files, &ids, &names);
     let (index, _) =
         codex_picker::search::fulltext::build::build(None, &targets, &files, 1, &mut |_, _, _| {
             true

@@ -32,12 +32,13 @@ const WRITER_MEMORY: usize = 40 << 20;
 /// The file that says which schema version the folder's index is.
 const VERSION_FILE: &str = crate::store::cache::INDEX_MARK;
 
-/// One session to index: its file, id (the row's id) and name.
-#[derive(Debug, Clone)]
-pub struct Target {
-    pub file: RolloutFile,
-    pub id: String,
-    pub name: Option<String>,
+/// One session to index: its file, id (the row's id) and name, borrowed from the caller's
+/// list of the store's files (a large store's list is not copied again for the build).
+#[derive(Debug, Clone, Copy)]
+pub struct Target<'a> {
+    pub file: &'a RolloutFile,
+    pub id: &'a str,
+    pub name: Option<&'a str>,
 }
 
 /// What a build did.
@@ -56,20 +57,22 @@ pub struct BuildStats {
     pub not_updated: Option<String>,
 }
 
-/// Targets for every session among the walked files (each with its session id, `None` for a
-/// file that is not a session), named by `names` (session id to name).
-pub fn targets_for(
-    walked: &[(RolloutFile, Option<String>)],
-    names: &HashMap<String, String>,
-) -> Vec<Target> {
-    walked
+/// Targets for every session among the walked `files` (`ids` holds each one's session id,
+/// `None` for a file that is not a session), named by `names` (session id to name).
+pub fn targets_for<'a>(
+    files: &'a [RolloutFile],
+    ids: &'a [Option<String>],
+    names: &'a HashMap<String, String>,
+) -> Vec<Target<'a>> {
+    files
         .iter()
+        .zip(ids)
         .filter_map(|(file, id)| {
-            let id = id.clone()?;
+            let id = id.as_deref()?;
             Some(Target {
-                file: file.clone(),
-                name: names.get(&id).cloned(),
+                file,
                 id,
+                name: names.get(id).map(String::as_str),
             })
         })
         .collect()
@@ -223,7 +226,7 @@ fn engine(
 }
 
 /// What to do to bring the table to `targets`: sessions to delete and targets to read.
-fn plan(table: &Table, targets: &[Target]) -> (Vec<u64>, Vec<usize>, usize) {
+fn plan(table: &Table, targets: &[Target<'_>]) -> (Vec<u64>, Vec<usize>, usize) {
     // Keyed by the paths' bytes, as the table keys them.
     let wanted: foldhash::HashMap<&OsStr, usize> = targets
         .iter()
@@ -245,7 +248,9 @@ fn plan(table: &Table, targets: &[Target]) -> (Vec<u64>, Vec<usize>, usize) {
             .number_of(&t.file.path)
             .and_then(|n| table.get(n))
             .is_some_and(|s| {
-                s.size == t.file.size && s.mtime_ms == t.file.mtime_ms && s.name == t.name
+                s.size == t.file.size
+                    && s.mtime_ms == t.file.mtime_ms
+                    && s.name.as_deref() == t.name
             });
         if same {
             reused += 1;
@@ -263,7 +268,7 @@ fn plan(table: &Table, targets: &[Target]) -> (Vec<u64>, Vec<usize>, usize) {
 /// false the build stops after that batch and `None` is returned (what was committed stays).
 pub fn build(
     dir: Option<&Path>,
-    targets: &[Target],
+    targets: &[Target<'_>],
     files: &[RolloutFile],
     threads: usize,
     progress: &mut dyn FnMut(usize, usize, &ContentIndex) -> bool,
@@ -276,7 +281,7 @@ pub fn build(
 /// wants sessions' counts, changed files and tokens need not read them again.
 pub fn build_summarising(
     dir: Option<&Path>,
-    targets: &[Target],
+    targets: &[Target<'_>],
     files: &[RolloutFile],
     threads: usize,
     progress: &mut dyn FnMut(usize, usize, &ContentIndex) -> bool,
@@ -304,10 +309,7 @@ pub fn build_summarising(
     if gone.is_empty() && read.is_empty() {
         return Some((index, stats));
     }
-    let mut writer: IndexWriter = match e
-        .index
-        .writer_with_num_threads(threads.clamp(1, 4), WRITER_MEMORY)
-    {
+    let mut writer: IndexWriter = match writer(&e.index, threads) {
         Ok(w) => w,
         Err(err) => {
             stats.not_updated = Some(err.to_string());
@@ -343,13 +345,27 @@ pub fn build_summarising(
     Some((index, stats))
 }
 
+/// The index writer: up to `threads` indexing threads (at most 4) sharing [`WRITER_MEMORY`],
+/// and one merging thread. Merges run beside the build; one at a time keeps the segments a
+/// merge reads (mapped from disk, so they count in the resident set) and its buffers to those
+/// of one merge, and a machine with a few cores gains nothing from more.
+fn writer(index: &Index, threads: usize) -> tantivy::Result<IndexWriter> {
+    let threads = threads.clamp(1, 4);
+    let opts = tantivy::indexer::IndexWriterOptions::builder()
+        .num_worker_threads(threads)
+        .memory_budget_per_thread(WRITER_MEMORY / threads)
+        .num_merge_threads(1)
+        .build();
+    index.writer_with_options(opts)
+}
+
 /// Read the targets `batch` on `threads` threads and hand their messages to `writer` (each
 /// session's old messages deleted first); returns the table entries to record and the passes
 /// made on the way.
 fn read_batch(
     e: &Engine,
     writer: &IndexWriter,
-    targets: &[Target],
+    targets: &[Target<'_>],
     files: &[RolloutFile],
     batch: &[usize],
 ) -> (Vec<(u64, Session)>, Vec<WholePass>) {
@@ -377,7 +393,7 @@ fn read_batch(
             if let Some(old) = old {
                 writer.delete_term(Term::from_field_u64(e.fields.session, old));
             }
-            let (messages, pass) = extract(&t.file, files, t.name.as_deref());
+            let (messages, pass) = extract(t.file, files, t.name);
             for (ordinal, (place, text)) in messages.iter().enumerate() {
                 let doc = message_doc(&e.fields, number, ordinal, *place, text);
                 // Fails only when the writer is gone; the commit then says so.
@@ -385,11 +401,11 @@ fn read_batch(
             }
             let session = Session {
                 path: t.file.path.clone(),
-                id: t.id.clone(),
+                id: t.id.to_owned(),
                 size: t.file.size,
                 mtime_ms: t.file.mtime_ms,
                 messages: messages.len() as u64,
-                name: t.name.clone(),
+                name: t.name.map(str::to_owned),
             };
             ((number, session), pass.map(|p| (t.file.clone(), p)))
         })

@@ -27,21 +27,23 @@ pub fn refresh(
     threads: usize,
     progress: &mut dyn FnMut(usize, usize, &ContentIndex) -> bool,
 ) -> Option<(ContentIndex, BuildStats)> {
-    refresh_summarising(cache, walked, names, threads, progress, &mut |_| {})
+    let (files, ids): (Vec<RolloutFile>, Vec<Option<String>>) = walked.iter().cloned().unzip();
+    refresh_summarising(cache, &files, &ids, names, threads, progress, &mut |_| {})
 }
 
-/// [`refresh`] that hands `read_whole` each batch of sessions it read, with the row summary's
-/// pass over each ([`build::build_summarising`]).
+/// [`refresh`] of the walked `files`, each with its session id in `ids`, that hands
+/// `read_whole` each batch of sessions it read, with the row summary's pass over each
+/// ([`build::build_summarising`]).
 pub fn refresh_summarising(
     cache: Option<&Path>,
-    walked: &[(RolloutFile, Option<String>)],
+    files: &[RolloutFile],
+    ids: &[Option<String>],
     names: &HashMap<String, String>,
     threads: usize,
     progress: &mut dyn FnMut(usize, usize, &ContentIndex) -> bool,
     read_whole: &mut dyn FnMut(Vec<build::WholePass>),
 ) -> Option<(ContentIndex, BuildStats)> {
-    let targets = build::targets_for(walked, names);
-    let files: Vec<RolloutFile> = walked.iter().map(|(f, _)| f.clone()).collect();
+    let targets = build::targets_for(files, ids, names);
     // The in-memory index of earlier versions was one file at the cache location; nothing
     // reads it any more.
     if let Some(old) = cache.filter(|c| c.is_file()) {
@@ -51,7 +53,7 @@ pub fn refresh_summarising(
     build::build_summarising(
         dir.as_deref(),
         &targets,
-        &files,
+        files,
         threads,
         progress,
         read_whole,

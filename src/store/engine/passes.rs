@@ -23,7 +23,8 @@ struct Made {
     size: u64,
     mtime_ms: Millis,
     compressed: bool,
-    state: Vec<u8>,
+    /// Boxed: exactly as long as the encoding (a `Vec` keeps room to grow).
+    state: Box<[u8]>,
 }
 
 impl Passes {
@@ -37,7 +38,7 @@ impl Passes {
             size: file.size,
             mtime_ms: file.mtime_ms,
             compressed: file.compressed,
-            state: cache::encode_state(state),
+            state: cache::encode_state(state).into_boxed_slice(),
         };
         self.by_path.insert(file.path.clone(), made);
     }

@@ -266,7 +266,8 @@ fn content_phase(
         return Passes::default();
     };
     let names = store.names();
-    let all: Vec<RolloutFile> = files.iter().map(|(f, _)| f.clone()).collect();
+    // Taken apart, not copied: a large store's list of files is held once.
+    let (all, ids): (Vec<RolloutFile>, Vec<Option<String>>) = files.into_iter().unzip();
     let mut passes = Passes::default();
     let mut read_whole = |read: Vec<WholePass>| {
         let rows = whole_rows(read, store, &all, &mut passes);
@@ -278,7 +279,8 @@ fn content_phase(
     pool.install(|| {
         fulltext::cached::refresh_summarising(
             file.as_deref(),
-            &files,
+            &all,
+            &ids,
             &names,
             opts.threads,
             &mut report,
