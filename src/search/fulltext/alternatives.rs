@@ -26,17 +26,26 @@ pub enum Alternative {
     /// A word (as typed, or another form), scored by BM25.
     Word(TermQuery),
     /// Every word within one edit of this one (a swap of two letters counting as one), or, when
-    /// `prefix`, every word it starts; never the word itself. Each message scores the same.
+    /// `prefix`, every word it starts; never a word the alternatives hold as a `Word` (the word
+    /// itself, its other forms), which is scored as that. Each message scores the same.
     Near { term: Term, prefix: bool },
 }
 
 impl Query for Alternatives {
     fn weight(&self, scoring: EnableScoring<'_>) -> tantivy::Result<Box<dyn Weight>> {
+        let words: Vec<Vec<u8>> = self
+            .0
+            .iter()
+            .filter_map(|(a, _)| match a {
+                Alternative::Word(q) => Some(q.term().serialized_value_bytes().to_vec()),
+                Alternative::Near { .. } => None,
+            })
+            .collect();
         let mut weights = Vec::with_capacity(self.0.len());
         for (alternative, factor) in &self.0 {
             let weight: Box<dyn Weight> = match alternative {
                 Alternative::Word(q) => q.weight(scoring)?,
-                Alternative::Near { term, prefix } => near_weight(term, *prefix)?,
+                Alternative::Near { term, prefix } => near_weight(term, *prefix, &words)?,
             };
             weights.push((weight, *factor));
         }
@@ -44,17 +53,16 @@ impl Query for Alternatives {
     }
 }
 
-/// The words near `term` (see [`Alternative::Near`]), constant-scored.
-fn near_weight(term: &Term, prefix: bool) -> tantivy::Result<Box<dyn Weight>> {
+/// The words near `term` (see [`Alternative::Near`]) but `except`, constant-scored.
+fn near_weight(term: &Term, prefix: bool, except: &[Vec<u8>]) -> tantivy::Result<Box<dyn Weight>> {
     let query = if prefix {
         FuzzyTermQuery::new_prefix(term.clone(), 0, false)
     } else {
         FuzzyTermQuery::new(term.clone(), 1, true)
     };
-    let word = term.serialized_value_bytes().to_vec();
     let automaton = Except {
         inner: query.automaton()?,
-        word,
+        words: except.iter().take(EXCEPT_MOST).cloned().collect(),
     };
     Ok(Box::new(AutomatonWeight::new(field(term), automaton)))
 }
@@ -63,34 +71,46 @@ fn field(term: &Term) -> Field {
     term.field()
 }
 
-/// An automaton's words, except one.
+/// Most words an [`Except`] leaves out (one bit each).
+const EXCEPT_MOST: usize = 32;
+
+/// An automaton's words, except a few.
 struct Except<A> {
     inner: A,
-    word: Vec<u8>,
+    words: Vec<Vec<u8>>,
 }
 
 impl<A: Automaton> Automaton for Except<A> {
-    /// The inner state, and how many bytes of the word the input has matched so far (`None`
-    /// once it left the word).
-    type State = (A::State, Option<usize>);
+    /// The inner state, the bytes read, and which of the words left out they still spell
+    /// the start of (one bit per word).
+    type State = (A::State, usize, u32);
 
     fn start(&self) -> Self::State {
-        (self.inner.start(), Some(0))
+        let all = match self.words.len() {
+            0 => 0,
+            n => u32::MAX >> (32 - n),
+        };
+        (self.inner.start(), 0, all)
     }
 
-    fn is_match(&self, (state, at): &Self::State) -> bool {
-        self.inner.is_match(state) && *at != Some(self.word.len())
+    fn is_match(&self, (state, read, spelt): &Self::State) -> bool {
+        let is_left_out =
+            (0..self.words.len()).any(|i| spelt & (1 << i) != 0 && self.words[i].len() == *read);
+        self.inner.is_match(state) && !is_left_out
     }
 
-    fn can_match(&self, (state, _): &Self::State) -> bool {
+    fn can_match(&self, (state, _, _): &Self::State) -> bool {
         self.inner.can_match(state)
     }
 
-    fn accept(&self, (state, at): &Self::State, byte: u8) -> Self::State {
-        let at = at
-            .filter(|&i| self.word.get(i) == Some(&byte))
-            .map(|i| i + 1);
-        (self.inner.accept(state, byte), at)
+    fn accept(&self, (state, read, spelt): &Self::State, byte: u8) -> Self::State {
+        let mut still = 0;
+        for (i, w) in self.words.iter().enumerate() {
+            if spelt & (1 << i) != 0 && w.get(*read) == Some(&byte) {
+                still |= 1 << i;
+            }
+        }
+        (self.inner.accept(state, byte), read + 1, still)
     }
 }
 
@@ -209,6 +229,12 @@ mod tests {
 
     /// An index of one message per text, and the word `retry` with its alternatives.
     fn setup(texts: &[&str]) -> (Index, Field, Alternatives) {
+        setup_word(texts, "retry", "retries")
+    }
+
+    /// An index of one message per text, and `word` with its alternatives (`form` its other
+    /// form).
+    fn setup_word(texts: &[&str], typed: &str, form: &str) -> (Index, Field, Alternatives) {
         let mut schema = Schema::builder();
         let text = schema.add_text_field("text", TEXT | STORED);
         let index = Index::create_in_ram(schema.build());
@@ -221,18 +247,18 @@ mod tests {
         let word =
             |w: &str| Alternative::Word(TermQuery::new(term(w), IndexRecordOption::WithFreqs));
         let alternatives = Alternatives(vec![
-            (word("retry"), 1.0),
-            (word("retries"), 0.6),
+            (word(typed), 1.0),
+            (word(form), 0.6),
             (
                 Alternative::Near {
-                    term: term("retry"),
+                    term: term(typed),
                     prefix: false,
                 },
                 0.1,
             ),
             (
                 Alternative::Near {
-                    term: term("retry"),
+                    term: term(typed),
                     prefix: true,
                 },
                 0.5,
@@ -271,6 +297,18 @@ mod tests {
         assert_eq!(
             found(&index, text, &alternatives),
             ["retry now", "retries now", "retrying now", "retyr now"]
+        );
+    }
+
+    /// `refunds` is both another form of `refund`, one edit from it and a word it starts: it
+    /// is scored as the form alone, below the word as typed.
+    #[test]
+    fn another_form_that_is_also_a_typo_and_a_prefix_stays_below_the_word() {
+        let (index, text, alternatives) =
+            setup_word(&["refunds now", "refund now"], "refund", "refunds");
+        assert_eq!(
+            found(&index, text, &alternatives),
+            ["refund now", "refunds now"]
         );
     }
 
