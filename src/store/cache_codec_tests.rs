@@ -197,7 +197,17 @@ fn the_encoded_layout_of_a_section_is_the_one_this_version_reads() {
     };
     let body = encode_section(Vec::new(), b"/h", stamp, &[record]).unwrap();
     let expected = concat!(
-        "022f68", "030405", "01", "042f732f61", "0a", "09", "06", "023031", "02", "03", "6162",
+        "022f68",
+        "030405",
+        "01",
+        "042f732f61",
+        "0a",
+        "09",
+        "06",
+        "023031",
+        "02",
+        "03",
+        "6162",
         "7b317d",
     );
     assert_eq!(
@@ -222,5 +232,8 @@ fn a_section_whose_lengths_overrun_its_bytes_does_not_decode() {
     let mut longer = body.clone();
     longer.push(b'x');
     assert!(decode_section(&longer).is_none(), "a byte past the lines");
-    assert!(decode_section(&body[..body.len() - 1]).is_none(), "a line cut short");
+    assert!(
+        decode_section(&body[..body.len() - 1]).is_none(),
+        "a line cut short"
+    );
 }
