@@ -473,6 +473,31 @@ mod tests {
     }
 
     #[test]
+    fn folders_that_interleave_laid_end_to_end_are_sorted_whole() {
+        let file = |p: &str| RolloutFile::listed(PathBuf::from(p), false);
+        // A folder's files on both sides of its subfolder's, each folder in order.
+        let found = Found::default();
+        found.add(vec![
+            Ok(file("/s/a/rollout-1.jsonl")),
+            Ok(file("/s/a/rollout-9.jsonl")),
+        ]);
+        found.add(vec![Ok(file("/s/a/rollout-5x/rollout-0.jsonl"))]);
+        found.add(vec![Ok(file("/s/b/rollout-2.jsonl"))]);
+        let (files, issues) = found.sorted();
+        assert!(issues.is_empty());
+        let got: Vec<&str> = files.iter().map(|f| f.path.to_str().unwrap()).collect();
+        assert_eq!(
+            got,
+            [
+                "/s/b/rollout-2.jsonl",
+                "/s/a/rollout-9.jsonl",
+                "/s/a/rollout-5x/rollout-0.jsonl",
+                "/s/a/rollout-1.jsonl",
+            ]
+        );
+    }
+
+    #[test]
     fn walk_reads_sizes_reports_odd_entries_and_keeps_archived_flat() {
         let dir = tempfile::tempdir().unwrap();
         let sessions = dir.path().join("sessions");
