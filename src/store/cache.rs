@@ -64,8 +64,9 @@ impl std::ops::Deref for Body {
 /// Raised whenever the body's layout (`cache_codec`), the layout of [`ScanState`] or the meaning
 /// of one of its fields changes (a test on the encoded bytes of a known state fails until it
 /// is). 7: the session id and output line of each record, records in path order. 8: each
-/// state's changed files, tokens and models, and a flag for a state read to the end.
-pub const ROWS_VERSION: u32 = 8;
+/// state's changed files, tokens and models, and a flag for a state read to the end. 9: a
+/// section's records as a table, their states and lines after it.
+pub const ROWS_VERSION: u32 = 9;
 
 /// Rows in the cache's first section: the newest sessions, a screenful and more.
 pub const HEAD_ROWS: usize = 256;

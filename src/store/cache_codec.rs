@@ -1,14 +1,18 @@
 //! The rows cache's body format: what is stored for each rollout file, in postcard (serde's
 //! compact, documented binary format).
 //!
-//! A section is the store home, the stamp its output lines were made under, and a list of
-//! records sorted by path; a record is one file's key (path, size, mtime, flags), its
-//! [`ScanState`] (encoded on its own and kept as a byte string), the session id, and the
-//! session's output line when one was made. So a body can be read without decoding any state, a
-//! state is decoded only when its row is wanted, an unchanged entry is written back by copying
-//! its bytes, and an unchanged session's line is written out as it is. Postcard is not
+//! A section is a table, then the bytes the table points into. The table holds the store home,
+//! the stamp its output lines were made under, and a list of records sorted by path; a record is
+//! one file's key (path, size, mtime, flags), the session id, and the lengths of its
+//! [`ScanState`] (encoded on its own, by [`encode_state`]) and of the session's output line
+//! (0 when none was made). After the table come every record's state, then every record's line,
+//! each in record order, as plain bytes. So the table a run merges the walk with, sorts by and
+//! checks ids in lies in a few contiguous pages, not spread between the states and lines; a
+//! state is decoded only when its row is wanted; an unchanged entry is written back by copying
+//! its bytes; and an unchanged session's line is written out as it is. Postcard is not
 //! self-describing: a change to `ScanState` or to this layout must raise the cache's version
-//! (`cache::ROWS_VERSION`); a test on the bytes of a known state fails until it is raised.
+//! (`cache::ROWS_VERSION`); tests on the bytes of a known state and of a known section fail
+//! until it is raised.
 //!
 //! A delta is what changed since a rows file was written (the file's length and checksum, the
 //! paths gone from it, and a section of the records new or changed since), kept beside it so
@@ -70,6 +74,7 @@ pub struct Stamp {
     pub format: u64,
 }
 
+/// A record of a section's table: its state and line are in the bytes after the table.
 #[derive(Serialize, Deserialize)]
 struct Record<'a> {
     #[serde(borrow)]
@@ -78,13 +83,12 @@ struct Record<'a> {
     mtime_ms: i64,
     flags: u8,
     #[serde(borrow)]
-    state: Bytes<'a>,
-    #[serde(borrow)]
     id: Bytes<'a>,
-    #[serde(borrow)]
-    line: Bytes<'a>,
+    state_len: u64,
+    line_len: u64,
 }
 
+/// A section's table (its states and lines follow it).
 #[derive(Serialize, Deserialize)]
 struct Section<'a> {
     #[serde(borrow)]
@@ -101,8 +105,8 @@ pub struct BaseId {
     pub sum: u64,
 }
 
-/// What changed since a rows file was written: the paths it holds that are gone, then a
-/// section of the records that are new or changed.
+/// What changed since a rows file was written: the paths it holds that are gone, then the table
+/// of a section of the records that are new or changed (its states and lines follow).
 #[derive(Serialize, Deserialize)]
 struct Delta<'a> {
     base: BaseId,
@@ -186,6 +190,7 @@ pub fn decode_state(bytes: &[u8]) -> Option<ScanState> {
     }
 }
 
+/// The table of a section of `records`.
 fn section<'a>(home: &'a [u8], stamp: Stamp, records: &[RecordRef<'a>]) -> Section<'a> {
     Section {
         home: Bytes(home),
@@ -197,22 +202,37 @@ fn section<'a>(home: &'a [u8], stamp: Stamp, records: &[RecordRef<'a>]) -> Secti
                 size: r.key.size,
                 mtime_ms: r.key.mtime_ms,
                 flags: r.key.flags(),
-                state: Bytes(r.state),
                 id: Bytes(r.id),
-                line: Bytes(r.line),
+                state_len: r.state.len() as u64,
+                line_len: r.line.len() as u64,
             })
             .collect(),
     }
 }
 
-/// Append a section (the home, the stamp and `records`, in that order) to `out`.
+/// Append what follows a section's table to `out`: every record's state, then every line.
+fn append_parts(mut out: Vec<u8>, records: &[RecordRef]) -> Vec<u8> {
+    let size: usize = records.iter().map(|r| r.state.len() + r.line.len()).sum();
+    out.reserve(size);
+    for r in records {
+        out.extend_from_slice(r.state);
+    }
+    for r in records {
+        out.extend_from_slice(r.line);
+    }
+    out
+}
+
+/// Append a section (the table of the home, the stamp and `records`, then their states and
+/// lines) to `out`.
 pub fn encode_section(
     out: Vec<u8>,
     home: &[u8],
     stamp: Stamp,
     records: &[RecordRef],
 ) -> Option<Vec<u8>> {
-    postcard::to_extend(&section(home, stamp, records), out).ok()
+    let out = postcard::to_extend(&section(home, stamp, records), out).ok()?;
+    Some(append_parts(out, records))
 }
 
 /// A delta's bytes: the rows file it is written against, the paths gone from it, and a section
@@ -229,7 +249,8 @@ pub fn encode_delta(
         gone: gone.iter().map(|g| Bytes(g)).collect(),
         section: section(home, stamp, records),
     };
-    postcard::to_stdvec(&delta).ok()
+    let out = postcard::to_stdvec(&delta).ok()?;
+    Some(append_parts(out, records))
 }
 
 /// A decoded section: its home, stamp and records.
@@ -253,46 +274,55 @@ fn place(bytes: &[u8], part: &[u8]) -> Range<usize> {
     start..start + part.len()
 }
 
-fn decoded<'a>(bytes: &'a [u8], section: &Section<'a>) -> DecodedSection<'a> {
+/// A section from its table and `rest`, the bytes after the table (in `bytes`), which must be
+/// its states and lines exactly; `None` when they are not.
+fn decoded<'a>(bytes: &'a [u8], section: &Section<'a>, rest: &[u8]) -> Option<DecodedSection<'a>> {
     let at = |b: &[u8]| place(bytes, b);
-    let records = section
+    let len = |n: u64| usize::try_from(n).ok();
+    // States from where the table ends, lines after the last state.
+    let mut state = bytes.len() - rest.len();
+    let mut line = section
         .records
         .iter()
-        .map(|r| Decoded {
+        .try_fold(state, |end, r| end.checked_add(len(r.state_len)?))?;
+    let mut records = Vec::with_capacity(section.records.len());
+    for r in &section.records {
+        let (state_end, line_end) = (
+            state + len(r.state_len)?,
+            line.checked_add(len(r.line_len)?)?,
+        );
+        records.push(Decoded {
             path: at(r.path.0),
             key: Key::from_parts(r.size, r.mtime_ms, r.flags),
-            state: at(r.state.0),
+            state: state..state_end,
             id: at(r.id.0),
-            line: at(r.line.0),
-        })
-        .collect();
-    DecodedSection {
+            line: line..line_end,
+        });
+        (state, line) = (state_end, line_end);
+    }
+    (line == bytes.len()).then_some(DecodedSection {
         home: section.home.0,
         stamp: section.stamp,
         records,
-    }
+    })
 }
 
 /// Read a section that fills `bytes` exactly, or `None` when it does not decode (the states are
 /// not looked at). Ranges are relative to `bytes`.
 pub fn decode_section(bytes: &[u8]) -> Option<DecodedSection<'_>> {
-    match postcard::take_from_bytes::<Section>(bytes) {
-        Ok((section, [])) => Some(decoded(bytes, &section)),
-        _ => None,
-    }
+    let (section, rest) = postcard::take_from_bytes::<Section>(bytes).ok()?;
+    decoded(bytes, &section, rest)
 }
 
 /// Read a delta that fills `bytes` exactly, or `None` when it does not decode. Ranges are
 /// relative to `bytes`.
 pub fn decode_delta(bytes: &[u8]) -> Option<DecodedDelta<'_>> {
-    match postcard::take_from_bytes::<Delta>(bytes) {
-        Ok((delta, [])) => Some(DecodedDelta {
-            base: delta.base,
-            gone: delta.gone.iter().map(|g| place(bytes, g.0)).collect(),
-            section: decoded(bytes, &delta.section),
-        }),
-        _ => None,
-    }
+    let (delta, rest) = postcard::take_from_bytes::<Delta>(bytes).ok()?;
+    Some(DecodedDelta {
+        base: delta.base,
+        gone: delta.gone.iter().map(|g| place(bytes, g.0)).collect(),
+        section: decoded(bytes, &delta.section, rest)?,
+    })
 }
 
 #[cfg(test)]

@@ -170,3 +170,70 @@ fn sections_round_trip_and_give_each_part_its_bytes() {
         "cut short"
     );
 }
+
+/// A section of one record, byte for byte: its table (the home, the stamp, each record's path,
+/// size, mtime, flags, id and the lengths of its state and line), then its state, then its
+/// line. When this test fails, the layout of a rows file changed: raise `cache::ROWS_VERSION`,
+/// then put the new bytes here.
+#[test]
+fn the_encoded_layout_of_a_section_is_the_one_this_version_reads() {
+    let record = RecordRef {
+        path: b"/s/a",
+        key: Key {
+            size: 10,
+            mtime_ms: -5,
+            archived: true,
+            session: true,
+            ..Key::default()
+        },
+        state: b"ab",
+        id: b"01",
+        line: b"{1}",
+    };
+    let stamp = Stamp {
+        names_len: 3,
+        names_mtime_ns: 4,
+        format: 5,
+    };
+    let body = encode_section(Vec::new(), b"/h", stamp, &[record]).unwrap();
+    let expected = concat!(
+        "022f68",
+        "030405",
+        "01",
+        "042f732f61",
+        "0a",
+        "09",
+        "06",
+        "023031",
+        "02",
+        "03",
+        "6162",
+        "7b317d",
+    );
+    assert_eq!(
+        hex(&body),
+        expected,
+        "the rows file's layout changed: raise cache::ROWS_VERSION and update the bytes"
+    );
+}
+
+/// Lengths in a table that do not add up to the bytes after it make the section unreadable.
+#[test]
+fn a_section_whose_lengths_overrun_its_bytes_does_not_decode() {
+    let record = RecordRef {
+        path: b"/s/a",
+        key: Key::default(),
+        state: b"ab",
+        id: b"01",
+        line: b"{1}",
+    };
+    let body = encode_section(Vec::new(), b"/h", Stamp::default(), &[record]).unwrap();
+    assert!(decode_section(&body).is_some());
+    let mut longer = body.clone();
+    longer.push(b'x');
+    assert!(decode_section(&longer).is_none(), "a byte past the lines");
+    assert!(
+        decode_section(&body[..body.len() - 1]).is_none(),
+        "a line cut short"
+    );
+}

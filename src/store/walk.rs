@@ -5,9 +5,11 @@
 //! sessions by year) is walked by its own walkdir on the caller's rayon pool. As the walk leaves a
 //! folder, the rollouts it listed there are handed to the pool, which reads their size and
 //! modification time through the open folder (one name looked up per file, not its whole path)
-//! while the walk goes on: with a warm page cache a walk is mostly these system calls. A `.zst`
-//! file whose plain twin lies beside it is left out (the plain file wins). Problems are
-//! reported, never fatal.
+//! while the walk goes on: with a warm page cache a walk is mostly these system calls. Each
+//! folder's rollouts are put in order by the thread that looked at them; the folders are then
+//! put in order and their files laid end to end, which is the order of the whole paths unless
+//! folders nest (then the whole list is sorted). A `.zst` file whose plain twin lies beside it
+//! is left out (the plain file wins). Problems are reported, never fatal.
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
@@ -110,27 +112,58 @@ fn split_name(path: &Path) -> (&[u8], &[u8]) {
     }
 }
 
-/// What a walk found, gathered from the pool's threads.
+/// What a walk found, gathered from the pool's threads: the rollouts of each folder (or part of
+/// one) in descending path order.
 #[derive(Default)]
 struct Found {
-    files: Mutex<Vec<RolloutFile>>,
+    folders: Mutex<Vec<Vec<RolloutFile>>>,
     issues: Mutex<Vec<FileIssue>>,
 }
 
 impl Found {
     fn add(&self, looked: Vec<Result<RolloutFile, FileIssue>>) {
         let mut issues = Vec::new();
-        let files = looked.into_iter().filter_map(|l| match l {
-            Ok(file) => Some(file),
-            Err(issue) => {
-                issues.push(issue);
-                None
-            }
-        });
-        let mut all = self.files.lock().unwrap_or_else(PoisonError::into_inner);
-        all.extend(files);
-        drop(all);
+        let mut files: Vec<RolloutFile> = looked
+            .into_iter()
+            .filter_map(|l| match l {
+                Ok(file) => Some(file),
+                Err(issue) => {
+                    issues.push(issue);
+                    None
+                }
+            })
+            .collect();
+        if !files.is_empty() {
+            files.sort_unstable_by(descending);
+            let mut all = self.folders.lock().unwrap_or_else(PoisonError::into_inner);
+            all.push(files);
+        }
         self.problems(issues);
+    }
+
+    /// Every rollout found, in descending path order, and the problems met, by path.
+    fn sorted(self) -> (Vec<RolloutFile>, Vec<FileIssue>) {
+        let mut issues = self
+            .issues
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner);
+        issues.sort_by(|a, b| a.path.cmp(&b.path));
+        let mut folders = self
+            .folders
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner);
+        // Each folder's first file is its last by path.
+        folders.sort_unstable_by(|a, b| descending(&a[0], &b[0]));
+        let mut files: Vec<RolloutFile> = folders.into_iter().flatten().collect();
+        let ordered = files
+            .windows(2)
+            .all(|w| path_bytes(&w[0].path) > path_bytes(&w[1].path));
+        if !ordered {
+            // Folders with rollouts inside folders with rollouts: laid end to end they
+            // interleave. On the pool: once the walk has ended this is all there is to do.
+            files.par_sort_unstable_by(descending);
+        }
+        (files, issues)
     }
 
     fn problems(&self, issues: Vec<FileIssue>) {
@@ -276,20 +309,14 @@ fn walk(
             walk_root(scope, dir, true, how, &found);
         }
     });
-    let mut files = found
-        .files
-        .into_inner()
-        .unwrap_or_else(PoisonError::into_inner);
-    let mut issues = found
-        .issues
-        .into_inner()
-        .unwrap_or_else(PoisonError::into_inner);
-    // As bytes: comparing `Path`s parses them into components. On the pool: once the walk
-    // has ended this is all there is to do.
-    files.par_sort_unstable_by(|a, b| path_bytes(&b.path).cmp(path_bytes(&a.path)));
+    let (mut files, issues) = found.sorted();
     drop_twins(&mut files);
-    issues.sort_by(|a, b| a.path.cmp(&b.path));
     (files, issues)
+}
+
+/// Descending path order, as bytes (comparing `Path`s parses them into components).
+fn descending(a: &RolloutFile, b: &RolloutFile) -> std::cmp::Ordering {
+    path_bytes(&b.path).cmp(path_bytes(&a.path))
 }
 
 /// Leave out each `.zst` file whose plain twin was found too (the plain file wins). `files` is
@@ -413,6 +440,61 @@ mod tests {
             .collect();
         assert_eq!(got, [names[3], names[0], names[2]]);
         assert!(listed[2].compressed && !listed[1].compressed);
+    }
+
+    #[test]
+    fn rollouts_in_nested_and_look_alike_folders_come_out_in_path_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let sessions = dir.path().join("sessions");
+        // Files beside a subfolder with files, and a folder whose name extends another's:
+        // laid end to end folder by folder, these would interleave.
+        let names = [
+            "2025/rollout-z.jsonl",
+            "2025/01/rollout-a.jsonl",
+            "2025/01/rollout-b.jsonl",
+            "2025/01/02/rollout-c.jsonl",
+            "2025-x/rollout-d.jsonl",
+            "2025.x/rollout-e.jsonl",
+            "2026/rollout-f.jsonl",
+        ];
+        for name in names {
+            let path = sessions.join(name);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, b"{}\n").unwrap();
+        }
+        let mut want: Vec<PathBuf> = names.iter().map(|n| sessions.join(n)).collect();
+        want.sort_by(|a, b| path_bytes(b).cmp(path_bytes(a)));
+        for look in [true, false] {
+            let (found, issues) = walk(&sessions, None, look);
+            assert!(issues.is_empty(), "{issues:?}");
+            let got: Vec<PathBuf> = found.into_iter().map(|f| f.path).collect();
+            assert_eq!(got, want, "look: {look}");
+        }
+    }
+
+    #[test]
+    fn folders_that_interleave_laid_end_to_end_are_sorted_whole() {
+        let file = |p: &str| RolloutFile::listed(PathBuf::from(p), false);
+        // A folder's files on both sides of its subfolder's, each folder in order.
+        let found = Found::default();
+        found.add(vec![
+            Ok(file("/s/a/rollout-1.jsonl")),
+            Ok(file("/s/a/rollout-9.jsonl")),
+        ]);
+        found.add(vec![Ok(file("/s/a/rollout-5x/rollout-0.jsonl"))]);
+        found.add(vec![Ok(file("/s/b/rollout-2.jsonl"))]);
+        let (files, issues) = found.sorted();
+        assert!(issues.is_empty());
+        let got: Vec<&str> = files.iter().map(|f| f.path.to_str().unwrap()).collect();
+        assert_eq!(
+            got,
+            [
+                "/s/b/rollout-2.jsonl",
+                "/s/a/rollout-9.jsonl",
+                "/s/a/rollout-5x/rollout-0.jsonl",
+                "/s/a/rollout-1.jsonl",
+            ]
+        );
     }
 
     #[test]

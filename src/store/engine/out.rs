@@ -41,7 +41,8 @@ pub(super) struct Out<'s> {
     pub(super) looked: Vec<Option<RolloutFile>>,
     /// Files that could not be looked at.
     pub(super) unread: Vec<bool>,
-    pub(super) fresh: Vec<Option<Fresh>>,
+    /// Boxed: a warm run has one slot for every walked file and fills few of them.
+    pub(super) fresh: Vec<Option<Box<Fresh>>>,
     pub(super) forks: Vec<SessionRow>,
     pub(super) stats: Stats,
     pub(super) ignored: Option<String>,
@@ -177,13 +178,13 @@ impl<'s> Out<'s> {
         self.stats.stored += usize::from(made.state.is_some());
         self.stats.lines += usize::from(made.line.is_some());
         if made.state.is_some() || made.line.is_some() {
-            self.fresh[i] = Some(Fresh {
+            self.fresh[i] = Some(Box::new(Fresh {
                 state: made.state,
                 line: made.line,
                 id: row.id.clone(),
                 fork: made.fork,
                 complete: made.complete,
-            });
+            }));
         }
         self.ids[i] = Id::Made(row.id.clone());
         let titled = row.first_user_message.is_some();

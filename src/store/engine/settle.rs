@@ -405,6 +405,8 @@ impl<'a> Run<'a> {
         let walked = if self.opts.walked {
             walked(files, known.iter().map(id_of), &out.unread)
         } else {
+            // Tens of thousands of paths: not worth waiting for on the way to the output.
+            crate::store::drop_later(files);
             Vec::new()
         };
         let finished = Finished {
