@@ -5,7 +5,7 @@
 //! itself: archiving, unarchiving and deleting are codex's commands, run from here, and a
 //! rename is a request to codex's app-server ([`app_server`]), started for it.
 
-pub mod app_server;
+pub(crate) mod app_server;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};

@@ -9,7 +9,7 @@ use std::str::FromStr;
 /// The fewest rows the inline picker is drawn in: the query, the status line and the keys'
 /// line around the list, and room for the action menu (9 items, a hint and a border) and the
 /// delete question whole.
-pub const MIN_ROWS: u16 = 13;
+pub(crate) const MIN_ROWS: u16 = 13;
 
 /// The picker's height.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -18,7 +18,7 @@ fn word_needs_care(x: u64) -> bool {
 }
 
 /// `s` as a JSON string, quotes included, appended to `out`.
-pub fn push_str(out: &mut Vec<u8>, s: &str) {
+pub(crate) fn push_str(out: &mut Vec<u8>, s: &str) {
     let b = s.as_bytes();
     out.reserve(b.len() + 2);
     out.push(b'"');
@@ -73,7 +73,11 @@ pub fn push_str(out: &mut Vec<u8>, s: &str) {
 }
 
 /// A JSON array of `items`, each written by `write`, appended to `out`.
-pub fn push_array<T>(out: &mut Vec<u8>, items: &[T], mut write: impl FnMut(&mut Vec<u8>, &T)) {
+pub(crate) fn push_array<T>(
+    out: &mut Vec<u8>,
+    items: &[T],
+    mut write: impl FnMut(&mut Vec<u8>, &T),
+) {
     out.push(b'[');
     for (i, item) in items.iter().enumerate() {
         if i > 0 {
@@ -85,13 +89,13 @@ pub fn push_array<T>(out: &mut Vec<u8>, items: &[T], mut write: impl FnMut(&mut 
 }
 
 /// One JSON object being written: `{`, then `"key":value` pairs separated by commas.
-pub struct Object<'a> {
+pub(crate) struct Object<'a> {
     out: &'a mut Vec<u8>,
     first: bool,
 }
 
 impl<'a> Object<'a> {
-    pub fn new(out: &'a mut Vec<u8>) -> Self {
+    pub(crate) fn new(out: &'a mut Vec<u8>) -> Self {
         out.push(b'{');
         Object { out, first: true }
     }
@@ -108,32 +112,32 @@ impl<'a> Object<'a> {
         self.out
     }
 
-    pub fn str(&mut self, key: &str, value: &str) -> &mut Self {
+    pub(crate) fn str(&mut self, key: &str, value: &str) -> &mut Self {
         push_str(self.key(key), value);
         self
     }
 
-    pub fn opt_str(&mut self, key: &str, value: Option<&str>) -> &mut Self {
+    pub(crate) fn opt_str(&mut self, key: &str, value: Option<&str>) -> &mut Self {
         match value {
             Some(v) => self.str(key, v),
             None => self.null(key),
         }
     }
 
-    pub fn bool(&mut self, key: &str, value: bool) -> &mut Self {
+    pub(crate) fn bool(&mut self, key: &str, value: bool) -> &mut Self {
         let text: &[u8] = if value { b"true" } else { b"false" };
         self.key(key).extend_from_slice(text);
         self
     }
 
-    pub fn u64(&mut self, key: &str, value: u64) -> &mut Self {
+    pub(crate) fn u64(&mut self, key: &str, value: u64) -> &mut Self {
         let mut digits = itoa::Buffer::new();
         let text = digits.format(value).as_bytes();
         self.key(key).extend_from_slice(text);
         self
     }
 
-    pub fn opt_u64(&mut self, key: &str, value: Option<u64>) -> &mut Self {
+    pub(crate) fn opt_u64(&mut self, key: &str, value: Option<u64>) -> &mut Self {
         match value {
             Some(v) => self.u64(key, v),
             None => self.null(key),
@@ -142,17 +146,17 @@ impl<'a> Object<'a> {
 
     /// A value `write` appends itself (a nested object or an array, written with this
     /// module's functions).
-    pub fn with(&mut self, key: &str, write: impl FnOnce(&mut Vec<u8>)) -> &mut Self {
+    pub(crate) fn with(&mut self, key: &str, write: impl FnOnce(&mut Vec<u8>)) -> &mut Self {
         write(self.key(key));
         self
     }
 
-    pub fn null(&mut self, key: &str) -> &mut Self {
+    pub(crate) fn null(&mut self, key: &str) -> &mut Self {
         self.key(key).extend_from_slice(b"null");
         self
     }
 
-    pub fn end(self) {
+    pub(crate) fn end(self) {
         self.out.push(b'}');
     }
 }

@@ -24,6 +24,11 @@
 //!   [`paths`], [`shell`], [`demo`], [`cli`]; [`memory`]: the allocator's one setting.
 //!
 //! The CLI commands and the picker share `store`, `rollout` and `workers`, not each other.
+//!
+//! The library's API is what the binary, the tests, the examples and the benchmark use: those
+//! modules are `pub`; every other module and item is `pub(crate)`, and the `unreachable_pub`
+//! lint keeps an item from claiming to be API when nothing outside can reach it.
+#![warn(unreachable_pub)]
 
 pub mod cli;
 pub mod cmd;
@@ -31,11 +36,11 @@ pub mod codex;
 pub mod config;
 pub mod demo;
 pub mod export;
-pub mod height;
-pub mod json_out;
+pub(crate) mod height;
+pub(crate) mod json_out;
 pub mod memory;
-pub mod paths;
-pub mod prices;
+pub(crate) mod paths;
+pub(crate) mod prices;
 pub mod rollout;
 pub mod sanitize;
 pub mod search;

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 /// `$XDG_CACHE_HOME/codex-picker`, else `~/.cache/codex-picker`, else a folder in the temp dir.
-pub fn cache_dir() -> PathBuf {
+pub(crate) fn cache_dir() -> PathBuf {
     let xdg = std::env::var_os("XDG_CACHE_HOME").filter(|v| !v.is_empty());
     if let Some(dir) = xdg {
         return PathBuf::from(dir).join("codex-picker");

@@ -22,11 +22,11 @@ pub struct Price {
 }
 
 /// Prices by model name, as written in the config file.
-pub type Prices = BTreeMap<String, Price>;
+pub(crate) type Prices = BTreeMap<String, Price>;
 
 /// The cost in US dollars of `tokens` used by a session that ran on `models`, when `prices`
 /// say it: `None` with no model, several models, or a model without a price.
-pub fn cost(tokens: &Tokens, models: &[String], prices: &Prices) -> Option<f64> {
+pub(crate) fn cost(tokens: &Tokens, models: &[String], prices: &Prices) -> Option<f64> {
     let [model] = models else { return None };
     let price = prices.get(model)?;
     let cached = tokens.cached_input.min(tokens.input);

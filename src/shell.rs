@@ -3,7 +3,7 @@
 //! command printed, copied or handed to the shell integration), and [`init`], the snippets that
 //! bind the picker to a key in bash, zsh and fish.
 
-pub mod init;
+pub(crate) mod init;
 
 /// `word` as a shell reads it back: as is when it holds only safe characters, else in single
 /// quotes (a `'` in it written `'\''`).

@@ -16,7 +16,7 @@ use crate::timefmt::{self, Millis};
 /// `path` as codex would have written it: absolute (a relative one taken from `cwd`), `.` and
 /// `..` resolved by name, and the folder it is in resolved through symbolic links when it
 /// exists (the file itself may be gone: a session may have deleted it).
-pub fn absolute(path: &Path, cwd: &Path) -> PathBuf {
+pub(super) fn absolute(path: &Path, cwd: &Path) -> PathBuf {
     let joined = if path.is_absolute() {
         path.to_path_buf()
     } else {
@@ -41,7 +41,7 @@ pub fn absolute(path: &Path, cwd: &Path) -> PathBuf {
 
 /// What `row` did to the file at `path` (absolute): a change of that file, a rename to it, or
 /// (when `path` is a folder) the first change of a file in it.
-pub fn change_of<'a>(row: &'a SessionRow, path: &str) -> Option<&'a ChangedFile> {
+pub(super) fn change_of<'a>(row: &'a SessionRow, path: &str) -> Option<&'a ChangedFile> {
     let files = &row.usage.as_ref()?.files;
     let is = |p: &str| p == path;
     let below = |p: &str| {
@@ -59,7 +59,7 @@ pub fn change_of<'a>(row: &'a SessionRow, path: &str) -> Option<&'a ChangedFile>
 }
 
 /// The sessions among `rows` (newest first) that changed `path`, each with its change.
-pub fn sessions_that_changed<'a>(
+pub(super) fn sessions_that_changed<'a>(
     rows: &'a [SessionRow],
     path: &str,
 ) -> Vec<(&'a SessionRow, &'a ChangedFile)> {
@@ -69,7 +69,7 @@ pub fn sessions_that_changed<'a>(
 }
 
 /// The change as a reader says it: `added`, `modified`, `deleted`, `renamed to <path>`.
-pub fn said(change: &ChangedFile) -> String {
+pub(super) fn said(change: &ChangedFile) -> String {
     match change.change {
         Change::Add => "added".to_owned(),
         Change::Modify => "modified".to_owned(),
@@ -83,7 +83,7 @@ pub fn said(change: &ChangedFile) -> String {
 
 /// One line per session: when it was last updated (age and date), its change, its id and
 /// title; every text from a rollout neutralised.
-pub fn write_text(
+pub(super) fn write_text(
     out: &mut dyn Write,
     found: &[(&SessionRow, &ChangedFile)],
     now: Millis,
@@ -104,7 +104,7 @@ pub fn write_text(
 
 /// One JSON line per session: the row as `list --json` writes it (`open_elsewhere` from
 /// `locks`), with `file`, the change.
-pub fn write_json(
+pub(super) fn write_json(
     out: &mut dyn Write,
     found: &[(&SessionRow, &ChangedFile)],
     locks: &Snapshot,

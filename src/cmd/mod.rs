@@ -8,7 +8,7 @@ mod blame;
 mod cache;
 mod changed;
 mod list;
-pub mod output;
+pub(crate) mod output;
 mod setup;
 mod show;
 pub mod show_text;

@@ -9,7 +9,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use crate::json_out;
-use crate::rollout::transcript::{Entry, Transcript};
+use crate::rollout::transcript::Entry;
 use crate::rollout::usage::Usage;
 use crate::sanitize;
 use crate::session::{self, SessionRow};
@@ -18,7 +18,7 @@ use crate::textwidth::{fit, truncate, truncate_left, width};
 use crate::timefmt::{self, Millis};
 
 /// One session as a JSON line.
-pub fn row_json(row: &SessionRow) -> String {
+pub(crate) fn row_json(row: &SessionRow) -> String {
     let mut buf = Vec::new();
     push_row_json(&mut buf, row);
     String::from_utf8(buf).unwrap_or_default()
@@ -101,7 +101,7 @@ fn path_text(path: &std::path::Path) -> std::borrow::Cow<'_, str> {
 /// A path that is not UTF-8 (`path` shows it with U+FFFD where bytes are not text), as the hex
 /// of its bytes, so it is given back exactly: `xxd -r -p` makes it a path again. `None` for a
 /// UTF-8 path, which `path` holds exactly.
-pub fn path_hex(path: &std::path::Path) -> Option<String> {
+pub(crate) fn path_hex(path: &std::path::Path) -> Option<String> {
     if path.to_str().is_some() {
         return None;
     }
@@ -117,7 +117,7 @@ pub fn path_hex(path: &std::path::Path) -> Option<String> {
 /// one after the other: `"open_elsewhere"`, the pid of the process that has the session open,
 /// or null. Read when the line is written (a cached line never holds it); left out where the
 /// system does not say who holds a lock.
-pub fn live_parts<'a>(
+pub(crate) fn live_parts<'a>(
     line: &'a [u8],
     id: &[u8],
     locks: &Snapshot,
@@ -155,7 +155,7 @@ fn live_tail(id: &[u8], locks: &Snapshot) -> Option<std::borrow::Cow<'static, [u
 }
 
 /// One session as a JSON line, with what is live about it ([`write_live`]).
-pub fn row_json_live(row: &SessionRow, locks: &Snapshot) -> String {
+pub(crate) fn row_json_live(row: &SessionRow, locks: &Snapshot) -> String {
     let mut buf = Vec::new();
     push_row_json(&mut buf, row);
     end_live(&mut buf, row.id.as_bytes(), locks);
@@ -168,7 +168,7 @@ const JSON_BLOCK: usize = 512;
 /// Every row as a JSON line, with what is live about it ([`live_parts`]). Blocks of rows are
 /// rendered on the reading threads and written in order: rendering is most of a warm
 /// `list --json`, and the rows are independent.
-pub fn write_json_rows(
+pub(crate) fn write_json_rows(
     out: &mut dyn Write,
     rows: &[SessionRow],
     locks: &Snapshot,
@@ -205,7 +205,7 @@ fn render_block(buf: &mut Vec<u8>, rows: &[SessionRow], locks: &Snapshot) {
 }
 
 /// An aligned table exactly `cols` cells wide at most; rows never wrap.
-pub fn write_table(
+pub(crate) fn write_table(
     out: &mut dyn Write,
     rows: &[SessionRow],
     cols: usize,
@@ -321,7 +321,7 @@ struct MessageJson<'a> {
 }
 
 /// One message entry as a JSON line (tool entries print nothing): exact text, controls escaped.
-pub fn write_entry_json(out: &mut dyn Write, entry: &Entry) -> io::Result<()> {
+pub(crate) fn write_entry_json(out: &mut dyn Write, entry: &Entry) -> io::Result<()> {
     if let Entry::Message {
         role,
         text,
@@ -339,13 +339,6 @@ pub fn write_entry_json(out: &mut dyn Write, entry: &Entry) -> io::Result<()> {
         // Straight to the output: a giant message is not copied into a string first.
         sanitize::write_json(&mut *out, &json)?;
         out.write_all(b"\n")?;
-    }
-    Ok(())
-}
-
-pub fn write_transcript_json(out: &mut dyn Write, t: &Transcript) -> io::Result<()> {
-    for entry in &t.entries {
-        write_entry_json(out, entry)?;
     }
     Ok(())
 }

@@ -54,18 +54,19 @@ pub enum AppServerError {
 
 /// The process group of the app-server being run, if any: the picker stops it when it quits.
 #[derive(Debug, Clone, Default)]
-pub struct InFlight(Arc<Mutex<Option<i32>>>);
+pub(crate) struct InFlight(Arc<Mutex<Option<i32>>>);
 
 impl InFlight {
     /// Kill the app-server being run, if any, and every process it started.
-    pub fn stop(&self) {
+    pub(crate) fn stop(&self) {
         if let Some(group) = self.take() {
             kill_group(group);
         }
     }
 
     /// Whether an app-server is being run.
-    pub fn running(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn running(&self) -> bool {
         self.0
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -90,7 +91,7 @@ impl InFlight {
 /// Ask the app-server `cmd` starts (codex, its `app-server` argument added here) to name the
 /// thread `id` `name`; the name as codex stored it, or why not (codex's own error message when
 /// it refused).
-pub fn set_thread_name(
+pub(crate) fn set_thread_name(
     cmd: Command,
     id: &str,
     name: &str,

@@ -47,7 +47,7 @@ impl Piece {
 
 /// Builds entries from pieces; see the module doc.
 #[derive(Debug, Default)]
-pub struct Assembler {
+pub(crate) struct Assembler {
     /// Outputs are joined to their calls (else every tool row stands on its own).
     join: bool,
     held: VecDeque<Held>,
@@ -99,7 +99,7 @@ enum Wait {
 impl Assembler {
     /// An assembler that holds back whatever waits, however much that is (for a transcript
     /// read whole into memory anyway); outputs are joined to their calls when `join`.
-    pub fn new(join: bool) -> Assembler {
+    pub(crate) fn new(join: bool) -> Assembler {
         Assembler {
             join,
             ..Assembler::default()
@@ -107,7 +107,7 @@ impl Assembler {
     }
 
     /// [`Assembler::new`] holding back at most about `budget` bytes of text.
-    pub fn bounded(join: bool, budget: usize) -> Assembler {
+    pub(crate) fn bounded(join: bool, budget: usize) -> Assembler {
         Assembler {
             join,
             budget: Some(budget),
@@ -116,7 +116,7 @@ impl Assembler {
     }
 
     /// Take the next piece; the entries that are final go to `sink`, in order.
-    pub fn push(&mut self, piece: Piece, sink: &mut dyn FnMut(Entry)) {
+    pub(crate) fn push(&mut self, piece: Piece, sink: &mut dyn FnMut(Entry)) {
         match piece {
             Piece::Entry(entry) => {
                 if entry.is_prompt() {
@@ -138,7 +138,7 @@ impl Assembler {
     }
 
     /// The end of the stream: every entry still held goes out as it is.
-    pub fn finish(&mut self, sink: &mut dyn FnMut(Entry)) {
+    pub(crate) fn finish(&mut self, sink: &mut dyn FnMut(Entry)) {
         // A turn still going when the file ends (codex may be writing it): nothing more is
         // known of a compaction in it.
         self.decide_compaction(None);

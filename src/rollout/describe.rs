@@ -14,7 +14,7 @@ use super::record::{
 
 /// What a tool call or a marker says.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Described<'a> {
+pub(crate) struct Described<'a> {
     pub kind: Kind,
     /// What it did, on one line (a command's first line only).
     pub head: String,
@@ -26,7 +26,7 @@ pub struct Described<'a> {
 
 /// What kind of entry, for a view to mark it with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+pub(crate) enum Kind {
     Command,
     Poll,
     Patch,
@@ -46,14 +46,14 @@ pub enum Kind {
 
 /// How a call ended: a mark and a few words (`✓` `142 ms`, `✗` `exit 1 · 3 ms`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Said {
+pub(crate) struct Said {
     pub mark: &'static str,
     pub text: String,
     pub tone: Tone,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Tone {
+pub(crate) enum Tone {
     Ok,
     Failed,
     /// Running, or cut short: neither a success nor a failure.
@@ -62,7 +62,7 @@ pub enum Tone {
 
 /// One fact under a heading.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Block<'a> {
+pub(crate) enum Block<'a> {
     /// A short fact on its own line (`in /work/proj`, a plan's explanation).
     Note(String),
     /// Why a call failed, whole, as codex wrote it (a view that shows little shows its first
@@ -83,7 +83,7 @@ pub enum Block<'a> {
 
 /// How a [`Block::Text`] reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Lang {
+pub(crate) enum Lang {
     /// What a tool printed.
     Output,
     /// A command line.
@@ -98,7 +98,7 @@ pub enum Lang {
 
 /// A file a patch touches: `A` added, `M` modified, `D` deleted, `R` renamed.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FileFact<'a> {
+pub(crate) struct FileFact<'a> {
     pub mark: char,
     pub path: &'a str,
     /// A renamed file's new path.
@@ -110,7 +110,7 @@ pub struct FileFact<'a> {
 /// A plan step: its mark (`[x]` done, `[>]` in progress, `[ ]` pending), its text, and what
 /// changed since the plan's last update (`was pending`, `new`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StepFact<'a> {
+pub(crate) struct StepFact<'a> {
     pub mark: &'static str,
     pub done: bool,
     pub text: &'a str,
@@ -118,7 +118,7 @@ pub struct StepFact<'a> {
 }
 
 /// A duration as the views say it: `142 ms`, `1.9 s`.
-pub fn duration(ms: u64) -> String {
+pub(crate) fn duration(ms: u64) -> String {
     match ms {
         0..=999 => format!("{ms} ms"),
         _ => format!("{:.1} s", ms as f64 / 1000.0),
@@ -127,7 +127,7 @@ pub fn duration(ms: u64) -> String {
 
 /// The images sent with a prompt, on one line: `2 images: diagram.png, photo.png` (an image
 /// sent inline is said as such). `None` when there are none.
-pub fn images(images: &[String]) -> Option<String> {
+pub(crate) fn images(images: &[String]) -> Option<String> {
     if images.is_empty() {
         return None;
     }
@@ -141,7 +141,7 @@ pub fn images(images: &[String]) -> Option<String> {
 }
 
 /// What a marker says.
-pub fn marker(marker: &Marker) -> Described<'_> {
+pub(crate) fn marker(marker: &Marker) -> Described<'_> {
     match marker {
         Marker::Compaction { trigger, summary } => Described {
             kind: Kind::Compaction,
@@ -196,7 +196,7 @@ pub fn marker(marker: &Marker) -> Described<'_> {
 }
 
 /// What a tool call (or an output, or reasoning) says.
-pub fn tool(call: &ToolCall) -> Described<'_> {
+pub(crate) fn tool(call: &ToolCall) -> Described<'_> {
     let mut d = Described {
         kind: Kind::Tool,
         head: String::new(),

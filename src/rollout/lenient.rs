@@ -15,35 +15,35 @@ use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAcces
 
 /// A string field (`None`: absent or not a string).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Text<'a>(pub Option<Cow<'a, str>>);
+pub(super) struct Text<'a>(pub Option<Cow<'a, str>>);
 
 impl<'a> Text<'a> {
     /// The text, when it is not empty.
-    pub fn get(&self) -> Option<&str> {
+    pub(super) fn get(&self) -> Option<&str> {
         self.0.as_deref().filter(|s| !s.is_empty())
     }
 
     /// The text, owned, when it is not empty.
-    pub fn owned(self) -> Option<String> {
+    pub(super) fn owned(self) -> Option<String> {
         self.0.filter(|s| !s.is_empty()).map(Cow::into_owned)
     }
 }
 
 /// A non-negative whole number (`None`: absent, negative, fractional or not a number).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Num(pub Option<u64>);
+pub(super) struct Num(pub Option<u64>);
 
 /// A whole number that fits an `i64`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Int(pub Option<i64>);
+pub(super) struct Int(pub Option<i64>);
 
 /// `true` or `false`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Flag(pub Option<bool>);
+pub(super) struct Flag(pub Option<bool>);
 
 /// An object read as `T` (`None`: absent or not an object).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Obj<T>(pub Option<T>);
+pub(super) struct Obj<T>(pub Option<T>);
 
 impl<T> Default for Obj<T> {
     fn default() -> Self {

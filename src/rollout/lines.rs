@@ -12,15 +12,15 @@
 use std::io::{self, Read};
 
 /// The longest line kept in memory; longer lines are skipped (their bytes are still consumed).
-pub const DEFAULT_MAX_LINE: usize = 32 << 20;
+pub(crate) const DEFAULT_MAX_LINE: usize = 32 << 20;
 
 /// The first read, and the largest one a line of ordinary length leads to.
 const FIRST_READ: usize = 16 << 10;
-pub const CHUNK: usize = 256 << 10;
+pub(crate) const CHUNK: usize = 256 << 10;
 
 /// One step of the reader.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Step {
+pub(crate) enum Step {
     /// A line, without its `\n` / `\r\n`. `terminated` is false for a last line with no newline.
     Line {
         terminated: bool,
@@ -48,9 +48,9 @@ thread_local! {
 const SPARE_MAX: usize = 1 << 20;
 
 /// How long a line grows in the buffer before [`LineReader::pass_over`] looks at its head.
-pub const PASS_OVER_AT: usize = 1 << 20;
+pub(crate) const PASS_OVER_AT: usize = 1 << 20;
 
-pub struct LineReader<R> {
+pub(crate) struct LineReader<R> {
     inner: R,
     buf: Vec<u8>,
     /// Unread bytes are `buf[start..end]`.
@@ -86,12 +86,17 @@ impl<R> Drop for LineReader<R> {
 
 impl<R: Read> LineReader<R> {
     /// `at_file_start` enables the byte-order-mark check (only meaningful at offset 0).
-    pub fn new(inner: R, max_line: usize, at_file_start: bool) -> Self {
+    pub(crate) fn new(inner: R, max_line: usize, at_file_start: bool) -> Self {
         Self::with_first_read(inner, max_line, at_file_start, FIRST_READ)
     }
 
     /// [`LineReader::new`] whose first read asks for `first` bytes (tests use tiny reads).
-    pub fn with_first_read(inner: R, max_line: usize, at_file_start: bool, first: usize) -> Self {
+    pub(crate) fn with_first_read(
+        inner: R,
+        max_line: usize,
+        at_file_start: bool,
+        first: usize,
+    ) -> Self {
         LineReader {
             inner,
             buf: SPARE.with(|spare| std::mem::take(&mut *spare.borrow_mut())),
@@ -111,17 +116,17 @@ impl<R: Read> LineReader<R> {
     /// of it then) `unwanted` says yes to is consumed as it streams, never held whole
     /// ([`Step::PassedOver`]): a caller that would drop such a line keeps memory the size of
     /// a read, not of the line.
-    pub fn pass_over(&mut self, unwanted: fn(&[u8]) -> bool) {
+    pub(crate) fn pass_over(&mut self, unwanted: fn(&[u8]) -> bool) {
         self.pass_over = Some(unwanted);
     }
 
     /// Bytes consumed so far: the position just after the last line returned.
-    pub fn consumed(&self) -> u64 {
+    pub(crate) fn consumed(&self) -> u64 {
         self.consumed
     }
 
     /// The current line's bytes (valid after `Step::Line`).
-    pub fn line(&self) -> &[u8] {
+    pub(crate) fn line(&self) -> &[u8] {
         &self.buf[self.line.0..self.line.1]
     }
 
@@ -198,7 +203,7 @@ impl<R: Read> LineReader<R> {
             .is_some_and(|unwanted| unwanted(&self.buf[self.start..self.end]))
     }
 
-    pub fn next_line(&mut self) -> io::Result<Step> {
+    pub(crate) fn next_line(&mut self) -> io::Result<Step> {
         self.line = (0, 0);
         // Bytes of the unread part already known to hold no newline.
         let mut scanned = 0;

@@ -4,7 +4,7 @@ use super::*;
 use crate::rollout::rules::{meta_from_line, parse_line};
 
 /// What the `Value` route gives.
-pub fn reference(line: &[u8]) -> Option<(Meta, Option<u64>)> {
+pub(crate) fn reference(line: &[u8]) -> Option<(Meta, Option<u64>)> {
     let v = parse_line(line)?;
     let ordinal = v.get("ordinal").and_then(serde_json::Value::as_u64);
     Some((meta_from_line(&v), ordinal))

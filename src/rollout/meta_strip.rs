@@ -27,7 +27,7 @@ const LONG: usize = 512;
 /// `line` with its long ignored payload values replaced by `null`, or `None` when there is
 /// nothing to replace (or the row is not of the expected shape): parse `line` itself then.
 /// `reads(key)` says which payload fields the caller reads: their values are never replaced.
-pub fn strip(line: &[u8], reads: fn(&str) -> bool) -> Option<Vec<u8>> {
+pub(super) fn strip(line: &[u8], reads: fn(&str) -> bool) -> Option<Vec<u8>> {
     let mut spans: Vec<(usize, usize)> = Vec::new();
     let mut i = skip_ws(line, 0);
     if line.get(i) != Some(&b'{') {

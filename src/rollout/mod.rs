@@ -10,14 +10,14 @@
 //! ([`tool`], [`tool_output`]) and codex's turn and tool records ([`event`]); [`usage`] is
 //! what a session used and changed (tokens, models, files).
 
-pub mod assemble;
+pub(crate) mod assemble;
 pub mod classify;
-pub mod describe;
-pub mod entry;
+pub(crate) mod describe;
+pub(crate) mod entry;
 pub mod event;
 mod json_scan;
 mod lenient;
-pub mod lines;
+pub(crate) mod lines;
 pub mod message_line;
 pub mod meta_line;
 mod meta_strip;

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 /// Every line (without its newline) of every `.jsonl` fixture, with the file it came from.
-pub fn real_fixture_lines() -> Vec<(PathBuf, Vec<u8>)> {
+pub(super) fn real_fixture_lines() -> Vec<(PathBuf, Vec<u8>)> {
     let mut dirs = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/codex-real")];
     let mut out = Vec::new();
     while let Some(dir) = dirs.pop() {
@@ -24,6 +24,6 @@ pub fn real_fixture_lines() -> Vec<(PathBuf, Vec<u8>)> {
 }
 
 /// `head`, 200 nested arrays (past serde_json's recursion limit of 128), then `tail`.
-pub fn nested_too_deep(head: &str, tail: &str) -> String {
+pub(super) fn nested_too_deep(head: &str, tail: &str) -> String {
     format!("{head}{}{}{tail}", "[".repeat(200), "]".repeat(200))
 }

@@ -19,7 +19,7 @@ use super::rules::clip;
 
 /// The record of a tool or reasoning row (a `response_item` payload); `max_text` caps every
 /// long text it keeps (`None`: whole).
-pub fn read(payload: &Value, max_text: Option<usize>) -> ToolCall {
+pub(crate) fn read(payload: &Value, max_text: Option<usize>) -> ToolCall {
     let kind = payload
         .get("type")
         .and_then(Value::as_str)

@@ -9,5 +9,5 @@
 
 pub mod filter;
 pub mod fulltext;
-pub mod one_box;
+pub(crate) mod one_box;
 pub mod title;

@@ -19,7 +19,7 @@ const FIELD_END: char = super::title::SEP;
 
 /// Where the one box found a row.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Found {
+pub(crate) enum Found {
     /// The row's own words hold the typed words together.
     Words,
     /// Its conversation holds the words.
@@ -31,13 +31,13 @@ pub enum Found {
 /// Whether `query` (the words typed, filters taken out) is also looked for in the
 /// conversations: plain words of [`MIN_CHARS`] or more, none of them an fzf operator (as the
 /// title search reads them: `'` `^` `!` before a word, `$` after it, `|` between words).
-pub fn wants_conversations(query: &str) -> bool {
+pub(crate) fn wants_conversations(query: &str) -> bool {
     let text = query.trim();
     text.chars().count() >= MIN_CHARS && super::title::parse(text).is_plain()
 }
 
 /// The words of `query` as [`holds_together`] takes them.
-pub fn words(query: &str) -> Vec<String> {
+pub(crate) fn words(query: &str) -> Vec<String> {
     query.split_whitespace().map(str::to_lowercase).collect()
 }
 
@@ -52,7 +52,7 @@ pub enum Fit {
 }
 
 /// How `hay` (lowercase) holds `words` together ([`holds_together`]), if it does.
-pub fn fit(hay: &str, words: &[String]) -> Option<Fit> {
+pub(crate) fn fit(hay: &str, words: &[String]) -> Option<Fit> {
     if holds_together(hay, words, false) {
         Some(Fit::Whole)
     } else {
@@ -63,7 +63,10 @@ pub fn fit(hay: &str, words: &[String]) -> Option<Fit> {
 /// The title search's `ranked` rows with those whose own words hold the typed words together
 /// moved to the front (whole words before a last word only started), each part in its order;
 /// and how many hold them.
-pub fn words_first(ranked: Vec<usize>, fit: impl Fn(usize) -> Option<Fit>) -> (Vec<usize>, usize) {
+pub(crate) fn words_first(
+    ranked: Vec<usize>,
+    fit: impl Fn(usize) -> Option<Fit>,
+) -> (Vec<usize>, usize) {
     let mut keyed: Vec<(Option<Fit>, usize)> = ranked.into_iter().map(|i| (fit(i), i)).collect();
     // A stable sort: the rows not held after every fit, the title order kept within each.
     keyed.sort_by_key(|&(f, _)| f.map_or(2, |f| f as u8));
@@ -74,7 +77,11 @@ pub fn words_first(ranked: Vec<usize>, fit: impl Fn(usize) -> Option<Fit>) -> (V
 /// One ranked list from the title search's rows that hold the typed words (`words`), the
 /// content search's `conversations` and the title search's other rows (`letters`), each best
 /// first. Each row appears once, at its best place.
-pub fn merge(words: &[usize], conversations: &[usize], letters: &[usize]) -> Vec<(usize, Found)> {
+pub(crate) fn merge(
+    words: &[usize],
+    conversations: &[usize],
+    letters: &[usize],
+) -> Vec<(usize, Found)> {
     let mut seen = std::collections::HashSet::with_capacity(words.len() + conversations.len());
     let mut out = Vec::with_capacity(words.len() + conversations.len() + letters.len());
     let tiers = [
@@ -97,7 +104,7 @@ pub fn merge(words: &[usize], conversations: &[usize], letters: &[usize]) -> Vec
 /// one field), the last one, when `open_end` (it may still be being typed), at least as the
 /// start of a word. `load` is not held by `upload`, and `fix parser` is not held by `fix the
 /// parser`.
-pub fn holds_together(hay: &str, words: &[String], open_end: bool) -> bool {
+pub(crate) fn holds_together(hay: &str, words: &[String], open_end: bool) -> bool {
     let Some((first, rest)) = words.split_first() else {
         return false;
     };

@@ -18,7 +18,7 @@ pub enum InitShell {
 }
 
 /// The snippet for `shell`.
-pub fn snippet(shell: InitShell) -> &'static str {
+pub(crate) fn snippet(shell: InitShell) -> &'static str {
     match shell {
         InitShell::Bash => include_str!("init.bash"),
         InitShell::Zsh => include_str!("init.zsh"),

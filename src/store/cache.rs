@@ -137,16 +137,16 @@ pub fn path_from(b: &[u8]) -> PathBuf {
 
 /// A path in a cache file as its bytes (`#[serde(with = ...)]`), read back without a copy of
 /// the bytes before the path is made.
-pub mod path_as_bytes {
+pub(crate) mod path_as_bytes {
     use super::{path_from, Bytes};
     use serde::{Deserialize, Deserializer, Serializer};
     use std::path::{Path, PathBuf};
 
-    pub fn serialize<S: Serializer>(path: &Path, s: S) -> Result<S::Ok, S::Error> {
+    pub(crate) fn serialize<S: Serializer>(path: &Path, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_bytes(super::path_bytes(path))
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<PathBuf, D::Error> {
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<PathBuf, D::Error> {
         Bytes::deserialize(d).map(|b| path_from(b.0))
     }
 }

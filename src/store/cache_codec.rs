@@ -100,7 +100,7 @@ struct Section<'a> {
 
 /// The rows file a delta was written against: its body's length and checksum.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct BaseId {
+pub(super) struct BaseId {
     pub len: u64,
     pub sum: u64,
 }
@@ -168,7 +168,7 @@ pub struct RecordRef<'a> {
 
 /// A record read from a section: each part is a byte range of the section.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Decoded {
+pub(super) struct Decoded {
     pub path: Range<usize>,
     pub key: Key,
     pub state: Range<usize>,
@@ -225,7 +225,7 @@ fn append_parts(mut out: Vec<u8>, records: &[RecordRef]) -> Vec<u8> {
 
 /// Append a section (the table of the home, the stamp and `records`, then their states and
 /// lines) to `out`.
-pub fn encode_section(
+pub(super) fn encode_section(
     out: Vec<u8>,
     home: &[u8],
     stamp: Stamp,
@@ -237,7 +237,7 @@ pub fn encode_section(
 
 /// A delta's bytes: the rows file it is written against, the paths gone from it, and a section
 /// of the records new or changed since.
-pub fn encode_delta(
+pub(super) fn encode_delta(
     base: BaseId,
     gone: &[&[u8]],
     home: &[u8],
@@ -254,7 +254,7 @@ pub fn encode_delta(
 }
 
 /// A decoded section: its home, stamp and records.
-pub struct DecodedSection<'a> {
+pub(super) struct DecodedSection<'a> {
     pub home: &'a [u8],
     pub stamp: Stamp,
     pub records: Vec<Decoded>,
@@ -262,7 +262,7 @@ pub struct DecodedSection<'a> {
 
 /// A decoded delta: the rows file it was written against, the paths gone from it (as ranges of
 /// the delta's bytes) and its section.
-pub struct DecodedDelta<'a> {
+pub(super) struct DecodedDelta<'a> {
     pub base: BaseId,
     pub gone: Vec<Range<usize>>,
     pub section: DecodedSection<'a>,
@@ -309,14 +309,14 @@ fn decoded<'a>(bytes: &'a [u8], section: &Section<'a>, rest: &[u8]) -> Option<De
 
 /// Read a section that fills `bytes` exactly, or `None` when it does not decode (the states are
 /// not looked at). Ranges are relative to `bytes`.
-pub fn decode_section(bytes: &[u8]) -> Option<DecodedSection<'_>> {
+pub(super) fn decode_section(bytes: &[u8]) -> Option<DecodedSection<'_>> {
     let (section, rest) = postcard::take_from_bytes::<Section>(bytes).ok()?;
     decoded(bytes, &section, rest)
 }
 
 /// Read a delta that fills `bytes` exactly, or `None` when it does not decode. Ranges are
 /// relative to `bytes`.
-pub fn decode_delta(bytes: &[u8]) -> Option<DecodedDelta<'_>> {
+pub(super) fn decode_delta(bytes: &[u8]) -> Option<DecodedDelta<'_>> {
     let (delta, rest) = postcard::take_from_bytes::<Delta>(bytes).ok()?;
     Some(DecodedDelta {
         base: delta.base,

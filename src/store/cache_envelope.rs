@@ -288,10 +288,10 @@ pub fn map_envelope(path: &Path, kind: &str, version: &str) -> Result<MappedBody
 }
 
 /// Bytes before a prefix: its length and its checksum (little-endian).
-pub const PREFIX_FRAME: usize = 16;
+pub(super) const PREFIX_FRAME: usize = 16;
 
 /// A body that starts with a checked prefix: `frame(prefix)`, the prefix, then the rest.
-pub fn frame_prefix(prefix: &[u8]) -> [u8; PREFIX_FRAME] {
+pub(super) fn frame_prefix(prefix: &[u8]) -> [u8; PREFIX_FRAME] {
     let mut frame = [0; PREFIX_FRAME];
     frame[..8].copy_from_slice(&(prefix.len() as u64).to_le_bytes());
     frame[8..].copy_from_slice(&checksum(prefix).to_le_bytes());
@@ -299,14 +299,14 @@ pub fn frame_prefix(prefix: &[u8]) -> [u8; PREFIX_FRAME] {
 }
 
 /// Split a whole (checked) body into its prefix and the rest.
-pub fn split_prefix(body: &[u8]) -> Option<(&[u8], &[u8])> {
+pub(super) fn split_prefix(body: &[u8]) -> Option<(&[u8], &[u8])> {
     let len = u64::from_le_bytes(body.get(..8)?.try_into().ok()?);
     let end = PREFIX_FRAME.checked_add(usize::try_from(len).ok()?)?;
     Some((body.get(PREFIX_FRAME..end)?, body.get(end..)?))
 }
 
 /// A checked prefix, and the length and checksum its header gives the whole body.
-pub struct Prefix {
+pub(super) struct Prefix {
     pub bytes: Vec<u8>,
     pub body_len: u64,
     pub body_sum: u64,
@@ -315,7 +315,7 @@ pub struct Prefix {
 /// Read only the checked prefix of an envelope's body (see [`frame_prefix`]), checked against
 /// its own checksum, without reading the rest of the file: the header and the file's length
 /// are checked as [`read_envelope`] checks them, the rest of the body is not.
-pub fn read_prefix(path: &Path, kind: &str, version: &str) -> Result<Prefix, Unusable> {
+pub(super) fn read_prefix(path: &Path, kind: &str, version: &str) -> Result<Prefix, Unusable> {
     // The header and a first screenful of rows, most often all that is needed.
     let mut opened = open(path, kind, version, 64 << 10)?;
     let data = &mut opened.start;

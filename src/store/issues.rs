@@ -6,7 +6,7 @@ use std::path::Path;
 use super::FileIssue;
 
 /// Why a file with no `session_meta` and no message is passed over.
-pub fn not_a_session_reason(size: u64, skipped_lines: u32) -> String {
+pub(crate) fn not_a_session_reason(size: u64, skipped_lines: u32) -> String {
     match (size, skipped_lines) {
         (0, _) => "empty file".to_owned(),
         (_, 0) => "no session metadata and no message".to_owned(),
@@ -16,7 +16,7 @@ pub fn not_a_session_reason(size: u64, skipped_lines: u32) -> String {
 }
 
 /// The `--verbose` note for a listed file with lines that could not be read.
-pub fn skipped_lines_note(skipped_lines: u32) -> String {
+pub(crate) fn skipped_lines_note(skipped_lines: u32) -> String {
     match skipped_lines {
         1 => "listed; skipped 1 unreadable line".to_owned(),
         n => format!("listed; skipped {n} unreadable lines"),
@@ -26,7 +26,7 @@ pub fn skipped_lines_note(skipped_lines: u32) -> String {
 /// One warning for every file whose session id an earlier file (by path) already has. Both are
 /// still listed: a copied or half-archived rollout is the user's data too, and each row keeps its
 /// own path. Takes each session's (id, path).
-pub fn duplicate_ids<'a, S: AsRef<str>>(
+pub(crate) fn duplicate_ids<'a, S: AsRef<str>>(
     sessions: impl IntoIterator<Item = (S, &'a Path)>,
 ) -> Vec<FileIssue> {
     let mut all: Vec<(S, &Path)> = sessions.into_iter().collect();

@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 /// The folder under the Codex home that holds the thread locks.
-pub const LOCK_DIR: &str = "thread-writer-locks";
+pub(crate) const LOCK_DIR: &str = "thread-writer-locks";
 
 /// What kind of codex holds a thread.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -118,7 +118,7 @@ type FileKey = (u32, u32, u64);
 /// The held threads of the store at `home`: one read of its lock folder and, when it holds a
 /// lock file, one read of `/proc/locks`, plus each holder's command line.
 #[cfg(target_os = "linux")]
-pub fn read(home: &Path) -> Snapshot {
+pub(crate) fn read(home: &Path) -> Snapshot {
     let files = lock_files(&home.join(LOCK_DIR));
     if files.is_empty() {
         return Snapshot::Shown(Held::default());
@@ -184,7 +184,7 @@ fn kind_of_pid(pid: u32) -> HolderKind {
 }
 
 /// The kind of codex a command line (NUL-separated arguments) runs.
-pub fn kind_of(cmdline: &[u8]) -> HolderKind {
+pub(crate) fn kind_of(cmdline: &[u8]) -> HolderKind {
     let args: Vec<&[u8]> = cmdline
         .split(|&b| b == 0)
         .filter(|a| !a.is_empty())
@@ -206,7 +206,7 @@ pub fn kind_of(cmdline: &[u8]) -> HolderKind {
 /// 1: FLOCK  ADVISORY  WRITE 10412 fe:00:10043546 0 EOF
 /// 2: -> FLOCK  ADVISORY  WRITE 10500 fe:00:10043546 0 EOF
 /// ```
-pub fn parse_proc_locks(text: &str) -> HashMap<FileKey, u32> {
+pub(crate) fn parse_proc_locks(text: &str) -> HashMap<FileKey, u32> {
     let mut holders = HashMap::new();
     for line in text.lines() {
         let mut words = line.split_whitespace();

@@ -7,10 +7,10 @@ pub mod cache;
 mod cache_codec;
 pub mod engine;
 pub mod fork;
-pub mod issues;
-pub mod locks;
-pub mod names;
-pub mod open;
+pub(crate) mod issues;
+pub(crate) mod locks;
+pub(crate) mod names;
+pub(crate) mod open;
 pub mod reader;
 pub mod walk;
 

@@ -10,7 +10,7 @@ use crate::rollout::lines::{LineReader, Step, DEFAULT_MAX_LINE};
 use crate::rollout::rules::parse_line;
 
 /// id -> name. An empty name clears an earlier one.
-pub fn read_session_index(path: &Path) -> HashMap<String, String> {
+pub(crate) fn read_session_index(path: &Path) -> HashMap<String, String> {
     let mut names = HashMap::new();
     // Only a regular file: opening a named pipe would wait for a writer forever.
     if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {

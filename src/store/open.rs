@@ -14,7 +14,11 @@ const PASS_THROUGH: usize = 8 << 10;
 
 /// A buffered reader over the file's JSONL text, positioned at `offset` of that text.
 /// `.zst` files are decompressed (and the first `offset` bytes skipped by decompressing them).
-pub fn open_at(path: &Path, compressed: bool, offset: u64) -> io::Result<Box<dyn BufRead + Send>> {
+pub(crate) fn open_at(
+    path: &Path,
+    compressed: bool,
+    offset: u64,
+) -> io::Result<Box<dyn BufRead + Send>> {
     open_at_with(path, compressed, offset, BUF)
 }
 
@@ -23,7 +27,7 @@ pub fn open_at(path: &Path, compressed: bool, offset: u64) -> io::Result<Box<dyn
 /// looked at), large for a full pass. The text side gets a small buffer only: the line reader
 /// reads in large blocks of its own, which `BufReader` passes straight through, so the text is
 /// copied once, into the line reader's buffer.
-pub fn open_at_with(
+pub(crate) fn open_at_with(
     path: &Path,
     compressed: bool,
     offset: u64,

@@ -6,7 +6,7 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 /// Standard base64 with padding.
-pub fn base64(data: &[u8]) -> String {
+pub(crate) fn base64(data: &[u8]) -> String {
     const T: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
     for chunk in data.chunks(3) {
@@ -28,7 +28,7 @@ pub fn base64(data: &[u8]) -> String {
 }
 
 /// The OSC 52 sequence that sets the system clipboard to `text`.
-pub fn osc52(text: &str) -> String {
+pub(crate) fn osc52(text: &str) -> String {
     format!("\x1b]52;c;{}\x07", base64(text.as_bytes()))
 }
 
@@ -55,7 +55,7 @@ fn native_command() -> Option<(&'static str, &'static [&'static str])> {
 
 /// Hand `text` to the native clipboard tool on a background thread; failures are ignored (the
 /// OSC 52 copy still happened).
-pub fn copy_native(text: &str) {
+pub(crate) fn copy_native(text: &str) {
     let Some((program, args)) = native_command() else {
         return;
     };

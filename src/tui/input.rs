@@ -20,7 +20,7 @@ use crate::workers::wake::Wakeup;
 const LOOK: Duration = Duration::from_millis(1);
 
 /// The terminal's events, read by crossterm.
-pub struct TerminalInput {
+pub(crate) struct TerminalInput {
     /// What crossterm reads (standard input when it is a terminal, else `/dev/tty`), to sleep
     /// on.
     tty: OwnedFd,
@@ -33,7 +33,7 @@ pub struct TerminalInput {
 }
 
 impl TerminalInput {
-    pub fn new() -> io::Result<TerminalInput> {
+    pub(crate) fn new() -> io::Result<TerminalInput> {
         let tty = if io::stdin().is_terminal() {
             io::stdin().as_fd().try_clone_to_owned()?
         } else {

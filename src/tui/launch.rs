@@ -8,7 +8,7 @@ use crate::codex::Codex;
 use crate::tui::app::Launch;
 
 /// Run codex and return the exit code to leave with.
-pub fn run(codex: &Codex, what: &Launch) -> i32 {
+pub(crate) fn run(codex: &Codex, what: &Launch) -> i32 {
     let mut cmd = match codex.command() {
         Ok(cmd) => cmd,
         Err(why) => {

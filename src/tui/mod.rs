@@ -7,15 +7,15 @@
 //! [`launch`] (codex resume and fork) are the ways a pick leaves the picker besides stdout.
 
 pub mod app;
-pub mod clipboard;
+pub(crate) mod clipboard;
 pub mod dispatch;
 pub mod event_loop;
-pub mod input;
+pub(crate) mod input;
 pub mod keys;
-pub mod launch;
+pub(crate) mod launch;
 pub mod picker;
 pub mod render;
-pub mod signals;
-pub mod terminal;
-pub mod tty_backend;
+pub(crate) mod signals;
+pub(crate) mod terminal;
+pub(crate) mod tty_backend;
 pub mod ui;

@@ -23,7 +23,7 @@ static CHILD_RUNNING: AtomicBool = AtomicBool::new(false);
 
 /// Start the thread, once; `give_back` gives the terminal back while it is taken. Best
 /// effort: without the thread the signals act by default.
-pub fn watch(give_back: fn()) {
+pub(crate) fn watch(give_back: fn()) {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         let Ok(mut signals) = Signals::new([SIGTERM, SIGHUP, SIGQUIT, SIGINT]) else {
@@ -54,11 +54,11 @@ fn on_signal(signal: i32, give_back: fn()) {
 }
 
 /// The picker's modes are set (`true`) or given back.
-pub fn terminal_taken(taken: bool) {
+pub(crate) fn terminal_taken(taken: bool) {
     TERMINAL_TAKEN.store(taken, Ordering::SeqCst);
 }
 
 /// codex runs in the foreground (`true`) or has ended.
-pub fn child_running(running: bool) {
+pub(crate) fn child_running(running: bool) {
     CHILD_RUNNING.store(running, Ordering::SeqCst);
 }

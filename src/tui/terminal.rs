@@ -21,9 +21,9 @@ use ratatui::{Terminal, TerminalOptions, Viewport};
 
 use crate::height::Height;
 
-pub use super::tty_backend::TtyBackend as Backend;
+pub(crate) use super::tty_backend::TtyBackend as Backend;
 
-pub struct Tui {
+pub(crate) struct Tui {
     pub terminal: Terminal<Backend>,
     pub modes: Modes,
 }
@@ -31,7 +31,7 @@ pub struct Tui {
 /// The terminal modes the picker sets (raw mode, alternate screen or inline rows, mouse
 /// capture, bracketed paste) and whether they are set now. Apart from the terminal so the
 /// event loop can draw on the one while the other gives the terminal back for Ctrl+Z.
-pub struct Modes {
+pub(crate) struct Modes {
     active: bool,
     height: Height,
     /// Drawn inline: where the prompt was.
@@ -105,7 +105,7 @@ fn leave_modes(out: &mut impl Write, inline: Option<Spot>) {
 }
 
 /// Give the terminal back from anywhere (a signal): every mode off, on a handle of its own.
-pub fn give_back() {
+pub(crate) fn give_back() {
     let inline = *INLINE
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -147,13 +147,13 @@ fn open(height: Height) -> io::Result<(Terminal<Backend>, Option<Prompt>)> {
 }
 
 /// Where the picker is drawn: the whole screen, or its rows.
-pub fn area<B: ratatui::backend::Backend>(terminal: &mut Terminal<B>) -> Rect {
+pub(crate) fn area<B: ratatui::backend::Backend>(terminal: &mut Terminal<B>) -> Rect {
     terminal.get_frame().area()
 }
 
 impl Tui {
     /// Take over the terminal: the whole screen, or `height` rows below the prompt.
-    pub fn enter(height: Height) -> io::Result<Tui> {
+    pub(crate) fn enter(height: Height) -> io::Result<Tui> {
         install_panic_hook();
         super::signals::watch(give_back);
         super::signals::terminal_taken(true);
@@ -169,14 +169,14 @@ impl Tui {
     }
 
     /// Give the terminal back.
-    pub fn restore(&mut self) {
+    pub(crate) fn restore(&mut self) {
         self.modes.restore(&mut self.terminal);
     }
 }
 
 impl Modes {
     /// Give the terminal back, once.
-    pub fn restore(&mut self, terminal: &mut Terminal<Backend>) {
+    pub(crate) fn restore(&mut self, terminal: &mut Terminal<Backend>) {
         if self.active {
             let top = area(terminal).y;
             leave_modes(terminal.backend_mut(), self.inline.map(|p| p.spot(top)));
@@ -188,7 +188,7 @@ impl Modes {
 
     /// The inline picker's rows are now at `area` (after a resize, Ctrl+L or Ctrl+Z): what a
     /// signal clears follows.
-    pub fn placed(&mut self, area: Rect) {
+    pub(crate) fn placed(&mut self, area: Rect) {
         if let Some(prompt) = self.inline.filter(|_| self.active) {
             set_inline(Some(prompt.spot(area.y)));
         }
@@ -196,7 +196,7 @@ impl Modes {
 
     /// Ctrl+Z: give the terminal back, stop, and take it again when resumed (inline: below
     /// wherever the cursor is then).
-    pub fn suspend(&mut self, terminal: &mut Terminal<Backend>) -> io::Result<()> {
+    pub(crate) fn suspend(&mut self, terminal: &mut Terminal<Backend>) -> io::Result<()> {
         self.restore(terminal);
         // SAFETY: raise only sends a signal to this process; SIGTSTP stops it until SIGCONT.
         unsafe {
@@ -213,7 +213,7 @@ impl Modes {
 
 /// Clear the screen (inline: the picker's rows, found again from the cursor) now and draw the
 /// whole of the next frame (Ctrl+L).
-pub fn redraw_whole<B: ratatui::backend::Backend>(
+pub(crate) fn redraw_whole<B: ratatui::backend::Backend>(
     terminal: &mut Terminal<B>,
 ) -> Result<(), B::Error> {
     let area = ratatui::layout::Rect::from((ratatui::layout::Position::ORIGIN, terminal.size()?));
@@ -221,7 +221,7 @@ pub fn redraw_whole<B: ratatui::backend::Backend>(
 }
 
 /// Bytes straight to the terminal (an OSC 52 clipboard sequence).
-pub fn write_raw(terminal: &mut Terminal<Backend>, bytes: &[u8]) -> io::Result<()> {
+pub(crate) fn write_raw(terminal: &mut Terminal<Backend>, bytes: &[u8]) -> io::Result<()> {
     let out = terminal.backend_mut();
     out.write_all(bytes)?;
     Write::flush(out)
@@ -234,7 +234,7 @@ impl Drop for Tui {
 }
 
 /// The crash report printed after the terminal is restored.
-pub fn crash_report(message: &str) -> String {
+pub(crate) fn crash_report(message: &str) -> String {
     format!(
         "codex-picker crashed: {message}. Please report this at https://github.com/codex-picker/codex-picker/issues with the steps that led to it."
     )

@@ -14,14 +14,14 @@ use ratatui::layout::{Position, Size};
 
 /// The picker's backend: crossterm's, writing to the terminal through a buffer (a frame is
 /// thousands of small writes; ratatui flushes once per frame).
-pub struct TtyBackend {
+pub(crate) struct TtyBackend {
     inner: CrosstermBackend<BufWriter<File>>,
     /// The same terminal, to ask on.
     tty: File,
 }
 
 impl TtyBackend {
-    pub fn new(tty: File) -> io::Result<TtyBackend> {
+    pub(crate) fn new(tty: File) -> io::Result<TtyBackend> {
         Ok(TtyBackend {
             tty: tty.try_clone()?,
             inner: CrosstermBackend::new(BufWriter::with_capacity(256 << 10, tty)),

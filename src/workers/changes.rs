@@ -54,7 +54,7 @@ pub struct Done {
 
 /// Start the thread; each change done wakes the loop through `waker`. It stops when the
 /// request channel closes.
-pub fn spawn(codex: Codex, store: Store, waker: Waker) -> (Sender<Request>, Receiver<Done>) {
+pub(crate) fn spawn(codex: Codex, store: Store, waker: Waker) -> (Sender<Request>, Receiver<Done>) {
     let (tx, requests) = mpsc::channel::<Request>();
     let (done, rx) = wake::channel(waker);
     thread::Builder::new()
@@ -72,7 +72,7 @@ pub fn spawn(codex: Codex, store: Store, waker: Waker) -> (Sender<Request>, Rece
 }
 
 /// Run one change and find the session's file (or its name) afterwards.
-pub fn run(codex: &Codex, store: &Store, req: &Request) -> Result<After, ChangeError> {
+pub(crate) fn run(codex: &Codex, store: &Store, req: &Request) -> Result<After, ChangeError> {
     let change = &req.change;
     match change {
         Change::Rename(name) => Ok(codex.rename(&req.id, name).map(After::Named)?),

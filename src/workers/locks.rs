@@ -11,16 +11,16 @@ use std::time::Duration;
 use crate::store::locks::{self, Snapshot};
 
 /// How often the locks are read.
-pub const EVERY: Duration = Duration::from_secs(1);
+pub(crate) const EVERY: Duration = Duration::from_secs(1);
 
 /// The picker's end: the snapshots, and the thread's stop (dropped with it).
-pub struct Watch {
+pub(crate) struct Watch {
     pub snapshots: Receiver<Snapshot>,
     _stop: Sender<()>,
 }
 
 /// Start the thread on the store at `home`; the first snapshot is sent at once.
-pub fn spawn(home: PathBuf) -> Watch {
+pub(crate) fn spawn(home: PathBuf) -> Watch {
     let (tx, snapshots) = mpsc::channel();
     let (stop, stopped) = mpsc::channel::<()>();
     thread::Builder::new()

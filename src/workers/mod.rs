@@ -6,10 +6,10 @@
 //! closes; the newest request wins and a stale answer carries an old generation number.
 //! Each answer also rings the picker's event loop ([`wake`]), which sleeps until one comes.
 
-pub mod changes;
+pub(crate) mod changes;
 pub mod conversation_reader;
 pub mod indexer;
-pub mod locks;
+pub(crate) mod locks;
 pub mod search;
 pub mod wake;
-pub mod watch;
+pub(crate) mod watch;

@@ -19,10 +19,10 @@ use crate::workers::wake::{self, Waker};
 
 /// How long the store must stay quiet after a change before the tick (a session being
 /// written changes many times a second).
-pub const SETTLE: Duration = Duration::from_millis(250);
+pub(crate) const SETTLE: Duration = Duration::from_millis(250);
 
 /// How often the store is looked at again when it cannot be watched.
-pub const FALLBACK: Duration = Duration::from_secs(2);
+pub(crate) const FALLBACK: Duration = Duration::from_secs(2);
 
 /// A tick: the store changed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,7 +31,7 @@ pub struct Changed;
 /// Watch `store`: the ticks, each waking the loop through `waker`. The watches are set up on
 /// the thread (a recursive watch walks every folder), which then ticks once, for what changed
 /// before they were in place; it stops when the receiver is dropped.
-pub fn spawn(store: &Store, waker: Waker) -> Receiver<Changed> {
+pub(crate) fn spawn(store: &Store, waker: Waker) -> Receiver<Changed> {
     let (tx, rx) = wake::channel(waker);
     let home = store.home.clone();
     let _ = thread::Builder::new()

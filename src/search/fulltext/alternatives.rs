@@ -18,11 +18,11 @@ use tantivy_fst::Automaton;
 
 /// A message holding any of the alternatives, each with the factor its score is taken at.
 #[derive(Clone, Debug)]
-pub struct Alternatives(pub Vec<(Alternative, Score)>);
+pub(super) struct Alternatives(pub Vec<(Alternative, Score)>);
 
 /// One way a word may be held.
 #[derive(Clone, Debug)]
-pub enum Alternative {
+pub(super) enum Alternative {
     /// A word (as typed, or another form), scored by BM25.
     Word(TermQuery),
     /// Every word within one edit of this one (a swap of two letters counting as one), or, when

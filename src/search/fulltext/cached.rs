@@ -10,7 +10,7 @@ use crate::store::walk::RolloutFile;
 
 /// The index folder for the cache location `cache` (a `content-<home>.cache` path, as
 /// `store::cache::located` names it).
-pub fn index_dir(cache: &Path) -> PathBuf {
+pub(crate) fn index_dir(cache: &Path) -> PathBuf {
     cache.with_extension("index")
 }
 
@@ -20,7 +20,7 @@ pub fn index_dir(cache: &Path) -> PathBuf {
 /// the folder for `cache` when there is one, else built in memory, read on the current rayon
 /// pool. `progress(done, total, index)` is called after each committed batch with
 /// the index searchable so far; when it returns false the build stops and `None` is returned.
-pub fn refresh(
+pub(crate) fn refresh(
     cache: Option<&Path>,
     walked: &[(RolloutFile, Option<String>)],
     names: &HashMap<String, String>,
@@ -34,7 +34,7 @@ pub fn refresh(
 /// [`refresh`] of the walked `files`, each with its session id in `ids`, that hands
 /// `read_whole` each batch of sessions it read, with the row summary's pass over each
 /// ([`build::build_summarising`]).
-pub fn refresh_summarising(
+pub(crate) fn refresh_summarising(
     cache: Option<&Path>,
     files: &[RolloutFile],
     ids: &[Option<String>],

@@ -16,7 +16,7 @@ const SHORTEST: usize = 3;
 const MOST_ADDED: usize = 8;
 
 /// The words of `field` in `searcher`'s index, other than `word`, that share its stem.
-pub fn other_forms(searcher: &Searcher, field: Field, word: &str) -> Vec<String> {
+pub(super) fn other_forms(searcher: &Searcher, field: Field, word: &str) -> Vec<String> {
     if word.chars().count() < SHORTEST || !word.chars().all(|c| c.is_ascii_alphabetic()) {
         return Vec::new();
     }

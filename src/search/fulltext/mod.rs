@@ -17,7 +17,7 @@
 
 mod alternatives;
 pub mod build;
-pub mod cached;
+pub(crate) mod cached;
 mod forms;
 mod query;
 mod schema;

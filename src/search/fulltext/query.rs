@@ -22,7 +22,7 @@ use super::schema::{words, Fields};
 
 /// A query as groups of analysed words.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Parsed {
+pub(super) struct Parsed {
     /// Each group: one word, or words that must be adjacent and in order.
     pub groups: Vec<Vec<String>>,
     /// The last group is a bare word still being typed: it also matches as a prefix.
@@ -30,18 +30,18 @@ pub struct Parsed {
 }
 
 impl Parsed {
-    pub fn is_empty(&self) -> bool {
+    pub(super) fn is_empty(&self) -> bool {
         self.groups.is_empty()
     }
 
     /// Every word of every group, in query order.
-    pub fn all_words(&self) -> Vec<&str> {
+    pub(super) fn all_words(&self) -> Vec<&str> {
         self.groups.iter().flatten().map(String::as_str).collect()
     }
 }
 
 /// Split `text` into groups: quoted phrases (an unclosed quote runs to the end) and bare words.
-pub fn parse(text: &str) -> Parsed {
+pub(super) fn parse(text: &str) -> Parsed {
     let mut parsed = Parsed::default();
     let mut last_bare = false;
     for (i, part) in text.split('"').enumerate() {
@@ -67,7 +67,7 @@ pub fn parse(text: &str) -> Parsed {
     parsed
 }
 
-pub fn term(fields: &Fields, word: &str) -> Term {
+pub(super) fn term(fields: &Fields, word: &str) -> Term {
     Term::from_field_text(fields.text, word)
 }
 
@@ -76,7 +76,7 @@ fn boosted(q: Box<dyn Query>, by: f32) -> Box<dyn Query> {
 }
 
 /// The shortest word that also matches with a typo.
-pub const TYPO_FROM: usize = 4;
+pub(super) const TYPO_FROM: usize = 4;
 
 /// Whether `word`, the last one while it is being typed, is long enough to also match as the
 /// start of a longer word: a prefix of one or two letters stands for a good part of the
@@ -138,11 +138,11 @@ fn phrase_clause(fields: &Fields, group: &[&str], slop: u32, prefix: bool) -> Bo
 /// Messages holding a word, past which a query made only of such words is too common for the
 /// "near each other" bonus: checking positions within a window in every message that holds
 /// every word costs more than a keystroke may (the "together" bonus stays).
-pub const NEAR_CHECK_MAX: u64 = 20_000;
+pub(super) const NEAR_CHECK_MAX: u64 = 20_000;
 
 /// Whether group `i` of `parsed` may match a word other than itself: another form, a typo, or
 /// a prefix (a group no message holds as written and that may not is held by no session).
-pub fn may_match_otherwise(parsed: &Parsed, i: usize, forms: &[Vec<String>]) -> bool {
+pub(super) fn may_match_otherwise(parsed: &Parsed, i: usize, forms: &[Vec<String>]) -> bool {
     let last = i + 1 == parsed.groups.len();
     match parsed.groups[i].as_slice() {
         [word] => {
@@ -155,12 +155,17 @@ pub fn may_match_otherwise(parsed: &Parsed, i: usize, forms: &[Vec<String>]) -> 
 }
 
 /// Whether group `i` of `parsed` is one word long enough to be matched with a typo.
-pub fn may_be_a_typo(parsed: &Parsed, i: usize) -> bool {
+pub(super) fn may_be_a_typo(parsed: &Parsed, i: usize) -> bool {
     matches!(parsed.groups[i].as_slice(), [word] if typo_allowed(word))
 }
 
 /// The query of group `i` of `parsed` alone; `forms` holds each group's other forms.
-pub fn group(fields: &Fields, parsed: &Parsed, i: usize, forms: &[Vec<String>]) -> Box<dyn Query> {
+pub(super) fn group(
+    fields: &Fields,
+    parsed: &Parsed,
+    i: usize,
+    forms: &[Vec<String>],
+) -> Box<dyn Query> {
     let last = parsed.groups.len().saturating_sub(1);
     let no_forms = Vec::new();
     match parsed.groups[i].as_slice() {
@@ -177,7 +182,7 @@ pub fn group(fields: &Fields, parsed: &Parsed, i: usize, forms: &[Vec<String>]) 
 
 /// The query of a message holding every group of `parsed`, closeness rewarded; `forms` holds
 /// each group's other forms. `None` when empty. `doc_freq` says how many messages hold a word.
-pub fn build(
+pub(super) fn build(
     fields: &Fields,
     parsed: &Parsed,
     forms: &[Vec<String>],

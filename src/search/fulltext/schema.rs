@@ -21,7 +21,7 @@ use tantivy::Index;
 
 /// Bumped whenever the schema, the analysis or what is indexed changes: an index of another
 /// version is rebuilt, never read.
-pub const SCHEMA_VERSION: u32 = 2;
+pub(super) const SCHEMA_VERSION: u32 = 2;
 
 /// The name the analyzer is registered under.
 const ANALYZER: &str = "cp_words";
@@ -29,7 +29,7 @@ const ANALYZER: &str = "cp_words";
 /// Where in its session a message sits; each has its own field, weighted in queries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(u8)]
-pub enum Place {
+pub(crate) enum Place {
     /// The session's first real prompt (its title).
     First = 0,
     /// Any later user prompt.
@@ -41,12 +41,12 @@ pub enum Place {
 }
 
 impl Place {
-    pub fn code(self) -> u64 {
+    pub(crate) fn code(self) -> u64 {
         self as u64
     }
 
     /// The weight of the place stored as `code`.
-    pub fn weight_of(code: u64) -> f32 {
+    pub(crate) fn weight_of(code: u64) -> f32 {
         match code {
             0 => Place::First.weight(),
             1 => Place::Prompt.weight(),
@@ -56,7 +56,7 @@ impl Place {
     }
 
     /// How much a match here counts against a match in a reply.
-    pub fn weight(self) -> f32 {
+    pub(crate) fn weight(self) -> f32 {
         match self {
             Place::First | Place::Label => 1.6,
             Place::Prompt => 1.3,
@@ -67,7 +67,7 @@ impl Place {
 
 /// The fields of the schema.
 #[derive(Debug, Clone, Copy)]
-pub struct Fields {
+pub(super) struct Fields {
     /// The session's number in the index's own table (fast, indexed: grouping and deletes).
     pub session: Field,
     /// The message's position in the session's transcript (fast).
@@ -78,7 +78,7 @@ pub struct Fields {
     pub text: Field,
 }
 
-pub fn schema() -> (Schema, Fields) {
+pub(super) fn schema() -> (Schema, Fields) {
     let mut b = Schema::builder();
     let text = TextOptions::default().set_stored().set_indexing_options(
         TextFieldIndexing::default()
@@ -96,7 +96,7 @@ pub fn schema() -> (Schema, Fields) {
 }
 
 /// The analyzer every text field and every query goes through.
-pub fn analyzer() -> TextAnalyzer {
+pub(super) fn analyzer() -> TextAnalyzer {
     TextAnalyzer::builder(SimpleTokenizer::default())
         .filter(RemoveLongFilter::limit(40))
         .filter(LowerCaser)
@@ -105,12 +105,12 @@ pub fn analyzer() -> TextAnalyzer {
 }
 
 /// Make `index` know the analyzer (an index opened from disk does not).
-pub fn register(index: &Index) {
+pub(super) fn register(index: &Index) {
     index.tokenizers().register(ANALYZER, analyzer());
 }
 
 /// The words of `text` as the index sees them, with their byte ranges in `text`.
-pub fn words(text: &str) -> Vec<(String, std::ops::Range<usize>)> {
+pub(super) fn words(text: &str) -> Vec<(String, std::ops::Range<usize>)> {
     let mut analyzer = analyzer();
     let mut stream = analyzer.token_stream(text);
     let mut out = Vec::new();
@@ -121,7 +121,7 @@ pub fn words(text: &str) -> Vec<(String, std::ops::Range<usize>)> {
 }
 
 /// Tantivy's English stemmer, for [`stem_with`].
-pub fn stemmer() -> TextAnalyzer {
+pub(super) fn stemmer() -> TextAnalyzer {
     TextAnalyzer::builder(SimpleTokenizer::default())
         .filter(Stemmer::new(Language::English))
         .build()
@@ -129,12 +129,12 @@ pub fn stemmer() -> TextAnalyzer {
 
 /// The English stem of one analysed word (`retries` and `retry`: `retri`).
 #[cfg(test)]
-pub fn stem(word: &str) -> String {
+pub(super) fn stem(word: &str) -> String {
     stem_with(&mut stemmer(), word)
 }
 
 /// [`stem`] with a stemmer made once.
-pub fn stem_with(stemmer: &mut TextAnalyzer, word: &str) -> String {
+pub(super) fn stem_with(stemmer: &mut TextAnalyzer, word: &str) -> String {
     let mut stream = stemmer.token_stream(word);
     let mut out = String::new();
     while let Some(t) = stream.next() {
@@ -145,7 +145,7 @@ pub fn stem_with(stemmer: &mut TextAnalyzer, word: &str) -> String {
 
 /// The label document's text of a session: its name, the last two parts of its folder (the
 /// ones that tell projects apart; the rest is the same home for every session), its branch.
-pub fn label(name: Option<&str>, cwd: Option<&str>, branch: Option<&str>) -> String {
+pub(super) fn label(name: Option<&str>, cwd: Option<&str>, branch: Option<&str>) -> String {
     let folder: Vec<&str> = cwd
         .unwrap_or_default()
         .split(['/', '\\'])

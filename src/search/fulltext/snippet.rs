@@ -18,7 +18,7 @@ fn is(word: &str, want: &str, prefix: bool) -> bool {
 
 /// The byte range of the best match of `parsed` in `text`: the first place all its words stand
 /// together in order, else the first of any of its words (empty at 0 when none is found).
-pub fn best_match(text: &str, parsed: &Parsed) -> Range<usize> {
+pub(super) fn best_match(text: &str, parsed: &Parsed) -> Range<usize> {
     let want = parsed.all_words();
     let Some(&last) = want.last() else {
         return 0..0;
@@ -51,7 +51,7 @@ fn floor_boundary(text: &str, mut at: usize) -> usize {
 }
 
 /// The snippet of `text` for `parsed`, and where in it the match is.
-pub fn best(text: &str, parsed: &Parsed) -> (String, Range<usize>) {
+pub(super) fn best(text: &str, parsed: &Parsed) -> (String, Range<usize>) {
     let m = best_match(text, parsed);
     let mut start = floor_boundary(text, m.start.saturating_sub(BEFORE));
     // Start at a word when the cut falls inside one.

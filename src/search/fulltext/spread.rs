@@ -20,17 +20,17 @@ use super::schema::{Fields, Place};
 /// Messages holding the rarest group past which sessions are not looked for this way: the
 /// words are then in most sessions, and the sessions holding them in one message already fill
 /// any list.
-pub const RAREST_MAX: u64 = 20_000;
+pub(super) const RAREST_MAX: u64 = 20_000;
 
 /// Messages holding the rarest group under which sessions are looked for this way even when
 /// enough sessions hold every word in one message: the look is cheap then, and those messages
 /// may hold the words only with a typo.
-pub const ALWAYS_BELOW: u64 = 5_000;
+pub(super) const ALWAYS_BELOW: u64 = 5_000;
 /// A session found this way scores this much of the sum of its groups' best messages.
-pub const WEIGHT: f32 = 0.5;
+pub(super) const WEIGHT: f32 = 0.5;
 
 /// The messages holding the rarest group as written (groups no message holds left out).
-pub fn rarest(searcher: &Searcher, fields: &Fields, parsed: &Parsed) -> u64 {
+pub(super) fn rarest(searcher: &Searcher, fields: &Fields, parsed: &Parsed) -> u64 {
     (0..parsed.groups.len())
         .map(|i| group_freq(searcher, fields, parsed, i))
         .filter(|&f| f > 0)
@@ -40,7 +40,7 @@ pub fn rarest(searcher: &Searcher, fields: &Fields, parsed: &Parsed) -> u64 {
 
 /// One session found.
 #[derive(Debug, Clone, Copy)]
-pub struct Spread {
+pub(super) struct Spread {
     pub session: u64,
     pub score: f32,
     /// The best message found that is not the labels (the labels when there is none).
@@ -139,7 +139,7 @@ fn group_freq(searcher: &Searcher, fields: &Fields, parsed: &Parsed, i: usize) -
 }
 
 /// The sessions, other than `skip`, that hold every group of `parsed` between their documents.
-pub fn sessions(
+pub(super) fn sessions(
     searcher: &Searcher,
     fields: &Fields,
     parsed: &Parsed,

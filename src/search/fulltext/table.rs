@@ -18,7 +18,7 @@ const KIND: &str = "content-table";
 
 /// One indexed session.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Session {
+pub(super) struct Session {
     #[serde(with = "crate::store::cache::path_as_bytes")]
     pub path: PathBuf,
     pub id: String,
@@ -31,7 +31,7 @@ pub struct Session {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Table {
+pub(super) struct Table {
     /// The next session number to give (numbers are never reused).
     next: u64,
     sessions: HashMap<u64, Session>,
@@ -43,30 +43,30 @@ pub struct Table {
 }
 
 impl Table {
-    pub fn len(&self) -> usize {
+    pub(super) fn len(&self) -> usize {
         self.sessions.len()
     }
 
-    pub fn get(&self, number: u64) -> Option<&Session> {
+    pub(super) fn get(&self, number: u64) -> Option<&Session> {
         self.sessions.get(&number)
     }
 
-    pub fn number_of(&self, path: &Path) -> Option<u64> {
+    pub(super) fn number_of(&self, path: &Path) -> Option<u64> {
         self.by_path.get(path.as_os_str()).copied()
     }
 
     /// Messages of every session: what the index must hold.
-    pub fn messages(&self) -> u64 {
+    pub(super) fn messages(&self) -> u64 {
         self.sessions.values().map(|s| s.messages).sum()
     }
 
     /// A new session number.
-    pub fn take_number(&mut self) -> u64 {
+    pub(super) fn take_number(&mut self) -> u64 {
         self.next += 1;
         self.next
     }
 
-    pub fn insert(&mut self, number: u64, session: Session) {
+    pub(super) fn insert(&mut self, number: u64, session: Session) {
         if let Some(old) = self
             .by_path
             .insert(session.path.clone().into_os_string(), number)
@@ -76,24 +76,24 @@ impl Table {
         self.sessions.insert(number, session);
     }
 
-    pub fn remove(&mut self, number: u64) {
+    pub(super) fn remove(&mut self, number: u64) {
         if let Some(s) = self.sessions.remove(&number) {
             self.by_path.remove(s.path.as_os_str());
         }
     }
 
     /// Every (number, session).
-    pub fn iter(&self) -> impl Iterator<Item = (u64, &Session)> {
+    pub(super) fn iter(&self) -> impl Iterator<Item = (u64, &Session)> {
         self.sessions.iter().map(|(n, s)| (*n, s))
     }
 
-    pub fn save(&self, dir: &Path) -> std::io::Result<()> {
+    pub(super) fn save(&self, dir: &Path) -> std::io::Result<()> {
         let body = postcard::to_stdvec(self).map_err(std::io::Error::other)?;
         write_envelope(&dir.join(FILE), KIND, &version(), &body)
     }
 
     /// The table saved in `dir`, or why it cannot be used.
-    pub fn load(dir: &Path) -> Result<Table, TableError> {
+    pub(super) fn load(dir: &Path) -> Result<Table, TableError> {
         let body = read_envelope(&dir.join(FILE), KIND, &version())?;
         let mut table: Table = postcard::from_bytes(&body).map_err(|_| TableError::Unreadable)?;
         table.by_path = table

@@ -10,7 +10,7 @@ use crate::store::walk::RolloutFile;
 
 /// A file a reader must settle, and where it starts.
 #[derive(Debug, Clone, Copy)]
-pub struct Todo {
+pub(super) struct Todo {
     /// Its place among the walked files.
     pub file: usize,
     /// The cache entry it starts from and how (none: read from the start).
@@ -19,7 +19,7 @@ pub struct Todo {
 
 /// The plan of a run.
 #[derive(Debug, Default)]
-pub struct Work {
+pub(super) struct Work {
     /// Files to settle, newest first.
     pub todo: Vec<Todo>,
     /// Unchanged sessions whose output line is kept: (walked file, entry).
@@ -36,7 +36,7 @@ pub struct Work {
 }
 
 /// What the plan needs to know besides the walk and the cache.
-pub struct Ask<'a> {
+pub(super) struct Ask<'a> {
     pub until: Until,
     pub archived: bool,
     /// The cache's output lines are usable (asked for, and made under this run's stamp).
@@ -49,7 +49,7 @@ pub struct Ask<'a> {
 }
 
 /// Merge `files` (newest name first, as walked) with the entries of `rc` (path order).
-pub fn plan(files: &[RolloutFile], rc: &RowCache, ask: &Ask) -> Work {
+pub(super) fn plan(files: &[RolloutFile], rc: &RowCache, ask: &Ask) -> Work {
     let entries = rc.entries();
     let mut work = Work {
         entry_of: vec![None; files.len()],

@@ -516,7 +516,7 @@ fn walked<'a>(
 }
 
 /// Most recently modified first; ties in path order, so the order is the same from run to run.
-pub fn newest_first(a: &RolloutFile, b: &RolloutFile) -> std::cmp::Ordering {
+pub(super) fn newest_first(a: &RolloutFile, b: &RolloutFile) -> std::cmp::Ordering {
     b.mtime_ms
         .cmp(&a.mtime_ms)
         .then_with(|| a.path.cmp(&b.path))

@@ -4,7 +4,7 @@
 use ratatui::layout::Rect;
 
 /// Below this many columns the conversation pane is hidden (→ still opens it full-width).
-pub const NARROW_BELOW: u16 = 100;
+pub(crate) const NARROW_BELOW: u16 = 100;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Geometry {
@@ -65,6 +65,6 @@ impl Geometry {
     }
 }
 
-pub fn contains(r: Rect, col: u16, row: u16) -> bool {
+pub(crate) fn contains(r: Rect, col: u16, row: u16) -> bool {
     col >= r.x && col < r.x + r.width && row >= r.y && row < r.y + r.height
 }

@@ -6,7 +6,7 @@ use super::conversation::{self, PaneLine, Part};
 use super::HitStep;
 
 #[derive(Debug, Clone, Default)]
-pub struct Hits {
+pub(super) struct Hits {
     /// Pane lines holding a hit, in order.
     lines: Vec<usize>,
     /// The terms marked (lowercase).

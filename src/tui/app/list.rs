@@ -14,7 +14,7 @@ use crate::timefmt::Millis;
 use std::sync::Arc;
 
 /// The longest query kept: a longer paste is cut here, and the status line says so.
-pub const MAX_QUERY_CHARS: usize = 1_000;
+pub(super) const MAX_QUERY_CHARS: usize = 1_000;
 
 #[derive(Debug, Clone)]
 pub struct List {

@@ -20,7 +20,7 @@ pub(super) struct Handoff {
 }
 
 impl Handoff {
-    pub fn new(opts: &Options) -> Handoff {
+    pub(super) fn new(opts: &Options) -> Handoff {
         Handoff {
             enter: if opts.exec {
                 Pick::Exec
@@ -38,7 +38,7 @@ impl Handoff {
     /// `cd <cwd> && [CODEX_HOME=<home>] codex resume <id> [args]` (no `cd` when the cwd is
     /// unknown; `cd --` when it starts with `-`), every word quoted exactly for the shell: it
     /// is run as it is by the shell integration.
-    pub fn resume_command(&self, row: &SessionRow) -> String {
+    pub(super) fn resume_command(&self, row: &SessionRow) -> String {
         let q = |word: &str| crate::shell::exact(self.syntax, word.as_bytes());
         let mut resume = format!("{}codex resume {}", self.env, q(&row.id));
         for arg in &self.args {
@@ -55,7 +55,7 @@ impl Handoff {
     }
 
     /// Run codex on `row`: resume or fork it, in its folder or (`here`) the current one.
-    pub fn launch(&self, row: &SessionRow, fork: bool, here: bool) -> Launch {
+    pub(super) fn launch(&self, row: &SessionRow, fork: bool, here: bool) -> Launch {
         Launch {
             fork,
             id: row.id.clone(),

@@ -20,12 +20,12 @@ const PEEK: usize = 3;
 const INDENT: &str = "    ";
 
 /// Whether the row is a reasoning summary rather than a tool call.
-pub fn is_reasoning(call: &ToolCall) -> bool {
+pub(crate) fn is_reasoning(call: &ToolCall) -> bool {
     matches!(call.detail, ToolDetail::Reasoning { .. })
 }
 
 /// The lines of `call`, expanded (`open`) or not.
-pub fn lines(call: &ToolCall, width: usize, open: bool, expand: &str) -> Vec<PaneLine> {
+pub(crate) fn lines(call: &ToolCall, width: usize, open: bool, expand: &str) -> Vec<PaneLine> {
     let d = describe::tool(call);
     if d.kind == Kind::Reasoning {
         let text = match &call.detail {
@@ -47,7 +47,12 @@ pub fn lines(call: &ToolCall, width: usize, open: bool, expand: &str) -> Vec<Pan
 
 /// The lines of a marker: a rule with what happened, and what it holds (a compaction's
 /// summary, peeked at unless `open`).
-pub fn marker_lines(marker: &Marker, width: usize, open: bool, expand: &str) -> Vec<PaneLine> {
+pub(crate) fn marker_lines(
+    marker: &Marker,
+    width: usize,
+    open: bool,
+    expand: &str,
+) -> Vec<PaneLine> {
     let d = describe::marker(marker);
     let width = width.max(12);
     let icon = match d.kind {

@@ -11,7 +11,7 @@ const FIRST_FILES: usize = 3;
 /// The header's facts about `usage`: (key, value) pairs, a key left empty on a line that goes
 /// on the one above. `cwd` shortens the paths in it; `(all, key)`: list every file, one a
 /// line, and the key that does it; a fork's tokens are said to be its own.
-pub fn facts(
+pub(super) fn facts(
     usage: &Usage,
     cwd: Option<&str>,
     all: (bool, &str),

@@ -211,7 +211,7 @@ impl Key {
 /// A key press as the table writes keys: only Ctrl, Alt and Shift count; a printable key
 /// carries Shift in its character (`N`), and with Ctrl or Alt it is the lower-case letter
 /// (Ctrl+Shift+C is Ctrl+C); Shift+Tab is its own key code.
-pub fn normalized(press: KeyEvent) -> Key {
+pub(super) fn normalized(press: KeyEvent) -> Key {
     let mut mods = press.modifiers.intersection(MODIFIERS);
     let code = match press.code {
         KeyCode::Char(c) => {

@@ -13,7 +13,7 @@ use syntect::parsing::{ParseState, Scope, ScopeStack, SyntaxReference, SyntaxSet
 use super::{Code, Part, Run};
 
 /// Lines of one block highlighted; the rest of a longer block stays plain.
-pub const MAX_LINES: usize = 5000;
+pub(crate) const MAX_LINES: usize = 5000;
 /// A line longer than this is left plain (a grammar can be slow on one giant line).
 const MAX_LINE_BYTES: usize = 4096;
 
@@ -58,7 +58,7 @@ fn kinds() -> &'static [(Scope, Code)] {
 }
 
 /// The grammar for a fenced block's info string (`rust`, `py`, `ts`, `sh`, `diff`, ...).
-pub fn grammar(info: &str) -> Option<&'static SyntaxReference> {
+pub(crate) fn grammar(info: &str) -> Option<&'static SyntaxReference> {
     let lang = info
         .split(|c: char| c.is_whitespace() || c == ',' || c == '{')
         .next()?
@@ -91,7 +91,7 @@ fn kind_of(stack: &ScopeStack) -> Code {
 }
 
 /// Each line of `source` (already safe for the terminal) as runs of code kinds.
-pub fn highlight(source: &str, grammar: &SyntaxReference) -> Vec<Vec<Run>> {
+pub(crate) fn highlight(source: &str, grammar: &SyntaxReference) -> Vec<Vec<Run>> {
     let set = syntaxes();
     let mut state = ParseState::new(grammar);
     let mut stack = ScopeStack::new();

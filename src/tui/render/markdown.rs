@@ -76,7 +76,7 @@ fn code_lines(prefix: &[Run], lines: Vec<Vec<Run>>, width: usize) -> Vec<PaneLin
 
 /// A message rendered: its lines and the code blocks among them.
 #[derive(Debug, Clone, Default)]
-pub struct Rendered {
+pub(crate) struct Rendered {
     pub lines: Vec<PaneLine>,
     pub code: Vec<CodeBlock>,
 }
@@ -110,7 +110,7 @@ struct Renderer {
 }
 
 /// Render `text` (a message's Markdown) to `width` cells, its plain text in `base`.
-pub fn render(text: &str, width: usize, base: Part) -> Rendered {
+pub(crate) fn render(text: &str, width: usize, base: Part) -> Rendered {
     let mut r = Renderer {
         width: width.max(8),
         base,

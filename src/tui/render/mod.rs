@@ -5,10 +5,10 @@
 //! before it becomes a line (Markdown entities included), so no control character from a file
 //! reaches the terminal.
 
-pub mod highlight;
-pub mod markdown;
-pub mod table;
-pub mod wrap;
+pub(crate) mod highlight;
+pub(crate) mod markdown;
+pub(crate) mod table;
+pub(crate) mod wrap;
 
 /// A kind of token in highlighted code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

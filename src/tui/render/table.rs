@@ -6,7 +6,7 @@ use super::{Part, Run};
 use crate::textwidth::width;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Align {
+pub(crate) enum Align {
     Left,
     Center,
     Right,
@@ -14,7 +14,7 @@ pub enum Align {
 
 /// A table being read: its rows of cells, the first row the header.
 #[derive(Debug, Clone, Default)]
-pub struct Table {
+pub(crate) struct Table {
     aligns: Vec<Align>,
     rows: Vec<Vec<Vec<Run>>>,
 }
@@ -22,7 +22,7 @@ pub struct Table {
 const SEP: &str = " │ ";
 
 impl Table {
-    pub fn new(aligns: Vec<Align>) -> Table {
+    pub(crate) fn new(aligns: Vec<Align>) -> Table {
         Table {
             aligns,
             rows: Vec::new(),
@@ -30,12 +30,12 @@ impl Table {
     }
 
     /// A new row starts.
-    pub fn row(&mut self) {
+    pub(crate) fn row(&mut self) {
         self.rows.push(Vec::new());
     }
 
     /// A new cell of the current row starts.
-    pub fn cell(&mut self) {
+    pub(crate) fn cell(&mut self) {
         if self.rows.is_empty() {
             self.row();
         }
@@ -45,7 +45,7 @@ impl Table {
     }
 
     /// Text of the current cell (breaks inside a cell become spaces).
-    pub fn text(&mut self, text: &str, part: Part) {
+    pub(crate) fn text(&mut self, text: &str, part: Part) {
         let Some(cell) = self.rows.last_mut().and_then(|r| r.last_mut()) else {
             return;
         };
@@ -61,7 +61,7 @@ impl Table {
     }
 
     /// The table as lines of at most `avail` cells.
-    pub fn layout(&self, avail: usize) -> Vec<Vec<Run>> {
+    pub(crate) fn layout(&self, avail: usize) -> Vec<Vec<Run>> {
         let n = self.columns();
         if n == 0 {
             return Vec::new();

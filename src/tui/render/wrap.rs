@@ -71,7 +71,7 @@ fn words(runs: &[Run]) -> Vec<Vec<(char, Part)>> {
 
 /// Wrap `runs` to `width` cells at spaces (inside a word only when it is longer than a line).
 /// Always at least one line.
-pub fn wrap_runs(runs: &[Run], width: usize) -> Vec<Vec<Run>> {
+pub(crate) fn wrap_runs(runs: &[Run], width: usize) -> Vec<Vec<Run>> {
     let width = width.max(1);
     let mut lines = Vec::new();
     let mut line = LineBuf::default();
@@ -107,7 +107,7 @@ pub fn wrap_runs(runs: &[Run], width: usize) -> Vec<Vec<Run>> {
 /// code. A line breaks after its last space when that is in the line's second half, else at
 /// the width. Where it breaks depends on the characters only, never on their parts, so the
 /// same text always takes the same lines, highlighted or not.
-pub fn wrap_hard(runs: &[Run], width: usize) -> Vec<Vec<Run>> {
+pub(crate) fn wrap_hard(runs: &[Run], width: usize) -> Vec<Vec<Run>> {
     let width = width.max(2);
     let chars: Vec<(char, Part)> = runs
         .iter()
@@ -141,7 +141,7 @@ pub fn wrap_hard(runs: &[Run], width: usize) -> Vec<Vec<Run>> {
 }
 
 /// Wrap plain text to `width` cells (see [`wrap_runs`]).
-pub fn wrap(text: &str, width: usize) -> Vec<String> {
+pub(crate) fn wrap(text: &str, width: usize) -> Vec<String> {
     wrap_runs(&[(text.to_owned(), Part::Notice)], width)
         .into_iter()
         .map(|l| l.into_iter().map(|(s, _)| s).collect())

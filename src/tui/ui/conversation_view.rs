@@ -12,7 +12,7 @@ use crate::tui::app::{App, Focus};
 
 use super::Theme;
 
-pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+pub(crate) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let text = app.screen().geometry().conversation_text();
     if app.screen().geometry().list.width > 0 {
         // The rule doubles as a scroll bar: the thick part is the visible share.

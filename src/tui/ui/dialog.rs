@@ -20,7 +20,7 @@ use crate::tui::keys;
 use super::Theme;
 
 /// Draw the dialog that is open, if any.
-pub fn draw(frame: &mut Frame, app: &App, theme: &Theme) {
+pub(crate) fn draw(frame: &mut Frame, app: &App, theme: &Theme) {
     let Some(dialog) = app.actions().dialog() else {
         return;
     };

@@ -53,7 +53,13 @@ fn fit(mut entries: Vec<(String, String)>, capacity: usize) -> Vec<(String, Stri
     entries
 }
 
-pub fn draw(frame: &mut Frame, screen: Rect, focus: Focus, keys: &keys::Keymap, theme: &Theme) {
+pub(crate) fn draw(
+    frame: &mut Frame,
+    screen: Rect,
+    focus: Focus,
+    keys: &keys::Keymap,
+    theme: &Theme,
+) {
     let entries = entries(focus, keys);
     let key_w = entries
         .iter()

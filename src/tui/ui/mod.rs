@@ -1,13 +1,13 @@
 //! Drawing: `draw(frame, &App, &Theme)` reads the state and never changes it. One file per pane;
 //! every style comes from [`theme`].
 
-pub mod conversation_view;
-pub mod dialog;
-pub mod help;
-pub mod search_bar;
-pub mod session_list;
+pub(crate) mod conversation_view;
+pub(crate) mod dialog;
+pub(crate) mod help;
+pub(crate) mod search_bar;
+pub(crate) mod session_list;
 pub mod status;
-pub mod theme;
+pub(crate) mod theme;
 
 use ratatui::text::Span;
 use ratatui::Frame;

@@ -21,7 +21,7 @@ use crate::tui::keys::Command;
 
 use super::{marked, Theme};
 
-pub fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
+pub(crate) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let list = app.list();
     let rows = app.rows();
     if list.visible().is_empty() {
@@ -102,7 +102,7 @@ fn empty_message(app: &App) -> Vec<Line<'static>> {
 
 /// The snippet of a content hit for a column `width` cells wide: safe, on one line, starting
 /// a little before the match so the match is in view, with the match's character positions.
-pub fn snippet_view(hit: &ContentHit, width: usize) -> (String, Vec<usize>) {
+pub(crate) fn snippet_view(hit: &ContentHit, width: usize) -> (String, Vec<usize>) {
     let (before, rest) = hit
         .snippet
         .split_at(hit.snippet_match.start.min(hit.snippet.len()));
