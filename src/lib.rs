@@ -17,11 +17,11 @@
 //!   lines (Markdown, code), drawing.
 //! - [`cmd`]: the non-interactive commands (`list`, `show`, `cache`) and their output.
 //! - [`export`]: a session as a Markdown document, streamed entry by entry (pure).
-//! - [`config`]: the picker's config file, read and merged with its flags; [`height`]: the
-//!   picker's height (the whole screen, or rows below the prompt); [`prices`]: what tokens
+//! - [`config`]: the picker's config file, read and merged with its flags; `height`: the
+//!   picker's height (the whole screen, or rows below the prompt); `prices`: what tokens
 //!   cost, as that file says.
-//! - Small pure helpers: [`session`], [`sanitize`], [`json_out`], [`textwidth`], [`timefmt`],
-//!   [`paths`], [`shell`], [`demo`], [`cli`]; [`memory`]: the allocator's one setting.
+//! - Small pure helpers: [`session`], [`sanitize`], `json_out`, [`textwidth`], [`timefmt`],
+//!   `paths`, [`shell`], [`demo`], [`cli`]; [`memory`]: the allocator's one setting.
 //!
 //! The CLI commands and the picker share `store`, `rollout` and `workers`, not each other.
 //!
