@@ -207,73 +207,11 @@ impl<'de> Visitor<'de> for ValVisitor {
         Ok(Val::Content(out, images))
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Val, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Val, A::Error> {
         match self.0 {
-            Want::Row => {
-                let mut row = Row::default();
-                while let Some(Key(key)) = map.next_key::<Key>()? {
-                    match &*key {
-                        "type" => row.kind = tag(map.next_value_seed(Seed(Want::Tag))?),
-                        "payload" => row.payload = fields(map.next_value_seed(Seed(Want::Fields))?),
-                        "ordinal" => row.ordinal = number(map.next_value_seed(Seed(Want::U64))?),
-                        _ => drop(map.next_value_seed(Seed(Want::Nothing))?),
-                    }
-                }
-                Ok(Val::Row(row))
-            }
-            Want::Fields => {
-                let mut f = Fields::default();
-                while let Some(Key(key)) = map.next_key::<Key>()? {
-                    match &*key {
-                        "type" => f.kind = tag(map.next_value_seed(Seed(Want::Tag))?),
-                        "role" => f.role = tag(map.next_value_seed(Seed(Want::Tag))?),
-                        "message" => f.message = text(map.next_value_seed(Seed(Want::Text))?).0,
-                        "content" => {
-                            (f.content, f.content_images) =
-                                text(map.next_value_seed(Seed(Want::Text))?);
-                        }
-                        "images" => f.images = images(map.next_value_seed(Seed(Want::Images))?),
-                        "local_images" => {
-                            f.local_images = images(map.next_value_seed(Seed(Want::Images))?);
-                        }
-                        "phase" => f.phase = phase(map.next_value_seed(Seed(Want::Str))?),
-                        "item" => f.item = fields(map.next_value_seed(Seed(Want::Fields))?),
-                        _ => drop(map.next_value_seed(Seed(Want::Nothing))?),
-                    }
-                }
-                Ok(Val::Fields(Box::new(f)))
-            }
-            Want::Block => {
-                // The block's last `text`, `type`, `path` and `image_url`, when strings.
-                let (mut text, mut kind, mut path, mut url) = (None, None, None, None);
-                while let Some(Key(key)) = map.next_key::<Key>()? {
-                    let slot = match &*key {
-                        "text" => &mut text,
-                        "type" => &mut kind,
-                        "path" => &mut path,
-                        "image_url" => &mut url,
-                        _ => {
-                            map.next_value_seed(Seed(Want::Nothing))?;
-                            continue;
-                        }
-                    };
-                    let want = if key == "text" || key == "type" {
-                        Want::Str
-                    } else {
-                        Want::Image
-                    };
-                    *slot = match map.next_value_seed(Seed(want))? {
-                        Val::Str(s) => Some(s),
-                        _ => None,
-                    };
-                }
-                let image = match kind.as_deref() {
-                    Some("local_image") => path,
-                    Some("image" | "input_image") => url,
-                    _ => None,
-                };
-                Ok(Val::Block(text, image))
-            }
+            Want::Row => row(map),
+            Want::Fields => payload_fields(map),
+            Want::Block => block(map),
             Want::Nothing
             | Want::U64
             | Want::Tag
@@ -281,9 +219,7 @@ impl<'de> Visitor<'de> for ValVisitor {
             | Want::Text
             | Want::Images
             | Want::Image => {
-                while map.next_key::<Key>()?.is_some() {
-                    map.next_value_seed(Seed(Want::Nothing))?;
-                }
+                skip_map(map)?;
                 // `content_text` of an object is empty.
                 Ok(if self.0 == Want::Text {
                     Val::Content(String::new(), Vec::new())
@@ -293,6 +229,84 @@ impl<'de> Visitor<'de> for ValVisitor {
             }
         }
     }
+}
+
+/// A row: its `type`, `payload` and `ordinal`.
+fn row<'de, A: MapAccess<'de>>(mut map: A) -> Result<Val, A::Error> {
+    let mut row = Row::default();
+    while let Some(Key(key)) = map.next_key::<Key>()? {
+        match &*key {
+            "type" => row.kind = tag(map.next_value_seed(Seed(Want::Tag))?),
+            "payload" => row.payload = fields(map.next_value_seed(Seed(Want::Fields))?),
+            "ordinal" => row.ordinal = number(map.next_value_seed(Seed(Want::U64))?),
+            _ => drop(map.next_value_seed(Seed(Want::Nothing))?),
+        }
+    }
+    Ok(Val::Row(row))
+}
+
+/// A payload (or an item inside one): the fields a message is read from.
+fn payload_fields<'de, A: MapAccess<'de>>(mut map: A) -> Result<Val, A::Error> {
+    let mut f = Fields::default();
+    while let Some(Key(key)) = map.next_key::<Key>()? {
+        match &*key {
+            "type" => f.kind = tag(map.next_value_seed(Seed(Want::Tag))?),
+            "role" => f.role = tag(map.next_value_seed(Seed(Want::Tag))?),
+            "message" => f.message = text(map.next_value_seed(Seed(Want::Text))?).0,
+            "content" => {
+                (f.content, f.content_images) = text(map.next_value_seed(Seed(Want::Text))?);
+            }
+            "images" => f.images = images(map.next_value_seed(Seed(Want::Images))?),
+            "local_images" => {
+                f.local_images = images(map.next_value_seed(Seed(Want::Images))?);
+            }
+            "phase" => f.phase = phase(map.next_value_seed(Seed(Want::Str))?),
+            "item" => f.item = fields(map.next_value_seed(Seed(Want::Fields))?),
+            _ => drop(map.next_value_seed(Seed(Want::Nothing))?),
+        }
+    }
+    Ok(Val::Fields(Box::new(f)))
+}
+
+/// A content block: its last `text`, `type`, `path` and `image_url`, when strings; its text and
+/// the image it names.
+fn block<'de, A: MapAccess<'de>>(mut map: A) -> Result<Val, A::Error> {
+    let (mut text, mut kind, mut path, mut url) = (None, None, None, None);
+    while let Some(Key(key)) = map.next_key::<Key>()? {
+        let slot = match &*key {
+            "text" => &mut text,
+            "type" => &mut kind,
+            "path" => &mut path,
+            "image_url" => &mut url,
+            _ => {
+                map.next_value_seed(Seed(Want::Nothing))?;
+                continue;
+            }
+        };
+        let want = if key == "text" || key == "type" {
+            Want::Str
+        } else {
+            Want::Image
+        };
+        *slot = match map.next_value_seed(Seed(want))? {
+            Val::Str(s) => Some(s),
+            _ => None,
+        };
+    }
+    let image = match kind.as_deref() {
+        Some("local_image") => path,
+        Some("image" | "input_image") => url,
+        _ => None,
+    };
+    Ok(Val::Block(text, image))
+}
+
+/// Pass over every entry of a map.
+fn skip_map<'de, A: MapAccess<'de>>(mut map: A) -> Result<(), A::Error> {
+    while map.next_key::<Key>()?.is_some() {
+        map.next_value_seed(Seed(Want::Nothing))?;
+    }
+    Ok(())
 }
 
 /// An `ordinal`, when an unsigned integer.
