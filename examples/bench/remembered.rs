@@ -302,50 +302,12 @@ fn session_queries(rng: &mut Rng, t: &Text, o: &Oracle) -> Vec<Query> {
         }
     }
     // A word of the session in another form.
-    let plain: Vec<String> = t
-        .messages
-        .iter()
-        .flat_map(|m| &m.2)
-        .filter(|w| w.len() >= 4 && w.bytes().all(|b| b.is_ascii_lowercase()) && memorable(w))
-        .cloned()
-        .collect::<HashSet<_>>()
-        .into_iter()
-        .collect::<Vec<_>>();
-    let mut plain = plain;
-    plain.sort();
-    if let Some(w) = pick(rng, &plain).cloned() {
-        if let Some(form) = other_form(rng, &w).filter(|f| !plain.contains(f)) {
-            add(
-                3,
-                vec![form.clone(), rare.clone()],
-                vec![vec![w, form], vec![rare.clone()]],
-            );
-        }
+    if let Some((words, groups)) = other_form_query(rng, t, &rare) {
+        add(3, words, groups);
     }
     // Four words from anywhere in the first prompt, in its order, a rare one among them.
-    let first = t.first().cloned().unwrap_or_default();
-    let rare_first: Vec<String> = t
-        .rare
-        .iter()
-        .filter(|w| first.contains(w))
-        .cloned()
-        .collect();
-    if let Some(rare) = pick(rng, &rare_first).cloned() {
-        let mut ws: Vec<String> = Vec::new();
-        for w in first.iter().filter(|w| memorable(w)) {
-            if !ws.contains(w) {
-                ws.push(w.clone());
-            }
-        }
-        while ws.len() > 4 {
-            let drop_at = rng.below(ws.len() as u64) as usize;
-            if ws[drop_at] != rare {
-                ws.remove(drop_at);
-            }
-        }
-        if ws.len() >= 3 {
-            add(4, ws.clone(), exact(&ws));
-        }
+    if let Some(ws) = first_prompt_words(rng, t) {
+        add(4, ws.clone(), exact(&ws));
     }
     // The folder's last part typed as a word, with a word of the session.
     if let Some(folder) = &t.folder {
@@ -357,6 +319,56 @@ fn session_queries(rng: &mut Rng, t: &Text, o: &Oracle) -> Vec<Query> {
         add(5, ws.clone(), exact(&ws));
     }
     out
+}
+
+/// A word of the session in another form, with the rare word: the words typed and the groups
+/// (any word of a group) a relevant session holds.
+fn other_form_query(
+    rng: &mut Rng,
+    t: &Text,
+    rare: &str,
+) -> Option<(Vec<String>, Vec<Vec<String>>)> {
+    let mut plain: Vec<String> = t
+        .messages
+        .iter()
+        .flat_map(|m| &m.2)
+        .filter(|w| w.len() >= 4 && w.bytes().all(|b| b.is_ascii_lowercase()) && memorable(w))
+        .cloned()
+        .collect::<HashSet<_>>()
+        .into_iter()
+        .collect::<Vec<_>>();
+    plain.sort();
+    let w = pick(rng, &plain).cloned()?;
+    let form = other_form(rng, &w).filter(|f| !plain.contains(f))?;
+    Some((
+        vec![form.clone(), rare.to_owned()],
+        vec![vec![w, form], vec![rare.to_owned()]],
+    ))
+}
+
+/// Four words from anywhere in the first prompt, in its order, a rare one among them.
+fn first_prompt_words(rng: &mut Rng, t: &Text) -> Option<Vec<String>> {
+    let first = t.first().cloned().unwrap_or_default();
+    let rare_first: Vec<String> = t
+        .rare
+        .iter()
+        .filter(|w| first.contains(w))
+        .cloned()
+        .collect();
+    let rare = pick(rng, &rare_first).cloned()?;
+    let mut ws: Vec<String> = Vec::new();
+    for w in first.iter().filter(|w| memorable(w)) {
+        if !ws.contains(w) {
+            ws.push(w.clone());
+        }
+    }
+    while ws.len() > 4 {
+        let drop_at = rng.below(ws.len() as u64) as usize;
+        if ws[drop_at] != rare {
+            ws.remove(drop_at);
+        }
+    }
+    (ws.len() >= 3).then_some(ws)
 }
 
 /// A word of the first prompt and one or two of a reply, the rare word among them, that no

@@ -77,6 +77,12 @@ pub fn figures(
         "<= 2x walk-and-stat floor",
         one <= floor * 2,
     );
+    cache_figures(t, store, cache, rounds);
+    last
+}
+
+/// Loading the rows cache the list runs wrote under `cache`: whole, and its first section.
+fn cache_figures(t: &mut Table, store: &Store, cache: &Path, rounds: usize) {
     let file = cache::cache_file(&cache.join("codex-picker"), &store.home, "rows");
     let load = median(
         (0..rounds)
@@ -106,7 +112,6 @@ pub fn figures(
         "-",
         true,
     );
-    last
 }
 
 /// Set a file's modification time to now (its bytes stay as they are).

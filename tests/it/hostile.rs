@@ -150,7 +150,25 @@ pub fn running_as_root(scratch: &Path) -> bool {
 
 /// Lay out the cases too big or too special to commit, under `home`; returns them.
 pub fn generate_cases(home: &Path, outside: &Path) -> Vec<Case> {
-    let day = home.join("sessions/2026/01/02");
+    let mut cases = unreadable_lines(home);
+    cases.push(prompt_behind_context(home));
+    cases.push(cut_zstd(home));
+    cases.extend(not_walked(home, outside));
+    // An unreadable file (meaningless as root, where every file opens).
+    if running_as_root(outside) {
+        println!("running as root: the unreadable-file case is skipped");
+    } else {
+        use std::os::unix::fs::PermissionsExt;
+        let path = home.join(rollout(24));
+        write_lines(&path, &[meta_line(24), user_line("locked away")]);
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o000)).unwrap();
+        cases.push(skipped(rollout(24), "Permission denied (os error 13)"));
+    }
+    cases
+}
+
+/// Lines too deep, too long or not text, around a real prompt.
+fn unreadable_lines(home: &Path) -> Vec<Case> {
     let mut cases = Vec::new();
 
     // 10,000 levels of nested arrays, inside a message row and as a bare line.
@@ -191,8 +209,11 @@ pub fn generate_cases(home: &Path, outside: &Path) -> Vec<Case> {
         &[meta_line(20), giant, user_line("prompt after a 50 MB line")],
     );
     cases.push(listed(rollout(20), "prompt after a 50 MB line", 1, 0, 1));
+    cases
+}
 
-    // A real prompt behind 2 MB of injected context (response rows only, the hard case).
+/// A real prompt behind 2 MB of injected context (response rows only, the hard case).
+fn prompt_behind_context(home: &Path) -> Case {
     let response = |role: &str, text: &str| {
         serde_json::json!({"type":"response_item","payload":{"type":"message","role":role,
             "content":[{"type":"input_text","text":text}]}})
@@ -216,15 +237,17 @@ pub fn generate_cases(home: &Path, outside: &Path) -> Vec<Case> {
     lines.push(response("assistant", "found it"));
     write_lines(&home.join(rollout(21)), &lines);
     assert!(std::fs::metadata(home.join(rollout(21))).unwrap().len() > 2 << 20);
-    cases.push(listed(
+    listed(
         rollout(21),
         "the real prompt behind 2 MB of context",
         1,
         1,
         0,
-    ));
+    )
+}
 
-    // A zstd rollout cut in the middle of its stream: what decompresses is read.
+/// A zstd rollout cut in the middle of its stream: what decompresses is read.
+fn cut_zstd(home: &Path) -> Case {
     let mut text = format!(
         "{}\n{}\n",
         meta_line(27),
@@ -247,13 +270,19 @@ pub fn generate_cases(home: &Path, outside: &Path) -> Vec<Case> {
     let packed = zstd::encode_all(text.as_bytes(), 3).unwrap();
     let cut_zst = rollout(27).with_extension("jsonl.zst");
     std::fs::write(home.join(&cut_zst), &packed[..packed.len() / 2]).unwrap();
-    cases.push(Case {
+    Case {
         rel: cut_zst,
         outcome: Outcome::ListedUpToReadError {
             preview: "prompt in a cut zstd file".into(),
         },
-    });
+    }
+}
 
+/// What the walk passes over: a folder and a named pipe named like rollouts, and symbolic links
+/// (a folder loop, a link to itself, a link out of the store); `outside` is beside the store.
+fn not_walked(home: &Path, outside: &Path) -> Vec<Case> {
+    let day = home.join("sessions/2026/01/02");
+    let mut cases = Vec::new();
     // A folder named like a rollout.
     let folder = PathBuf::from("sessions/2026/01/02/rollout-x.jsonl");
     std::fs::create_dir_all(home.join(&folder)).unwrap();
@@ -301,17 +330,6 @@ pub fn generate_cases(home: &Path, outside: &Path) -> Vec<Case> {
         rel: rollout(26),
         outcome: Outcome::NotWalked("symbolic link, not followed".into()),
     });
-
-    // An unreadable file (meaningless as root, where every file opens).
-    if running_as_root(outside) {
-        println!("running as root: the unreadable-file case is skipped");
-    } else {
-        use std::os::unix::fs::PermissionsExt;
-        let path = home.join(rollout(24));
-        write_lines(&path, &[meta_line(24), user_line("locked away")]);
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o000)).unwrap();
-        cases.push(skipped(rollout(24), "Permission denied (os error 13)"));
-    }
     cases
 }
 

@@ -82,48 +82,15 @@ fn the_picker_lists_every_hostile_session_counts_skips_and_draws_nothing_raw() {
             .run(&["set", "-g", "set-clipboard", "on"])
             .status
             .success());
-        let want = format!("{n} of {n} sessions", n = rows.len());
-        let screen = tmux.wait_for(&want);
-        let start_wait = Instant::now();
-        let screen = loop {
-            let screen = if start_wait.elapsed().is_zero() {
-                screen.clone()
-            } else {
-                tmux.capture()
-            };
-            if screen.contains(&format!("{passed_over} unreadable files"))
-                && !screen.contains("indexed ")
-            {
-                break screen;
-            }
-            assert!(
-                start_wait.elapsed() < Duration::from_secs(30),
-                "the status line should count {passed_over} unreadable files:\n{screen}"
-            );
-            std::thread::sleep(Duration::from_millis(100));
-        };
+        let screen = listed_and_counted(&tmux, rows.len(), passed_over);
         assert!(
             screen.contains("␛[31mred"),
             "escape sequences are shown as text:\n{screen}"
         );
         // Every page of the conversation, tool calls shown, is drawn with attributes only.
         tmux.keys(&["C-t", "Right"]);
-        let mut saw_tool = false;
-        let since = Instant::now();
-        // Page down until the tool call is on screen (the transcript may still be loading).
-        while !saw_tool && since.elapsed() < Duration::from_secs(30) {
-            std::thread::sleep(Duration::from_millis(300));
-            let styled =
-                String::from_utf8_lossy(&tmux.run(&["capture-pane", "-e", "-p", "-t", "t"]).stdout)
-                    .into_owned();
-            if let Err(e) = only_sgr(&styled) {
-                panic!("{e}\n{styled}");
-            }
-            saw_tool = styled.contains("  ▸ ");
-            tmux.keys(&["PageDown"]);
-        }
         assert!(
-            saw_tool,
+            paged_to_tool_call(&tmux),
             "the hostile tool call was drawn:\n{}",
             tmux.capture()
         );
@@ -134,6 +101,50 @@ fn the_picker_lists_every_hostile_session_counts_skips_and_draws_nothing_raw() {
             "an OSC 52 from a file reached the clipboard"
         );
     });
+}
+
+/// Wait until the status line lists all `rows` and counts `passed_over` unreadable files, the
+/// indexing done; returns that screen.
+fn listed_and_counted(tmux: &Tmux, rows: usize, passed_over: usize) -> String {
+    let screen = tmux.wait_for(&format!("{rows} of {rows} sessions"));
+    let start_wait = Instant::now();
+    loop {
+        let screen = if start_wait.elapsed().is_zero() {
+            screen.clone()
+        } else {
+            tmux.capture()
+        };
+        if screen.contains(&format!("{passed_over} unreadable files"))
+            && !screen.contains("indexed ")
+        {
+            return screen;
+        }
+        assert!(
+            start_wait.elapsed() < Duration::from_secs(30),
+            "the status line should count {passed_over} unreadable files:\n{screen}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// Page down the conversation until a tool call is on screen (the transcript may still be
+/// loading), checking that every page is drawn with attributes only; whether one was seen.
+fn paged_to_tool_call(tmux: &Tmux) -> bool {
+    let since = Instant::now();
+    while since.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(300));
+        let styled =
+            String::from_utf8_lossy(&tmux.run(&["capture-pane", "-e", "-p", "-t", "t"]).stdout)
+                .into_owned();
+        if let Err(e) = only_sgr(&styled) {
+            panic!("{e}\n{styled}");
+        }
+        if styled.contains("  ▸ ") {
+            return true;
+        }
+        tmux.keys(&["PageDown"]);
+    }
+    false
 }
 
 #[test]

@@ -373,108 +373,110 @@ fn show(home: &Path, id: &str, extra: &[&str]) -> String {
     stdout(&out)
 }
 
+/// Each recorded session of the rich store (by id prefix) and what every view of it must say.
+const SAID: &[(&str, &[&str])] = &[
+    (
+        "01a23b78-c7f8",
+        &[
+            "apply_patch: 3 files ✓ exit 0 · 4 ms",
+            "M main.py",
+            "A docs/USAGE.md",
+            "D old_notes.txt",
+            "R src/util.py → src/helpers.py",
+            "$ python3 main.py && git status --short ✓ exit 0 · 142 ms",
+        ],
+    ),
+    (
+        "01a23b78-f48a",
+        &[
+            "apply_patch: 1 file ✗ not applied",
+            "apply_patch verification failed: Failed to find expected lines in \
+             /home/dev/work/proj/main.py:",
+            "M main.py",
+            "print(\"this line does not exist\")",
+        ],
+    ),
+    (
+        "01a23b78-d489",
+        &[
+            "plan: 0 of 3 steps done",
+            "Adding a test for greet() in three steps.",
+            "[x] Inspect main.py (was in progress)",
+            "Add tests/test_main.py",
+            "was pending",
+            "plan: 3 of 3 steps done",
+        ],
+    ),
+    (
+        "01a23b78-e12d",
+        &[
+            "$ git status --short --branch ✓ exit 0",
+            "## master",
+            "$ cat config/settings.toml ✗ exit 1",
+            "cat: config/settings.toml: No such file or directory",
+            "$ sleep 2; echo background-check-done ✓ exit 0 · 1.9 s",
+            "ran in the background (session 15407)",
+            "waited on $ sleep 2; echo background-check-done ✓ exit 0 · 1.5 s",
+        ],
+    ),
+    (
+        "01a23b79-1d38",
+        &[
+            "tool search: weather forecast",
+            "mcp__weather: get_forecast",
+            "weather · get_forecast (MCP) ✓ 7 ms",
+            "Forecast for Lisbon: sunny, 21°C, light wind.",
+        ],
+    ),
+    (
+        "01a23b79-081e",
+        &[
+            "web search: codex cli 0.171.0 release notes ✓",
+            "opened https://example.com/codex/releases/0.171.0 ✓",
+        ],
+    ),
+    (
+        "01a23b79-12b5",
+        &[
+            "viewed image /home/dev/work/proj/diagram.png ✓",
+            "an image shown to the model",
+        ],
+    ),
+    (
+        "01a23b79-3360",
+        &["2 images: /home/dev/work/proj/diagram.png, /home/dev/work/proj/photo.png"],
+    ),
+    (
+        "01a23b79-919e",
+        &["context compacted (/compact)", "Summary of the conversation so far"],
+    ),
+    (
+        "01a23b79-61d7",
+        &["context compacted automatically (the context was full)"],
+    ),
+    (
+        "01a23b7a-88ee",
+        &[
+            "1 image: diagram.png",
+            "waited on $ sleep 8; echo background-check-done ⏹ interrupted",
+            "turn interrupted by the user",
+            "after 1.7 s",
+        ],
+    ),
+    (
+        "01a23b7a-4458",
+        &[
+            "Hi! Let's clean up this little repo. RICH_PATCH: start by refactoring main.py",
+            "forked here from “Hi! Let's clean up this little repo. RICH_PATCH: start by refactoring main.py”",
+            "apply_patch: 1 file ✗ not applied",
+        ],
+    ),
+];
+
 #[test]
 fn the_pane_show_and_markdown_say_the_same_things() {
-    let cases: &[(&str, &[&str])] = &[
-        (
-            "01a23b78-c7f8",
-            &[
-                "apply_patch: 3 files ✓ exit 0 · 4 ms",
-                "M main.py",
-                "A docs/USAGE.md",
-                "D old_notes.txt",
-                "R src/util.py → src/helpers.py",
-                "$ python3 main.py && git status --short ✓ exit 0 · 142 ms",
-            ],
-        ),
-        (
-            "01a23b78-f48a",
-            &[
-                "apply_patch: 1 file ✗ not applied",
-                "apply_patch verification failed: Failed to find expected lines in \
-                 /home/dev/work/proj/main.py:",
-                "M main.py",
-                "print(\"this line does not exist\")",
-            ],
-        ),
-        (
-            "01a23b78-d489",
-            &[
-                "plan: 0 of 3 steps done",
-                "Adding a test for greet() in three steps.",
-                "[x] Inspect main.py (was in progress)",
-                "Add tests/test_main.py",
-                "was pending",
-                "plan: 3 of 3 steps done",
-            ],
-        ),
-        (
-            "01a23b78-e12d",
-            &[
-                "$ git status --short --branch ✓ exit 0",
-                "## master",
-                "$ cat config/settings.toml ✗ exit 1",
-                "cat: config/settings.toml: No such file or directory",
-                "$ sleep 2; echo background-check-done ✓ exit 0 · 1.9 s",
-                "ran in the background (session 15407)",
-                "waited on $ sleep 2; echo background-check-done ✓ exit 0 · 1.5 s",
-            ],
-        ),
-        (
-            "01a23b79-1d38",
-            &[
-                "tool search: weather forecast",
-                "mcp__weather: get_forecast",
-                "weather · get_forecast (MCP) ✓ 7 ms",
-                "Forecast for Lisbon: sunny, 21°C, light wind.",
-            ],
-        ),
-        (
-            "01a23b79-081e",
-            &[
-                "web search: codex cli 0.171.0 release notes ✓",
-                "opened https://example.com/codex/releases/0.171.0 ✓",
-            ],
-        ),
-        (
-            "01a23b79-12b5",
-            &[
-                "viewed image /home/dev/work/proj/diagram.png ✓",
-                "an image shown to the model",
-            ],
-        ),
-        (
-            "01a23b79-3360",
-            &["2 images: /home/dev/work/proj/diagram.png, /home/dev/work/proj/photo.png"],
-        ),
-        (
-            "01a23b79-919e",
-            &["context compacted (/compact)", "Summary of the conversation so far"],
-        ),
-        (
-            "01a23b79-61d7",
-            &["context compacted automatically (the context was full)"],
-        ),
-        (
-            "01a23b7a-88ee",
-            &[
-                "1 image: diagram.png",
-                "waited on $ sleep 8; echo background-check-done ⏹ interrupted",
-                "turn interrupted by the user",
-                "after 1.7 s",
-            ],
-        ),
-        (
-            "01a23b7a-4458",
-            &[
-                "Hi! Let's clean up this little repo. RICH_PATCH: start by refactoring main.py",
-                "forked here from “Hi! Let's clean up this little repo. RICH_PATCH: start by refactoring main.py”",
-                "apply_patch: 1 file ✗ not applied",
-            ],
-        ),
-    ];
     let home = fixtures().join("codex-rich");
-    for (id, facts) in cases {
+    for (id, facts) in SAID {
         let (_store, mut app) = opened(id, 400, 60);
         app.update(Action::Expand { all: true });
         let views = [
