@@ -27,6 +27,9 @@ mod open_elsewhere;
 #[path = "rename_tests.rs"]
 mod rename;
 
+#[path = "pane_tests.rs"]
+mod pane;
+
 fn row(id: &str, cwd: &str, t: i64, interactive: bool, archived: bool) -> SessionRow {
     SessionRow {
         id: id.into(),
@@ -173,30 +176,6 @@ fn with_transcript(app: &mut App, lines: usize) {
         ..Transcript::default()
     };
     app.apply_transcript(id, Ok(t));
-}
-
-#[test]
-fn scrolling_the_conversation() {
-    let mut app = app_with(all());
-    with_transcript(&mut app, 100);
-    app.update(Action::Scroll(3));
-    assert_eq!(app.pane().scroll(), 3);
-    app.update(Action::PageConversation(1));
-    assert_eq!(
-        app.pane().scroll(),
-        3 + 7,
-        "a page is the pane height (9) less 2"
-    );
-    app.update(Action::HalfPageConversation(-1));
-    assert_eq!(app.pane().scroll(), 10 - 4);
-    app.update(Action::Scroll(-100));
-    assert_eq!(app.pane().scroll(), 0, "clamped");
-    app.update(Action::Scroll(10_000));
-    assert_eq!(
-        app.pane().scroll(),
-        app.pane().lines().len() - 9,
-        "last page"
-    );
 }
 
 #[test]
@@ -452,32 +431,6 @@ fn stale_search_answers_are_dropped() {
     );
 }
 
-#[test]
-fn transcripts_load_for_the_selection_and_are_cached() {
-    let mut app = app_with(all());
-    let asks = |app: &mut App| app.take_outbox().transcripts.len();
-    assert!(app
-        .pane()
-        .lines()
-        .iter()
-        .any(|l| l.text().contains("loading")));
-    with_transcript(&mut app, 3);
-    assert!(app
-        .pane()
-        .lines()
-        .iter()
-        .any(|l| l.text().contains("line 2")));
-    app.update(Action::MoveDown);
-    assert_eq!(asks(&mut app), 1, "b is requested");
-    app.update(Action::MoveUp);
-    assert_eq!(asks(&mut app), 0, "a comes from the cache");
-    assert!(app
-        .pane()
-        .lines()
-        .iter()
-        .any(|l| l.text().contains("line 2")));
-}
-
 fn hit(id: &str, snippet: &str, at: std::ops::Range<usize>) -> ContentHit {
     ContentHit {
         path: PathBuf::from(format!("/s/{id}.jsonl")),
@@ -501,124 +454,4 @@ fn content_requests(app: &mut App) -> Vec<(u64, String)> {
             _ => None,
         })
         .collect()
-}
-
-#[test]
-fn the_pane_opens_at_the_first_hit_and_n_jumps() {
-    let mut app = App::new(all(), 10_000);
-    app.update(Action::Resize(ratatui::layout::Rect::new(0, 0, 120, 12)));
-    app.apply_index(Event::rows(vec![row("a", "/w/p", 50, true, false)]));
-    app.apply_index(Event::ContentReady(Arc::new(ContentIndex::default())));
-    app.update(Action::ToggleContent);
-    app.update(Action::Paste("needle".into()));
-    let (gen, _) = content_requests(&mut app)[0].clone();
-    app.apply_content(gen, vec![hit("a", "a needle", 2..8)]);
-    let mut entries = Vec::new();
-    for i in 0..30 {
-        let text = if i == 12 || i == 25 {
-            format!("the NEEDLE is here {i}")
-        } else {
-            format!("filler {i}")
-        };
-        entries.push(Entry::Message {
-            role: crate::rollout::record::Role::Assistant,
-            text,
-            shape: crate::rollout::record::Shape::Event,
-            phase: Some("final_answer".into()),
-            elided: 0,
-            images: Vec::new(),
-        });
-    }
-    let t = Transcript {
-        entries,
-        ..Transcript::default()
-    };
-    app.apply_transcript("a".into(), Ok(t));
-    assert_eq!(app.pane().hit_lines().len(), 2);
-    let first = app.pane().hit_lines()[0];
-    assert!(app.pane().lines()[first]
-        .text()
-        .contains("NEEDLE is here 12"));
-    assert!(
-        app.pane().scroll() > 0 && app.pane().scroll() <= first,
-        "opened at the first hit"
-    );
-    app.update(Action::JumpHit(HitStep::Next));
-    assert!(app.pane().scroll() > first, "n goes to the next hit");
-    assert_eq!(app.screen().flash(), Some("match 2 of 2"));
-    app.update(Action::JumpHit(HitStep::Next));
-    assert_eq!(
-        app.screen().flash(),
-        Some("match 1 of 2"),
-        "and wraps around"
-    );
-}
-
-/// Session `a`'s conversation read: `n` prompts, `word 0`, `word 1`, ...
-fn show_prompts(app: &mut App, n: usize, word: &str) {
-    let entries = (0..n)
-        .map(|i| Entry::Message {
-            role: crate::rollout::record::Role::User,
-            text: format!("{word} {i}"),
-            shape: crate::rollout::record::Shape::Event,
-            phase: None,
-            elided: 0,
-            images: Vec::new(),
-        })
-        .collect();
-    app.apply_transcript(
-        "a".into(),
-        Ok(Transcript {
-            entries,
-            ..Transcript::default()
-        }),
-    );
-}
-
-#[test]
-fn a_background_update_keeps_the_reading_position() {
-    let mut app = App::new(all(), 10_000);
-    app.update(Action::Resize(ratatui::layout::Rect::new(0, 0, 120, 12)));
-    app.apply_index(Event::rows(vec![row("a", "/w/p", 50, true, false)]));
-    show_prompts(&mut app, 40, "line");
-    app.update(Action::Scroll(20));
-    assert_eq!(app.pane().scroll(), 20);
-    let mut newer = row("a", "/w/p", 60, true, false);
-    newer.preview = "grew".into();
-    app.apply_index(Event::updated(vec![newer]));
-    assert_eq!(
-        app.pane().scroll(),
-        20,
-        "the same session stays where the reader was"
-    );
-    app.apply_index(Event::rows(vec![row("b", "/w/p", 70, true, false)]));
-    app.update(Action::First);
-    assert_eq!(selected(&app), "b");
-    assert_eq!(app.pane().scroll(), 0, "another session starts at the top");
-}
-
-#[test]
-fn a_long_conversation_is_built_as_it_comes_into_view() {
-    let mut app = App::new(all(), 10_000);
-    app.update(Action::Resize(ratatui::layout::Rect::new(0, 0, 120, 30)));
-    app.apply_index(Event::rows(vec![row("a", "/w/p", 50, true, false)]));
-    show_prompts(&mut app, 5000, "message");
-    let built = app.pane().lines().len();
-    assert!(
-        built < 1000,
-        "a few screens are built, not 15,000 lines: {built}"
-    );
-    assert!(
-        app.pane().line_total() >= 14_000,
-        "the scroll bar counts them all"
-    );
-    app.update(Action::FocusConversation);
-    for _ in 0..10 {
-        app.update(Action::PageConversation(1));
-    }
-    assert!(app.pane().lines().len() > built, "paging builds more");
-    app.update(Action::PaneEnd(true));
-    let last = app.pane().lines().last().unwrap().text();
-    assert_eq!(last, "message 4999", "the end is the last message");
-    assert_eq!(app.pane().line_total(), app.pane().lines().len());
 }
