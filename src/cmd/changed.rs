@@ -7,7 +7,7 @@ use std::io::{self, Write};
 use std::path::{Component, Path, PathBuf};
 
 use super::output;
-use crate::rollout::usage::{Change, ChangedFile};
+use crate::rollout::usage::{Change, FileRef};
 use crate::sanitize;
 use crate::session::SessionRow;
 use crate::store::locks::Snapshot;
@@ -41,7 +41,7 @@ pub(super) fn absolute(path: &Path, cwd: &Path) -> PathBuf {
 
 /// What `row` did to the file at `path` (absolute): a change of that file, a rename to it, or
 /// (when `path` is a folder) the first change of a file in it.
-pub(super) fn change_of<'a>(row: &'a SessionRow, path: &str) -> Option<&'a ChangedFile> {
+pub(super) fn change_of<'a>(row: &'a SessionRow, path: &str) -> Option<FileRef<'a>> {
     let files = &row.usage.as_ref()?.files;
     let is = |p: &str| p == path;
     let below = |p: &str| {
@@ -50,11 +50,11 @@ pub(super) fn change_of<'a>(row: &'a SessionRow, path: &str) -> Option<&'a Chang
     };
     files
         .iter()
-        .find(|f| is(&f.path) || f.to.as_deref().is_some_and(is))
+        .find(|f| is(f.path) || f.to.is_some_and(is))
         .or_else(|| {
             files
                 .iter()
-                .find(|f| below(&f.path) || f.to.as_deref().is_some_and(below))
+                .find(|f| below(f.path) || f.to.is_some_and(below))
         })
 }
 
@@ -62,21 +62,21 @@ pub(super) fn change_of<'a>(row: &'a SessionRow, path: &str) -> Option<&'a Chang
 pub(super) fn sessions_that_changed<'a>(
     rows: &'a [SessionRow],
     path: &str,
-) -> Vec<(&'a SessionRow, &'a ChangedFile)> {
+) -> Vec<(&'a SessionRow, FileRef<'a>)> {
     rows.iter()
         .filter_map(|r| Some((r, change_of(r, path)?)))
         .collect()
 }
 
 /// The change as a reader says it: `added`, `modified`, `deleted`, `renamed to <path>`.
-pub(super) fn said(change: &ChangedFile) -> String {
+pub(super) fn said(change: FileRef) -> String {
     match change.change {
         Change::Add => "added".to_owned(),
         Change::Modify => "modified".to_owned(),
         Change::Delete => "deleted".to_owned(),
         Change::Rename => format!(
             "renamed to {}",
-            sanitize::one_line(change.to.as_deref().unwrap_or("?"))
+            sanitize::one_line(change.to.unwrap_or("?"))
         ),
     }
 }
@@ -85,7 +85,7 @@ pub(super) fn said(change: &ChangedFile) -> String {
 /// title; every text from a rollout neutralised.
 pub(super) fn write_text(
     out: &mut dyn Write,
-    found: &[(&SessionRow, &ChangedFile)],
+    found: &[(&SessionRow, FileRef)],
     now: Millis,
 ) -> io::Result<()> {
     for (row, change) in found {
@@ -94,7 +94,7 @@ pub(super) fn write_text(
             "{:>4}  {}  {:<9} {}  {}",
             timefmt::relative(row.updated_ms, now),
             timefmt::format_short(row.updated_ms),
-            said(change),
+            said(*change),
             row.id,
             sanitize::one_line(row.title())
         )?;
@@ -106,7 +106,7 @@ pub(super) fn write_text(
 /// `locks`), with `file`, the change.
 pub(super) fn write_json(
     out: &mut dyn Write,
-    found: &[(&SessionRow, &ChangedFile)],
+    found: &[(&SessionRow, FileRef)],
     locks: &Snapshot,
 ) -> io::Result<()> {
     for (row, change) in found {
@@ -114,7 +114,7 @@ pub(super) fn write_json(
         let head = line.strip_suffix('}').unwrap_or(&line);
         let mut file = Vec::new();
         let mut o = crate::json_out::Object::new(&mut file);
-        o.str("path", &change.path)
+        o.str("path", change.path)
             .str("change", change.change.as_str());
         if let Some(to) = &change.to {
             o.str("to", to);
@@ -131,7 +131,7 @@ pub(super) fn write_json(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rollout::usage::Usage;
+    use crate::rollout::usage::{ChangedFile, Usage};
 
     #[test]
     fn a_path_is_made_absolute_by_name() {
@@ -155,15 +155,17 @@ mod tests {
         };
         let row = SessionRow {
             usage: Some(Box::new(Usage {
-                files: vec![
+                files: [
                     file("/w/main.py", Change::Modify, None),
                     file("/w/src/util.py", Change::Rename, Some("/w/src/helpers.py")),
-                ],
+                ]
+                .into_iter()
+                .collect(),
                 ..Usage::default()
             })),
             ..SessionRow::default()
         };
-        let found = |p| change_of(&row, p).map(|c| c.path.as_str());
+        let found = |p| change_of(&row, p).map(|c| c.path);
         assert_eq!(found("/w/main.py"), Some("/w/main.py"));
         assert_eq!(found("/w/src/helpers.py"), Some("/w/src/util.py"));
         assert_eq!(found("/w/src"), Some("/w/src/util.py"));

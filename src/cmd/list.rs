@@ -218,11 +218,12 @@ fn json_lines() -> Lines {
         size: 5,
         skipped_lines: 6,
         usage: Some(Box::new(Usage {
-            files: vec![ChangedFile {
+            files: [ChangedFile {
                 path: "/w/a".into(),
                 change: Change::Rename,
                 to: Some("/w/b".into()),
-            }],
+            }][..]
+                .into(),
             tokens: Some(Tokens::default()),
             models: vec!["m".into()],
         })),

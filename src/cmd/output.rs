@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use crate::json_out;
 use crate::rollout::transcript::Entry;
-use crate::rollout::usage::Usage;
+use crate::rollout::usage::{FileRef, Usage};
 use crate::sanitize;
 use crate::session::{self, SessionRow};
 use crate::store::locks::Snapshot;
@@ -65,11 +65,11 @@ fn push_usage_json(o: &mut json_out::Object, usage: Option<&Usage>) {
         return;
     };
     o.with("files_changed", |out| {
-        json_out::push_array(out, &usage.files, |out, file| {
+        let files: Vec<FileRef> = usage.files.iter().collect();
+        json_out::push_array(out, &files, |out, file| {
             let mut f = json_out::Object::new(out);
-            f.str("path", &file.path)
-                .str("change", file.change.as_str());
-            if let Some(to) = &file.to {
+            f.str("path", file.path).str("change", file.change.as_str());
+            if let Some(to) = file.to {
                 f.str("to", to);
             }
             f.end();
@@ -422,9 +422,9 @@ mod tests {
                 u.files
                     .iter()
                     .map(|f| FileJson {
-                        path: &f.path,
+                        path: f.path,
                         change: f.change.as_str(),
-                        to: f.to.as_deref(),
+                        to: f.to,
                     })
                     .collect()
             }),
@@ -468,7 +468,7 @@ mod tests {
             size: u64::MAX,
             skipped_lines: 7,
             usage: Some(Box::new(Usage {
-                files: vec![
+                files: [
                     crate::rollout::usage::ChangedFile {
                         path: hostile.into(),
                         change: crate::rollout::usage::Change::Rename,
@@ -479,7 +479,9 @@ mod tests {
                         change: crate::rollout::usage::Change::Add,
                         to: None,
                     },
-                ],
+                ]
+                .into_iter()
+                .collect(),
                 tokens: Some(crate::rollout::usage::Tokens {
                     input: 5,
                     cached_input: 1,

@@ -58,7 +58,7 @@ pub fn row_from_scan(
     names: &HashMap<String, String>,
 ) -> SessionRow {
     let usage = state.complete.then(|| Usage {
-        files: state.files.clone(),
+        files: state.files.as_slice().into(),
         tokens: state.tokens,
         models: state.models.clone(),
     });
@@ -83,7 +83,7 @@ pub fn row_from_state(
     let first = state.take_first_prompt();
     let thread_name = state.thread_name.take();
     let usage = state.complete.then(|| Usage {
-        files: std::mem::take(&mut state.files),
+        files: state.files.as_slice().into(),
         tokens: state.tokens,
         models: std::mem::take(&mut state.models),
     });

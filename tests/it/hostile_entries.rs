@@ -135,11 +135,13 @@ proptest! {
         let mut row = row(&a);
         // What the session changed and used is drawn in the header from the same text.
         row.usage = Some(Box::new(codex_picker::rollout::usage::Usage {
-            files: vec![codex_picker::rollout::usage::ChangedFile {
+            files: [codex_picker::rollout::usage::ChangedFile {
                 path: a.clone(),
                 change: codex_picker::rollout::usage::Change::Rename,
                 to: Some(b.clone()),
-            }],
+            }]
+.into_iter()
+.collect(),
             tokens: Some(codex_picker::rollout::usage::Tokens::default()),
             models: vec![c.clone()],
         }));

@@ -317,7 +317,10 @@ fn used_in_row(row: &codex_picker::session::SessionRow) -> Option<Used> {
     let files = usage
         .files
         .iter()
-        .map(|f| (f.path.clone(), f.change.as_str().to_owned(), f.to.clone()))
+        .map(|f| {
+            let to = f.to.map(str::to_owned);
+            (f.path.to_owned(), f.change.as_str().to_owned(), to)
+        })
         .collect();
     let tokens = usage
         .tokens

@@ -3,7 +3,7 @@
 //! own) and the models it ran on (on the tokens' line), and its cost when the config file prices its model. Pure.
 
 use crate::prices::{self, Prices};
-use crate::rollout::usage::{ChangedFile, Usage};
+use crate::rollout::usage::{ChangedFiles, FileRef, Usage};
 
 /// Changed files named in the header before "+N more".
 const FIRST_FILES: usize = 3;
@@ -56,7 +56,7 @@ pub(super) fn facts(
 
 fn files(
     out: &mut Vec<(&'static str, String)>,
-    files: &[ChangedFile],
+    files: &ChangedFiles,
     cwd: Option<&str>,
     (all, expand_all): (bool, &str),
 ) {
@@ -90,15 +90,15 @@ fn files(
 }
 
 /// `M src/main.rs`, `R old.py → new.py`: the path below `cwd` when it is there.
-fn one(file: &ChangedFile, cwd: Option<&str>) -> String {
+fn one(file: FileRef, cwd: Option<&str>) -> String {
     let short = |p: &str| -> String {
         cwd.and_then(|c| p.strip_prefix(c.trim_end_matches('/')))
             .and_then(|rest| rest.strip_prefix('/'))
             .unwrap_or(p)
             .to_owned()
     };
-    let mut text = format!("{} {}", file.change.letter(), short(&file.path));
-    if let Some(to) = &file.to {
+    let mut text = format!("{} {}", file.change.letter(), short(file.path));
+    if let Some(to) = file.to {
         text.push_str(&format!(" → {}", short(to)));
     }
     text
@@ -121,7 +121,7 @@ fn count(n: u64) -> String {
 mod tests {
     use super::*;
     use crate::prices::Price;
-    use crate::rollout::usage::{Change, Tokens};
+    use crate::rollout::usage::{Change, ChangedFile, Tokens};
 
     fn usage(n: usize) -> Usage {
         Usage {
