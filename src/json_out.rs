@@ -75,11 +75,11 @@ pub(crate) fn push_str(out: &mut Vec<u8>, s: &str) {
 /// A JSON array of `items`, each written by `write`, appended to `out`.
 pub(crate) fn push_array<T>(
     out: &mut Vec<u8>,
-    items: &[T],
-    mut write: impl FnMut(&mut Vec<u8>, &T),
+    items: impl IntoIterator<Item = T>,
+    mut write: impl FnMut(&mut Vec<u8>, T),
 ) {
     out.push(b'[');
-    for (i, item) in items.iter().enumerate() {
+    for (i, item) in items.into_iter().enumerate() {
         if i > 0 {
             out.push(b',');
         }
@@ -210,7 +210,7 @@ mod tests {
             .u64("d", u64::MAX)
             .opt_u64("e", Some(0))
             .with("f", |out| {
-                push_array(out, &["p", "q"], |out, s| push_str(out, s));
+                push_array(out, ["p", "q"], push_str);
             })
             .with("g", |out| {
                 let mut inner = Object::new(out);

@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use crate::json_out;
 use crate::rollout::transcript::Entry;
-use crate::rollout::usage::{FileRef, Usage};
+use crate::rollout::usage::Usage;
 use crate::sanitize;
 use crate::session::{self, SessionRow};
 use crate::store::locks::Snapshot;
@@ -65,8 +65,7 @@ fn push_usage_json(o: &mut json_out::Object, usage: Option<&Usage>) {
         return;
     };
     o.with("files_changed", |out| {
-        let files: Vec<FileRef> = usage.files.iter().collect();
-        json_out::push_array(out, &files, |out, file| {
+        json_out::push_array(out, usage.files.iter(), |out, file| {
             let mut f = json_out::Object::new(out);
             f.str("path", file.path).str("change", file.change.as_str());
             if let Some(to) = file.to {

@@ -166,8 +166,9 @@ impl ChangedFile {
     }
 }
 
-/// A file a session changed, as its row holds it (see [`ChangedFiles`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// A file a session changed, as its row holds it (see [`ChangedFiles`]); written as a
+/// [`ChangedFile`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct FileRef<'a> {
     pub path: &'a str,
     pub change: Change,
@@ -240,11 +241,7 @@ impl FromIterator<ChangedFile> for ChangedFiles {
 /// Written as the list of files it holds (as a `Vec<ChangedFile>` is).
 impl Serialize for ChangedFiles {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(self.iter().map(|f| ChangedFile {
-            path: f.path.to_owned(),
-            change: f.change,
-            to: f.to.map(str::to_owned),
-        }))
+        s.collect_seq(self.iter())
     }
 }
 
