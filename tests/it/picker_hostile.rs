@@ -106,25 +106,11 @@ fn the_picker_lists_every_hostile_session_counts_skips_and_draws_nothing_raw() {
 /// Wait until the status line lists all `rows` and counts `passed_over` unreadable files, the
 /// indexing done; returns that screen.
 fn listed_and_counted(tmux: &Tmux, rows: usize, passed_over: usize) -> String {
-    let screen = tmux.wait_for(&format!("{rows} of {rows} sessions"));
-    let start_wait = Instant::now();
-    loop {
-        let screen = if start_wait.elapsed().is_zero() {
-            screen.clone()
-        } else {
-            tmux.capture()
-        };
-        if screen.contains(&format!("{passed_over} unreadable files"))
-            && !screen.contains("indexed ")
-        {
-            return screen;
-        }
-        assert!(
-            start_wait.elapsed() < Duration::from_secs(30),
-            "the status line should count {passed_over} unreadable files:\n{screen}"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    tmux.wait_for(&format!("{rows} of {rows} sessions"));
+    let counted = format!("{passed_over} unreadable files");
+    tmux.wait_until(&format!("the status line to count {counted}"), |screen| {
+        screen.contains(&counted) && !screen.contains("indexed ")
+    })
 }
 
 /// Page down the conversation until a tool call is on screen (the transcript may still be

@@ -176,18 +176,9 @@ fn last_line(screen: &str) -> String {
 
 /// Wait until the prompt is back, empty, with the picker gone (at most 30 s).
 fn wait_for_empty_prompt(tmux: &Tmux) -> String {
-    let start = Instant::now();
-    loop {
-        let screen = tmux.capture();
-        if last_line(&screen) == "shell$" && !screen.contains(TITLE) {
-            return screen;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(30),
-            "no empty prompt; the screen:\n{screen}"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    tmux.wait_until("an empty prompt", |screen| {
+        last_line(screen) == "shell$" && !screen.contains(TITLE)
+    })
 }
 
 /// The screen with wrapped lines joined (a long command is one line).

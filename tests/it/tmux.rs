@@ -43,15 +43,21 @@ impl Tmux {
 
     /// Poll the pane until `want` shows (at most 30 s: CI machines run the suite in parallel).
     pub fn wait_for(&self, want: &str) -> String {
+        self.wait_until(&format!("{want:?}"), |screen| screen.contains(want))
+    }
+
+    /// Poll the pane until `done` holds of the screen (at most 30 s); `what` names what is
+    /// waited for when it times out.
+    pub fn wait_until(&self, what: &str, done: impl Fn(&str) -> bool) -> String {
         let start = Instant::now();
         loop {
             let screen = self.capture();
-            if screen.contains(want) {
+            if done(&screen) {
                 return screen;
             }
             assert!(
                 start.elapsed() < Duration::from_secs(30),
-                "timed out waiting for {want:?}; the screen:\n{screen}"
+                "timed out waiting for {what}; the screen:\n{screen}"
             );
             std::thread::sleep(Duration::from_millis(100));
         }
