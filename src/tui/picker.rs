@@ -183,9 +183,10 @@ pub fn spawn_workers(store: Store, cache: CacheSetup, codex: Codex, wakeup: Wake
     let index_run = {
         let store = store.clone();
         let waker = wakeup.waker(Source::Index);
-        move || {
+        move |later| {
             let opts = IndexOptions {
                 archived: true,
+                later,
                 ..IndexOptions::default()
             };
             let events = indexer::spawn_with(store.clone(), opts, cache.clone());
@@ -196,9 +197,12 @@ pub fn spawn_workers(store: Store, cache: CacheSetup, codex: Codex, wakeup: Wake
     let home = store.home.clone();
     let search = search::spawn(wakeup.waker(Source::Answer));
     let transcripts = conversation_reader::spawn(store.clone(), wakeup.waker(Source::Answer));
-    Workers::new(wakeup, index_run(), search, transcripts)
+    Workers::new(wakeup, index_run(false), search, transcripts)
         .with_codex(codex, store)
-        .with_live(move || watch::spawn(&watched, watch_waker), index_run)
+        .with_live(
+            move || watch::spawn(&watched, watch_waker),
+            move || index_run(true),
+        )
         .with_locks(home)
 }
 

@@ -45,19 +45,37 @@ fn shown(id: &str, path: &Path, texts: [Option<&str>; 4], archived: bool) -> Str
 /// The picker's stream, applied as the picker applies it: rows by path, and the files passed
 /// over.
 fn picker(home: &Path, cache: &Path) -> (BTreeMap<PathBuf, String>, Vec<PathBuf>) {
+    let (rows, issues, _) = picker_run(home, cache, false, BTreeMap::new());
+    (rows, issues)
+}
+
+/// One run of the picker's indexer (`later`: a later run, of a picker holding `rows`), applied
+/// to `rows`; also the paths of the rows its events carried.
+fn picker_run(
+    home: &Path,
+    cache: &Path,
+    later: bool,
+    mut rows: BTreeMap<PathBuf, String>,
+) -> (BTreeMap<PathBuf, String>, Vec<PathBuf>, Vec<PathBuf>) {
     let rx = indexer::spawn_with(
         Store {
             home: home.to_path_buf(),
         },
-        IndexOptions::default(),
+        IndexOptions {
+            later,
+            ..IndexOptions::default()
+        },
         CacheSetup {
             dir: Some(cache.to_path_buf()),
             content: false,
         },
     );
-    let mut rows = BTreeMap::new();
     let mut issues = Vec::new();
+    let mut carried = Vec::new();
     for event in rx {
+        if let Event::Rows(r) | Event::Updated(r) = &event {
+            carried.extend(r.iter().map(|r| r.path.clone()));
+        }
         match event {
             Event::Rows(r) | Event::Updated(r) => {
                 for r in r {
@@ -71,13 +89,16 @@ fn picker(home: &Path, cache: &Path) -> (BTreeMap<PathBuf, String>, Vec<PathBuf>
                     rows.insert(r.path.clone(), line);
                 }
             }
-            Event::Removed(paths) => paths.iter().for_each(|p| drop(rows.remove(p))),
+            Event::Removed(paths) => {
+                carried.extend(paths.iter().cloned());
+                paths.iter().for_each(|p| drop(rows.remove(p)));
+            }
             Event::Issue(issue) => issues.push(issue.path),
             _ => {}
         }
     }
     issues.sort();
-    (rows, issues)
+    (rows, issues, carried)
 }
 
 /// `list --json --archived` with the cache in `xdg`: rows by path, and the files passed over
@@ -172,4 +193,65 @@ fn the_picker_stream_and_list_give_the_same_rows() {
     let shared_cache = shared.join("codex-picker");
     same(picker(&home, &shared_cache), &want, "picker after list");
     same(list(&home, &shared), &want, "list after the picker");
+}
+
+/// A picker's later run (the store changed while it was open) makes and sends only what changed
+/// since its first run: nothing at all when nothing did, and what it sends brings the rows the
+/// picker holds to exactly those a new picker would show.
+#[test]
+fn a_later_run_sends_only_what_changed() {
+    use crate::common::{meta_line, rollout_rel, user_event, write_lines};
+    let (dir, home) = store();
+    let cache = dir.path().join("picker-cache");
+    let (first, issues, sent) = picker_run(&home, &cache, false, BTreeMap::new());
+    assert!(sent.len() >= first.len() && first.len() > 5, "{sent:?}");
+    // The fork alone is made again each run: its title is its parent's, which may have changed.
+    let fork = |p: &PathBuf| {
+        first
+            .get(p)
+            .is_some_and(|r| r.starts_with("019ac009-7e2d-7a41-9c3b-000000000009"))
+    };
+    let (same_rows, _, sent) = picker_run(&home, &cache, true, first.clone());
+    assert!(
+        sent.len() == 1 && fork(&sent[0]),
+        "nothing changed: no row made or sent but the fork's: {sent:?}"
+    );
+    assert_eq!(same_rows, first);
+    // A new session, one grown, one deleted.
+    let id = "019ac009-7e2d-7a41-9c3b-0000000000aa";
+    write_lines(
+        &home,
+        &rollout_rel(id),
+        &[
+            meta_line(id, "/w/later"),
+            user_event("a session started later"),
+        ],
+    );
+    let mut paths = first
+        .keys()
+        .filter(|p| !p.to_string_lossy().contains("archived") && !fork(p))
+        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"));
+    let (grown, gone) = (paths.next().unwrap().clone(), paths.next().unwrap().clone());
+    let mut text = std::fs::read_to_string(&grown).unwrap();
+    text.push_str(&user_event("one more prompt"));
+    text.push('\n');
+    std::fs::write(&grown, text).unwrap();
+    std::fs::remove_file(&gone).unwrap();
+    let (later, later_issues, sent) = picker_run(&home, &cache, true, first.clone());
+    // Each row the preview read is sent again once read whole.
+    let sent: std::collections::BTreeSet<_> = sent.iter().filter(|p| !fork(p)).collect();
+    assert_eq!(
+        sent.len(),
+        3,
+        "the new, grown and gone sessions alone: {sent:?}"
+    );
+    assert!(later.keys().any(|p| p.to_string_lossy().contains(id)));
+    assert!(!later.contains_key(&gone));
+    let fresh = picker(&home, &dir.path().join("fresh-cache"));
+    same(
+        (later, later_issues),
+        &fresh,
+        "a later run against a new picker",
+    );
+    assert_eq!(issues, fresh.1);
 }

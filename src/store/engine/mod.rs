@@ -54,6 +54,19 @@ pub struct Lines {
     pub format: u64,
 }
 
+/// When a run sends the rows of sessions whose cached state is still good.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cached {
+    /// As the walk settles them, among the others (a listing).
+    Settled,
+    /// Before walking (the picker's first screen).
+    First,
+    /// Never: the sink holds the rows of the cache as it is (a picker's later run, after its
+    /// first sent them and saved the cache). They are not even made, so the run sends only
+    /// what changed since.
+    Known,
+}
+
 /// What a run reads and how it reports.
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -63,8 +76,8 @@ pub struct Options {
     pub until: Until,
     /// The rows cache file; `None` reads everything and writes nothing.
     pub cache: Option<PathBuf>,
-    /// Send the cached rows before walking (the picker's first screen).
-    pub cached_first: bool,
+    /// When the rows of unchanged cached sessions are sent, if at all.
+    pub cached: Cached,
     /// Make and keep each session's output line, and hand unchanged ones out as [`Row::Kept`].
     pub lines: Option<Lines>,
     /// Threads of the run's pool.
@@ -94,7 +107,7 @@ impl Options {
             archived,
             until,
             cache: None,
-            cached_first: false,
+            cached: Cached::Settled,
             lines: None,
             threads: super::default_threads(),
             background: false,
@@ -190,7 +203,7 @@ pub fn newest_first(rows: &[Row]) -> Vec<&Row> {
     keyed.into_iter().map(|(_, r)| r).collect()
 }
 
-/// What a run tells its sink, in this order: cached `Rows` (with [`Options::cached_first`]),
+/// What a run tells its sink, in this order: cached `Rows` (with [`Cached::First`]),
 /// `Found`, then `Rows` / `Updated` / `Removed` / `Issue` / `Progress` in any mix, `Note`s,
 /// `Finished`.
 #[derive(Debug)]

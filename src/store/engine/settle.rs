@@ -14,7 +14,7 @@ use rayon::ThreadPool;
 
 use super::out::{Id, Out};
 use super::plan::{self, Todo, Work};
-use super::{Event, Finished, Options, Row};
+use super::{Cached, Event, Finished, Options, Row};
 use crate::rollout::summary::{ScanOptions, ScanState, Until};
 use crate::session::SessionRow;
 use crate::store::cache::{self, LoadOutcome, Plan, RowCache, Stamp};
@@ -137,8 +137,8 @@ impl<'a> Run<'a> {
 
     pub(super) fn go(mut self, sink: &mut dyn FnMut(Event) -> bool) -> bool {
         let file = self.opts.cache.as_deref();
-        let head = match (file, self.opts.cached_first) {
-            (Some(file), true) => RowCache::head(file, &self.store.home),
+        let head = match (file, self.opts.cached) {
+            (Some(file), Cached::First) => RowCache::head(file, &self.store.home),
             _ => RowCache::empty(&self.store.home),
         };
         if !head.is_empty() && !sink(Event::Rows(self.rows_of(&head, None))) {
@@ -168,10 +168,12 @@ impl<'a> Run<'a> {
         in_head.sort_unstable();
         rc.adopt(head);
         let mut sent = vec![false; rc.len()];
-        if self.opts.cached_first {
+        if self.opts.cached != Cached::Settled {
             for (s, e) in sent.iter_mut().zip(rc.entries()) {
                 *s = self.wanted(e.key());
             }
+        }
+        if self.opts.cached == Cached::First {
             let rest = self.rows_of(&rc, Some(&in_head));
             if !rest.is_empty() && !sink(Event::Rows(rest)) {
                 return false;

@@ -2,7 +2,8 @@
 //! own and sent to the picker over a channel, then the content index.
 //!
 //! The rows phase is one engine run in preview mode (each file read up to its first real user
-//! message), cached rows first: the rows the cache knows arrive before any walking, then what
+//! message), cached rows first: the rows the cache knows arrive before any walking (not in a
+//! later run: the picker has them, and they are not made again), then what
 //! changed as [`Event::Rows`], [`Event::Updated`] and [`Event::Removed`], and
 //! [`Event::Finished`]. Then, unless turned off, the content phase builds (or loads and
 //! refreshes) the content search index of the sessions the run found, on the same walk, and
@@ -31,7 +32,8 @@ use crate::store::engine::{self, Passes, Row};
 use crate::store::walk::RolloutFile;
 use crate::store::{self, cache, fork, reader, FileIssue, Store};
 
-/// What the indexer tells the picker, in this order: cached `Rows` (when a cache exists),
+/// What the indexer tells the picker, in this order: cached `Rows` (when a cache exists and
+/// the run is not a later one),
 /// `Found`, then `Rows` / `Updated` / `Removed` / `Issue` / `Progress` in any mix, `Finished`;
 /// then the content phase: `Updated` / `ContentReady` / `ContentProgress`..., `ContentReady`;
 /// then the whole phase: `Updated` / `Removed`..., `Whole`. The channel closes after that.
@@ -72,6 +74,9 @@ pub struct IndexOptions {
     /// Rows per batch sent to the picker (a batch is also sent when `flush_every` passes).
     pub batch: usize,
     pub flush_every: Duration,
+    /// A later run of a receiver that has every row of the first (and so of the rows cache
+    /// that run saved): the cached rows are not made again, only what changed is sent.
+    pub later: bool,
 }
 
 impl Event {
@@ -93,6 +98,7 @@ impl Default for IndexOptions {
             threads: store::default_threads(),
             batch: 256,
             flush_every: Duration::from_millis(30),
+            later: false,
         }
     }
 }
@@ -151,7 +157,11 @@ fn cache_path(store: &Store, setup: &CacheSetup, kind: &str) -> Option<PathBuf> 
 fn run(store: &Store, opts: IndexOptions, setup: &CacheSetup, tx: &Sender<Event>) {
     let run_opts = engine::Options {
         cache: cache_path(store, setup, "rows"),
-        cached_first: true,
+        cached: if opts.later {
+            engine::Cached::Known
+        } else {
+            engine::Cached::First
+        },
         threads: opts.threads,
         background: true,
         batch: opts.batch,
