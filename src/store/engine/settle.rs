@@ -294,7 +294,10 @@ impl<'a> Run<'a> {
     /// [`Run::settle`] of a file looked at.
     fn settle_file(&self, rc: &RowCache, file: &RolloutFile, todo: Todo) -> Settled {
         let entry = todo.entry.map(|(e, how)| (&rc.entries()[e], how));
-        let passed = self.opts.passes.as_deref().and_then(|p| p.of(file));
+        let (passed, pass_bytes) = match self.opts.passes.as_deref().and_then(|p| p.of(file)) {
+            Some((state, bytes)) => (Some(state), Some(bytes)),
+            None => (None, None),
+        };
         let given = passed.is_some();
         let (mut state, fresh) = match (passed, entry) {
             (Some(state), _) => (state, true),
@@ -334,7 +337,8 @@ impl<'a> Run<'a> {
             };
         }
         let keep = (read || given) && self.opts.cache.is_some();
-        let encoded = keep.then(|| cache::encode_state(&state));
+        // A pass's bytes are its state's encoding already.
+        let encoded = keep.then(|| pass_bytes.unwrap_or_else(|| cache::encode_state(&state)));
         let fork = state
             .meta
             .as_ref()

@@ -16,7 +16,7 @@
 //! [`Event::Whole`]). The indexer stops as soon as its receiver is dropped; a problem with one
 //! file is an [`Event::Issue`], never the end of the run.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Arc;
 use std::thread;
@@ -278,7 +278,9 @@ fn content_phase(
     let names = store.names();
     // Taken apart, not copied: a large store's list of files is held once.
     let (all, ids): (Vec<RolloutFile>, Vec<Option<String>>) = files.into_iter().unzip();
-    let mut passes = Passes::default();
+    // They wait beside the rows cache (in the system's temporary folder with no cache).
+    let rows_cache = cache_path(store, setup, "rows");
+    let mut passes = Passes::new(rows_cache.as_deref().and_then(Path::parent));
     let mut read_whole = |read: Vec<WholePass>| {
         let rows = whole_rows(read, store, &all, &mut passes);
         // A receiver that is gone stops the build at its next progress report.
@@ -311,9 +313,7 @@ fn whole_rows(
     files: &[RolloutFile],
     passes: &mut Passes,
 ) -> Vec<SessionRow> {
-    for (file, state) in &read {
-        passes.add(file, state);
-    }
+    passes.add(read.iter().map(|(file, state)| (file, state)));
     let names = store.names();
     let names = &names;
     let as_read = |file: &RolloutFile| {
