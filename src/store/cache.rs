@@ -432,19 +432,20 @@ pub fn save(
     Ok(())
 }
 
-/// Write a whole rows file (see [`save`]).
+/// Write a whole rows file (see [`save`]): the first section made in memory (it is small),
+/// the second streamed from the records, so that a large store's cache is not held a second
+/// time while it is written.
 fn save_whole(path: &Path, home: &Path, stamp: Stamp, records: &[RecordRef]) -> io::Result<()> {
     let home = path_bytes(home);
     let head = newest_sessions(records);
     let unwritable = || io::Error::other("a cache entry cannot be encoded");
     let head = codec::encode_section(Vec::with_capacity(head.len() * 1024), home, stamp, &head)
         .ok_or_else(unwritable)?;
-    let size: u64 = records.iter().map(delta::record_size).sum();
-    let mut body = Vec::with_capacity(head.len() + size as usize + 64);
-    body.extend_from_slice(&envelope::frame_prefix(&head));
-    body.extend_from_slice(&head);
-    let body = codec::encode_section(body, home, stamp, records).ok_or_else(unwritable)?;
-    write_envelope_unsynced(path, "rows", rows_version(), &[&body])
+    envelope::write_envelope_unsynced_with(path, "rows", rows_version(), |w| {
+        w.write_all(&envelope::frame_prefix(&head))?;
+        w.write_all(&head)?;
+        codec::write_section(w, home, stamp, records)
+    })
 }
 
 /// The records of the newest sessions, newest first (ties in path order), at most

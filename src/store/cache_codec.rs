@@ -235,6 +235,26 @@ pub(super) fn encode_section(
     Some(append_parts(out, records))
 }
 
+/// Write a section, as [`encode_section`] encodes it, to `w`: only its table is made in
+/// memory; the states and lines go out from the records as they are.
+pub(super) fn write_section(
+    w: &mut dyn std::io::Write,
+    home: &[u8],
+    stamp: Stamp,
+    records: &[RecordRef],
+) -> std::io::Result<()> {
+    let table = postcard::to_stdvec(&section(home, stamp, records))
+        .map_err(|_| std::io::Error::other("a cache entry cannot be encoded"))?;
+    w.write_all(&table)?;
+    for r in records {
+        w.write_all(r.state)?;
+    }
+    for r in records {
+        w.write_all(r.line)?;
+    }
+    Ok(())
+}
+
 /// A delta's bytes: the rows file it is written against, the paths gone from it, and a section
 /// of the records new or changed since.
 pub(super) fn encode_delta(

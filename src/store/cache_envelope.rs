@@ -93,9 +93,19 @@ pub fn write_envelope_unsynced(
     version: &str,
     parts: &[&[u8]],
 ) -> io::Result<()> {
-    write_atomically(path, kind, version, false, |w| {
+    write_envelope_unsynced_with(path, kind, version, |w| {
         parts.iter().try_for_each(|p| w.write_all(p))
     })
+}
+
+/// [`write_envelope_unsynced`] with the body streamed by `body`.
+pub(super) fn write_envelope_unsynced_with(
+    path: &Path,
+    kind: &str,
+    version: &str,
+    body: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<()> {
+    write_atomically(path, kind, version, false, body)
 }
 
 fn write_atomically(
