@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 
 use crate::codex::{Codex, CodexError};
 use crate::session::SessionRow;
+use crate::store::engine::Held;
 use crate::store::Store;
 use crate::tui::app::App;
 use crate::workers::changes::{self, Done};
@@ -65,7 +66,7 @@ pub struct Workers {
 struct Live {
     watch: Option<Box<dyn FnOnce() -> Receiver<Changed> + Send>>,
     ticks: Option<Receiver<Changed>>,
-    restart: Box<dyn Fn() -> Receiver<Event> + Send>,
+    restart: Box<dyn Fn(Held) -> Receiver<Event> + Send>,
     due: bool,
 }
 
@@ -135,7 +136,7 @@ impl Workers {
     pub fn with_live(
         mut self,
         watch: impl FnOnce() -> Receiver<Changed> + Send + 'static,
-        restart: impl Fn() -> Receiver<Event> + Send + 'static,
+        restart: impl Fn(Held) -> Receiver<Event> + Send + 'static,
     ) -> Workers {
         self.live = Some(Live {
             watch: Some(Box::new(watch)),
@@ -167,7 +168,7 @@ impl Workers {
         live.due |= asked || changed;
         if live.due && !self.index_open {
             live.due = false;
-            self.index = (live.restart)();
+            self.index = (live.restart)(app.held_files());
             self.index_open = true;
             self.index_news = true;
             app.index_restarted();

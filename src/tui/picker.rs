@@ -4,6 +4,7 @@
 
 use std::io::{self, Write};
 use std::path::Path;
+use std::sync::Arc;
 
 use ratatui::crossterm::event::{self, Event as TermEvent};
 use ratatui::Terminal;
@@ -13,6 +14,7 @@ use crate::cli::{EXIT_CANCELLED, EXIT_ERROR, EXIT_OK};
 use crate::codex::Codex;
 use crate::config::{self, FileConfig, Scope, Settings};
 use crate::height::Height;
+use crate::store::engine::Held;
 use crate::store::{self, Store};
 use crate::tui::app::{App, Options, Outcome};
 use crate::tui::dispatch::Workers;
@@ -183,10 +185,10 @@ pub fn spawn_workers(store: Store, cache: CacheSetup, codex: Codex, wakeup: Wake
     let index_run = {
         let store = store.clone();
         let waker = wakeup.waker(Source::Index);
-        move |later| {
+        move |held: Option<Held>| {
             let opts = IndexOptions {
                 archived: true,
-                later,
+                held: held.map(Arc::new),
                 ..IndexOptions::default()
             };
             let events = indexer::spawn_with(store.clone(), opts, cache.clone());
@@ -197,11 +199,11 @@ pub fn spawn_workers(store: Store, cache: CacheSetup, codex: Codex, wakeup: Wake
     let home = store.home.clone();
     let search = search::spawn(wakeup.waker(Source::Answer));
     let transcripts = conversation_reader::spawn(store.clone(), wakeup.waker(Source::Answer));
-    Workers::new(wakeup, index_run(false), search, transcripts)
+    Workers::new(wakeup, index_run(None), search, transcripts)
         .with_codex(codex, store)
         .with_live(
             move || watch::spawn(&watched, watch_waker),
-            move || index_run(true),
+            move |held| index_run(Some(held)),
         )
         .with_locks(home)
 }

@@ -45,24 +45,36 @@ fn shown(id: &str, path: &Path, texts: [Option<&str>; 4], archived: bool) -> Str
 /// The picker's stream, applied as the picker applies it: rows by path, and the files passed
 /// over.
 fn picker(home: &Path, cache: &Path) -> (BTreeMap<PathBuf, String>, Vec<PathBuf>) {
-    let (rows, issues, _) = picker_run(home, cache, false, BTreeMap::new());
-    (rows, issues)
+    let run = picker_run(home, cache, None);
+    (run.rows, run.issues)
 }
 
-/// One run of the picker's indexer (`later`: a later run, of a picker holding `rows`), applied
-/// to `rows`; also the paths of the rows its events carried.
-fn picker_run(
-    home: &Path,
-    cache: &Path,
-    later: bool,
-    mut rows: BTreeMap<PathBuf, String>,
-) -> (BTreeMap<PathBuf, String>, Vec<PathBuf>, Vec<PathBuf>) {
+/// What a picker holds after an index run: its rows as shown, each row's file as the row was
+/// made of it (size, mtime), the files passed over, and the paths of the rows the run sent.
+#[derive(Clone, Default)]
+struct Held {
+    rows: BTreeMap<PathBuf, String>,
+    files: BTreeMap<PathBuf, (u64, i64)>,
+    issues: Vec<PathBuf>,
+    sent: Vec<PathBuf>,
+}
+
+/// One run of the picker's indexer, a later run of a picker holding `before` when given,
+/// applied to its rows.
+fn picker_run(home: &Path, cache: &Path, before: Option<&Held>) -> Held {
+    let held = before.map(|b| {
+        let files = b
+            .files
+            .iter()
+            .map(|(p, (size, mtime))| (p.as_path(), *size, *mtime));
+        std::sync::Arc::new(codex_picker::store::engine::Held::of(files))
+    });
     let rx = indexer::spawn_with(
         Store {
             home: home.to_path_buf(),
         },
         IndexOptions {
-            later,
+            held,
             ..IndexOptions::default()
         },
         CacheSetup {
@@ -70,15 +82,15 @@ fn picker_run(
             content: false,
         },
     );
-    let mut issues = Vec::new();
-    let mut carried = Vec::new();
+    let mut run = before.cloned().unwrap_or_default();
+    run.sent.clear();
+    run.issues.clear();
     for event in rx {
-        if let Event::Rows(r) | Event::Updated(r) = &event {
-            carried.extend(r.iter().map(|r| r.path.clone()));
-        }
         match event {
             Event::Rows(r) | Event::Updated(r) => {
                 for r in r {
+                    run.sent.push(r.path.clone());
+                    run.files.insert(r.path.clone(), (r.size, r.updated_ms));
                     let texts = [
                         r.first_user_message.as_deref(),
                         r.git_branch.as_deref(),
@@ -86,19 +98,22 @@ fn picker_run(
                         r.created_at.as_deref(),
                     ];
                     let line = shown(&r.id, &r.path, texts, r.archived);
-                    rows.insert(r.path.clone(), line);
+                    run.rows.insert(r.path.clone(), line);
                 }
             }
             Event::Removed(paths) => {
-                carried.extend(paths.iter().cloned());
-                paths.iter().for_each(|p| drop(rows.remove(p)));
+                for p in paths {
+                    run.rows.remove(&p);
+                    run.files.remove(&p);
+                    run.sent.push(p);
+                }
             }
-            Event::Issue(issue) => issues.push(issue.path),
+            Event::Issue(issue) => run.issues.push(issue.path),
             _ => {}
         }
     }
-    issues.sort();
-    (rows, issues, carried)
+    run.issues.sort();
+    run
 }
 
 /// `list --json --archived` with the cache in `xdg`: rows by path, and the files passed over
@@ -196,38 +211,57 @@ fn the_picker_stream_and_list_give_the_same_rows() {
 }
 
 /// A picker's later run (the store changed while it was open) makes and sends only what changed
-/// since its first run: nothing at all when nothing did, and what it sends brings the rows the
-/// picker holds to exactly those a new picker would show.
+/// since its first run, and what it never had: nothing at all when nothing did, a session that
+/// another process's listing put in the shared rows cache meanwhile, and what it sends brings
+/// the rows the picker holds to exactly those a new picker would show.
 #[test]
 fn a_later_run_sends_only_what_changed() {
     use crate::common::{meta_line, rollout_rel, user_event, write_lines};
     let (dir, home) = store();
-    let cache = dir.path().join("picker-cache");
-    let (first, issues, sent) = picker_run(&home, &cache, false, BTreeMap::new());
-    assert!(sent.len() >= first.len() && first.len() > 5, "{sent:?}");
+    // The picker's cache folder is the one `list` uses under this XDG_CACHE_HOME.
+    let xdg = dir.path().join("xdg");
+    let cache = xdg.join("codex-picker");
+    let first = picker_run(&home, &cache, None);
+    assert!(first.sent.len() >= first.rows.len() && first.rows.len() > 5);
     // The fork alone is made again each run: its title is its parent's, which may have changed.
     let fork = |p: &PathBuf| {
         first
+            .rows
             .get(p)
             .is_some_and(|r| r.starts_with("019ac009-7e2d-7a41-9c3b-000000000009"))
     };
-    let (same_rows, _, sent) = picker_run(&home, &cache, true, first.clone());
+    let unchanged = picker_run(&home, &cache, Some(&first));
     assert!(
-        sent.len() == 1 && fork(&sent[0]),
-        "nothing changed: no row made or sent but the fork's: {sent:?}"
+        unchanged.sent.len() == 1 && fork(&unchanged.sent[0]),
+        "nothing changed: no row made or sent but the fork's: {:?}",
+        unchanged.sent
     );
-    assert_eq!(same_rows, first);
+    assert_eq!(unchanged.rows, first.rows);
+    // A session the picker never had, read by a listing that saved it in the shared cache.
+    let new = |id: &str, text: &str| {
+        write_lines(
+            &home,
+            &rollout_rel(id),
+            &[meta_line(id, "/w/later"), user_event(text)],
+        )
+    };
+    let listed = new(
+        "019ac009-7e2d-7a41-9c3b-0000000000ab",
+        "listed elsewhere first",
+    );
+    let _ = list(&home, &xdg);
+    let after_list = picker_run(&home, &cache, Some(&first));
+    assert!(
+        after_list.rows.contains_key(&listed),
+        "a session the picker does not hold is sent though the cache has it"
+    );
     // A new session, one grown, one deleted.
-    let id = "019ac009-7e2d-7a41-9c3b-0000000000aa";
-    write_lines(
-        &home,
-        &rollout_rel(id),
-        &[
-            meta_line(id, "/w/later"),
-            user_event("a session started later"),
-        ],
+    let added = new(
+        "019ac009-7e2d-7a41-9c3b-0000000000aa",
+        "a session started later",
     );
     let mut paths = first
+        .rows
         .keys()
         .filter(|p| !p.to_string_lossy().contains("archived") && !fork(p))
         .filter(|p| p.extension().is_some_and(|e| e == "jsonl"));
@@ -237,21 +271,20 @@ fn a_later_run_sends_only_what_changed() {
     text.push('\n');
     std::fs::write(&grown, text).unwrap();
     std::fs::remove_file(&gone).unwrap();
-    let (later, later_issues, sent) = picker_run(&home, &cache, true, first.clone());
+    let later = picker_run(&home, &cache, Some(&after_list));
     // Each row the preview read is sent again once read whole.
-    let sent: std::collections::BTreeSet<_> = sent.iter().filter(|p| !fork(p)).collect();
+    let sent: std::collections::BTreeSet<_> = later.sent.iter().filter(|p| !fork(p)).collect();
     assert_eq!(
-        sent.len(),
-        3,
-        "the new, grown and gone sessions alone: {sent:?}"
+        sent,
+        [&added, &grown, &gone].into_iter().collect(),
+        "the new, grown and gone sessions alone"
     );
-    assert!(later.keys().any(|p| p.to_string_lossy().contains(id)));
-    assert!(!later.contains_key(&gone));
+    assert!(!later.rows.contains_key(&gone));
     let fresh = picker(&home, &dir.path().join("fresh-cache"));
     same(
-        (later, later_issues),
+        (later.rows, later.issues.clone()),
         &fresh,
         "a later run against a new picker",
     );
-    assert_eq!(issues, fresh.1);
+    assert_eq!(first.issues, fresh.1);
 }

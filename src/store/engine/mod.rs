@@ -31,7 +31,7 @@ mod passes;
 mod plan;
 mod settle;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -55,16 +55,46 @@ pub struct Lines {
 }
 
 /// When a run sends the rows of sessions whose cached state is still good.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub enum Cached {
     /// As the walk settles them, among the others (a listing).
     Settled,
     /// Before walking (the picker's first screen).
     First,
-    /// Never: the sink holds the rows of the cache as it is (a picker's later run, after its
-    /// first sent them and saved the cache). They are not even made, so the run sends only
-    /// what changed since.
-    Known,
+    /// Only those the sink does not hold already (a picker's later run): a cached session whose
+    /// file is as the sink's row was made of is neither made nor sent, so the run sends only
+    /// what changed since, and what the sink never had (a cache another process wrote).
+    Known(Arc<Held>),
+}
+
+/// The files a receiver holds rows of, each as its row was made of it (path, size, mtime).
+#[derive(Debug, Default)]
+pub struct Held {
+    files: foldhash::HashSet<u64>,
+    hasher: foldhash::fast::RandomState,
+}
+
+impl Held {
+    /// Held rows of `files`: each file's path, size and modification time.
+    pub fn of<'a>(files: impl IntoIterator<Item = (&'a Path, u64, Millis)>) -> Held {
+        let mut held = Held::default();
+        for (path, size, mtime_ms) in files {
+            let key = held.key(path.as_os_str().as_encoded_bytes(), size, mtime_ms);
+            held.files.insert(key);
+        }
+        held
+    }
+
+    /// The receiver holds the row of the file at `path` (its bytes) as it is with `size` and
+    /// `mtime_ms`. Hashed, not kept: a false yes would need two 64-bit hashes to agree.
+    pub fn has(&self, path: &[u8], size: u64, mtime_ms: Millis) -> bool {
+        self.files.contains(&self.key(path, size, mtime_ms))
+    }
+
+    fn key(&self, path: &[u8], size: u64, mtime_ms: Millis) -> u64 {
+        use std::hash::BuildHasher;
+        self.hasher.hash_one((path, size, mtime_ms))
+    }
 }
 
 /// What a run reads and how it reports.

@@ -137,7 +137,7 @@ impl<'a> Run<'a> {
 
     pub(super) fn go(mut self, sink: &mut dyn FnMut(Event) -> bool) -> bool {
         let file = self.opts.cache.as_deref();
-        let head = match (file, self.opts.cached) {
+        let head = match (file, &self.opts.cached) {
             (Some(file), Cached::First) => RowCache::head(file, &self.store.home),
             _ => RowCache::empty(&self.store.home),
         };
@@ -167,13 +167,8 @@ impl<'a> Run<'a> {
             .collect();
         in_head.sort_unstable();
         rc.adopt(head);
-        let mut sent = vec![false; rc.len()];
-        if self.opts.cached != Cached::Settled {
-            for (s, e) in sent.iter_mut().zip(rc.entries()) {
-                *s = self.wanted(e.key());
-            }
-        }
-        if self.opts.cached == Cached::First {
+        let sent = self.sent(&rc);
+        if matches!(self.opts.cached, Cached::First) {
             let rest = self.rows_of(&rc, Some(&in_head));
             if !rest.is_empty() && !sink(Event::Rows(rest)) {
                 return false;
@@ -215,6 +210,21 @@ impl<'a> Run<'a> {
             files
         };
         self.finish(rc, files, &work, out)
+    }
+
+    /// Which entries of `rc` the sink has the rows of already (those sent first, or held).
+    fn sent(&self, rc: &RowCache) -> Vec<bool> {
+        let entries = rc.entries().iter();
+        match &self.opts.cached {
+            Cached::Settled => vec![false; rc.len()],
+            Cached::First => entries.map(|e| self.wanted(e.key())).collect(),
+            Cached::Known(held) => entries
+                .map(|e| {
+                    let key = e.key();
+                    self.wanted(key) && held.has(rc.path(e), key.size, key.mtime_ms)
+                })
+                .collect(),
+        }
     }
 
     /// Rows made from the cached sessions of `rc` (those whose path is not in `except`),

@@ -121,6 +121,11 @@ impl App {
         self.rows.index_of(path).map(|i| &*self.rows.all()[i])
     }
 
+    /// The files of the rows the picker holds (for a later index run: see [`Rows::held`]).
+    pub fn held_files(&self) -> crate::store::engine::Held {
+        self.rows.held()
+    }
+
     /// The indexer runs again (the store changed, or Ctrl+R).
     pub fn index_restarted(&mut self) {
         self.index.restart();

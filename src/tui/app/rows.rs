@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::session::SessionRow;
+use crate::store::engine::Held;
 
 #[derive(Debug, Clone, Default)]
 pub struct Rows {
@@ -122,5 +123,16 @@ impl Rows {
     /// Row `i`'s file vanished.
     pub fn is_gone(&self, i: usize) -> bool {
         self.gone.contains(&i)
+    }
+
+    /// The files of the rows held (gone ones not), as each row was made of its file: what a
+    /// later index run need not send again.
+    pub fn held(&self) -> Held {
+        let live = self
+            .rows
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !self.gone.contains(i));
+        Held::of(live.map(|(_, r)| (r.path.as_path(), r.size, r.updated_ms)))
     }
 }

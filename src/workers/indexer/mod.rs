@@ -3,7 +3,7 @@
 //!
 //! The rows phase is one engine run in preview mode (each file read up to its first real user
 //! message), cached rows first: the rows the cache knows arrive before any walking (not in a
-//! later run: the picker has them, and they are not made again), then what
+//! later run: the rows the picker holds are not made again), then what
 //! changed as [`Event::Rows`], [`Event::Updated`] and [`Event::Removed`], and
 //! [`Event::Finished`]. Then, unless turned off, the content phase builds (or loads and
 //! refreshes) the content search index of the sessions the run found, on the same walk, and
@@ -33,7 +33,7 @@ use crate::store::walk::RolloutFile;
 use crate::store::{self, cache, fork, reader, FileIssue, Store};
 
 /// What the indexer tells the picker, in this order: cached `Rows` (when a cache exists and
-/// the run is not a later one),
+/// the run is not a later one: then only those the picker does not hold, after the walk),
 /// `Found`, then `Rows` / `Updated` / `Removed` / `Issue` / `Progress` in any mix, `Finished`;
 /// then the content phase: `Updated` / `ContentReady` / `ContentProgress`..., `ContentReady`;
 /// then the whole phase: `Updated` / `Removed`..., `Whole`. The channel closes after that.
@@ -67,16 +67,16 @@ pub enum Event {
     Whole,
 }
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct IndexOptions {
     pub archived: bool,
     pub threads: usize,
     /// Rows per batch sent to the picker (a batch is also sent when `flush_every` passes).
     pub batch: usize,
     pub flush_every: Duration,
-    /// A later run of a receiver that has every row of the first (and so of the rows cache
-    /// that run saved): the cached rows are not made again, only what changed is sent.
-    pub later: bool,
+    /// A later run of a receiver that holds these rows: the cached rows it has are not made
+    /// again, only what changed (or what it never had) is sent.
+    pub held: Option<Arc<engine::Held>>,
 }
 
 impl Event {
@@ -98,7 +98,7 @@ impl Default for IndexOptions {
             threads: store::default_threads(),
             batch: 256,
             flush_every: Duration::from_millis(30),
-            later: false,
+            held: None,
         }
     }
 }
@@ -157,10 +157,9 @@ fn cache_path(store: &Store, setup: &CacheSetup, kind: &str) -> Option<PathBuf> 
 fn run(store: &Store, opts: IndexOptions, setup: &CacheSetup, tx: &Sender<Event>) {
     let run_opts = engine::Options {
         cache: cache_path(store, setup, "rows"),
-        cached: if opts.later {
-            engine::Cached::Known
-        } else {
-            engine::Cached::First
+        cached: match &opts.held {
+            Some(held) => engine::Cached::Known(held.clone()),
+            None => engine::Cached::First,
         },
         threads: opts.threads,
         background: true,
@@ -195,10 +194,10 @@ fn run(store: &Store, opts: IndexOptions, setup: &CacheSetup, tx: &Sender<Event>
         return;
     }
     let passes = match (setup.content, walked) {
-        (true, Some(files)) => content_phase(store, setup, files, opts, tx),
+        (true, Some(files)) => content_phase(store, setup, files, &opts, tx),
         _ => Passes::default(),
     };
-    whole_phase(store, setup, opts, passes, tx);
+    whole_phase(store, setup, &opts, passes, tx);
 }
 
 /// Read on to the end every file the preview left unfinished, so each row has its exact
@@ -210,7 +209,7 @@ fn run(store: &Store, opts: IndexOptions, setup: &CacheSetup, tx: &Sender<Event>
 fn whole_phase(
     store: &Store,
     setup: &CacheSetup,
-    opts: IndexOptions,
+    opts: &IndexOptions,
     passes: Passes,
     tx: &Sender<Event>,
 ) {
@@ -256,7 +255,7 @@ fn content_phase(
     store: &Store,
     setup: &CacheSetup,
     files: Vec<(RolloutFile, Option<String>)>,
-    opts: IndexOptions,
+    opts: &IndexOptions,
     tx: &Sender<Event>,
 ) -> Passes {
     let file = cache_path(store, setup, "content");
