@@ -245,31 +245,43 @@ fn a_later_run_sends_only_what_changed() {
             &[meta_line(id, "/w/later"), user_event(text)],
         )
     };
+    let mut paths = first
+        .rows
+        .keys()
+        .filter(|p| !p.to_string_lossy().contains("archived") && !fork(p))
+        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"));
+    let mut next = || paths.next().unwrap().clone();
+    let (listed_then_gone, grown, gone) = (next(), next(), next());
+    let grow = |path: &Path| {
+        let mut text = std::fs::read_to_string(path).unwrap();
+        text.push_str(&user_event("one more prompt"));
+        text.push('\n');
+        std::fs::write(path, text).unwrap();
+    };
+    // Between two runs, a listing reads a new session and a grown one into the shared cache,
+    // then the grown one is deleted: the picker is sent the one and told of the other.
     let listed = new(
         "019ac009-7e2d-7a41-9c3b-0000000000ab",
         "listed elsewhere first",
     );
+    grow(&listed_then_gone);
     let _ = list(&home, &xdg);
+    std::fs::remove_file(&listed_then_gone).unwrap();
     let after_list = picker_run(&home, &cache, Some(&first));
     assert!(
         after_list.rows.contains_key(&listed),
         "a session the picker does not hold is sent though the cache has it"
+    );
+    assert!(
+        !after_list.rows.contains_key(&listed_then_gone),
+        "a session the picker holds an older row of is removed though the cache knew it newer"
     );
     // A new session, one grown, one deleted.
     let added = new(
         "019ac009-7e2d-7a41-9c3b-0000000000aa",
         "a session started later",
     );
-    let mut paths = first
-        .rows
-        .keys()
-        .filter(|p| !p.to_string_lossy().contains("archived") && !fork(p))
-        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"));
-    let (grown, gone) = (paths.next().unwrap().clone(), paths.next().unwrap().clone());
-    let mut text = std::fs::read_to_string(&grown).unwrap();
-    text.push_str(&user_event("one more prompt"));
-    text.push('\n');
-    std::fs::write(&grown, text).unwrap();
+    grow(&grown);
     std::fs::remove_file(&gone).unwrap();
     let later = picker_run(&home, &cache, Some(&after_list));
     // Each row the preview read is sent again once read whole.

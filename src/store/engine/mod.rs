@@ -68,32 +68,52 @@ pub enum Cached {
 }
 
 /// The files a receiver holds rows of, each as its row was made of it (path, size, mtime).
+/// Hashed, not kept: a wrong answer would need two 64-bit hashes to agree.
 #[derive(Debug, Default)]
 pub struct Held {
     files: foldhash::HashSet<u64>,
+    paths: foldhash::HashSet<u64>,
     hasher: foldhash::fast::RandomState,
+}
+
+/// What a receiver has of a cached session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Has {
+    Nothing,
+    /// A row of the same path, made of the file as it was at another time: told when it goes.
+    Path,
+    /// Its row as the cache has it: nothing to send while the file stays so.
+    AsCached,
 }
 
 impl Held {
     /// Held rows of `files`: each file's path, size and modification time.
     pub fn of<'a>(files: impl IntoIterator<Item = (&'a Path, u64, Millis)>) -> Held {
+        use std::hash::BuildHasher;
         let mut held = Held::default();
         for (path, size, mtime_ms) in files {
-            let key = held.key(path.as_os_str().as_encoded_bytes(), size, mtime_ms);
-            held.files.insert(key);
+            let path = path.as_os_str().as_encoded_bytes();
+            held.files
+                .insert(held.hasher.hash_one((path, size, mtime_ms)));
+            held.paths.insert(held.hasher.hash_one(path));
         }
         held
     }
 
-    /// The receiver holds the row of the file at `path` (its bytes) as it is with `size` and
-    /// `mtime_ms`. Hashed, not kept: a false yes would need two 64-bit hashes to agree.
-    pub fn has(&self, path: &[u8], size: u64, mtime_ms: Millis) -> bool {
-        self.files.contains(&self.key(path, size, mtime_ms))
-    }
-
-    fn key(&self, path: &[u8], size: u64, mtime_ms: Millis) -> u64 {
+    /// What the receiver has of the file at `path` (its bytes), cached with `size` and
+    /// `mtime_ms`.
+    pub(crate) fn has(&self, path: &[u8], size: u64, mtime_ms: Millis) -> Has {
         use std::hash::BuildHasher;
-        self.hasher.hash_one((path, size, mtime_ms))
+        if self
+            .files
+            .contains(&self.hasher.hash_one((path, size, mtime_ms)))
+        {
+            Has::AsCached
+        } else if self.paths.contains(&self.hasher.hash_one(path)) {
+            Has::Path
+        } else {
+            Has::Nothing
+        }
     }
 }
 

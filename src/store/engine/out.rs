@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use super::plan::Work;
 use super::settle::{Fresh, Pass, Settled, Stats};
-use super::{Event, Kept, Options, Row};
+use super::{Event, Has, Kept, Options, Row};
 use crate::session::SessionRow;
 use crate::store::cache::{self, RowCache};
 use crate::store::walk::RolloutFile;
@@ -83,7 +83,7 @@ impl<'s> Out<'s> {
         rc: &Arc<RowCache>,
         files: &[RolloutFile],
         work: &Work,
-        sent: &[bool],
+        sent: &[Has],
         cold: bool,
     ) {
         self.ids = vec![Id::None; files.len()];
@@ -95,7 +95,7 @@ impl<'s> Out<'s> {
         self.removed.extend(
             work.gone
                 .iter()
-                .filter(|&&e| sent[e])
+                .filter(|&&e| sent[e] != Has::Nothing)
                 .map(|&e| cache::path_from(rc.path(&rc.entries()[e]))),
         );
         for &(i, e) in work.kept.iter().chain(&work.skipped) {
@@ -119,7 +119,7 @@ impl<'s> Out<'s> {
         &mut self,
         rx: &Receiver<Vec<Settled>>,
         files: &[RolloutFile],
-        sent: &[bool],
+        sent: &[Has],
     ) {
         loop {
             match rx.recv_timeout(self.flush_every) {
@@ -141,7 +141,7 @@ impl<'s> Out<'s> {
         }
     }
 
-    fn take(&mut self, s: Settled, files: &[RolloutFile], sent: &[bool]) {
+    fn take(&mut self, s: Settled, files: &[RolloutFile], sent: &[Has]) {
         self.done += 1;
         let i = s.todo.file;
         if let Some(slot) = self.looked.get_mut(i) {
@@ -160,13 +160,13 @@ impl<'s> Out<'s> {
                 self.stats.bytes_read += b;
             }
         }
-        let was_sent = s.todo.entry.is_some_and(|(e, _)| sent[e]);
+        let has = s.todo.entry.map_or(Has::Nothing, |(e, _)| sent[e]);
         let made = match s.made {
             Ok(made) => made,
             Err(issue) => {
                 // Not a session (yet): forget it so a later run looks again.
                 self.stats.forgotten += usize::from(s.todo.entry.is_some());
-                if was_sent {
+                if has != Has::Nothing {
                     self.removed.push(files[i].path.clone());
                 }
                 self.issues += 1;
@@ -193,10 +193,10 @@ impl<'s> Out<'s> {
         if made.fork && !passed && (!titled || row.user_messages.is_some()) {
             self.forks.push(row.clone());
         }
-        match (was_sent, s.pass) {
-            (true, Pass::Reused) | (_, Pass::Passed) => {}
-            (true, _) => self.updated.push(row),
-            (false, _) => self.rows.push(Row::Made(Arc::new(row))),
+        match (has, s.pass) {
+            (Has::AsCached, Pass::Reused) | (_, Pass::Passed) => {}
+            (Has::Nothing, _) => self.rows.push(Row::Made(Arc::new(row))),
+            _ => self.updated.push(row),
         }
     }
 

@@ -4,6 +4,7 @@
 
 use std::cmp::Ordering;
 
+use super::Has;
 use crate::rollout::summary::Until;
 use crate::store::cache::{self, Plan, RowCache};
 use crate::store::walk::RolloutFile;
@@ -41,8 +42,8 @@ pub(super) struct Ask<'a> {
     pub archived: bool,
     /// The cache's output lines are usable (asked for, and made under this run's stamp).
     pub lines: bool,
-    /// Entries whose rows the sink has had already.
-    pub sent: &'a [bool],
+    /// What the sink has of each entry.
+    pub sent: &'a [Has],
     /// Unchanged files whose cached state is a whole pass need nothing (an earlier run of the
     /// caller's made their rows whole).
     pub incomplete_only: bool,
@@ -81,7 +82,7 @@ pub(super) fn plan(files: &[RolloutFile], rc: &RowCache, ask: &Ask) -> Work {
         work.entry_of[i] = Some(e);
         let key = entries[e].key();
         let how = cache::plan(&key, file);
-        let sent = ask.sent.get(e).copied().unwrap_or(false);
+        let sent = ask.sent.get(e) == Some(&Has::AsCached);
         if how == Plan::Fresh && key.session && key.complete && ask.incomplete_only {
             work.skipped.push((i, e));
             continue;

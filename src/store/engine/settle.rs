@@ -14,7 +14,7 @@ use rayon::ThreadPool;
 
 use super::out::{Id, Out};
 use super::plan::{self, Todo, Work};
-use super::{Cached, Event, Finished, Options, Row};
+use super::{Cached, Event, Finished, Has, Options, Row};
 use crate::rollout::summary::{ScanOptions, ScanState, Until};
 use crate::session::SessionRow;
 use crate::store::cache::{self, LoadOutcome, Plan, RowCache, Stamp};
@@ -212,16 +212,23 @@ impl<'a> Run<'a> {
         self.finish(rc, files, &work, out)
     }
 
-    /// Which entries of `rc` the sink has the rows of already (those sent first, or held).
-    fn sent(&self, rc: &RowCache) -> Vec<bool> {
+    /// What the sink has of each entry of `rc` (the rows sent first, or those it holds).
+    fn sent(&self, rc: &RowCache) -> Vec<Has> {
         let entries = rc.entries().iter();
+        let wanted = |e: &cache::Entry, has| {
+            if self.wanted(e.key()) {
+                has
+            } else {
+                Has::Nothing
+            }
+        };
         match &self.opts.cached {
-            Cached::Settled => vec![false; rc.len()],
-            Cached::First => entries.map(|e| self.wanted(e.key())).collect(),
+            Cached::Settled => vec![Has::Nothing; rc.len()],
+            Cached::First => entries.map(|e| wanted(e, Has::AsCached)).collect(),
             Cached::Known(held) => entries
                 .map(|e| {
                     let key = e.key();
-                    self.wanted(key) && held.has(rc.path(e), key.size, key.mtime_ms)
+                    wanted(e, held.has(rc.path(e), key.size, key.mtime_ms))
                 })
                 .collect(),
         }
@@ -252,7 +259,7 @@ impl<'a> Run<'a> {
         rc: &RowCache,
         files: &[RolloutFile],
         work: &Work,
-        sent: &[bool],
+        sent: &[Has],
         out: &mut Out,
     ) {
         if work.todo.is_empty() {
