@@ -17,7 +17,8 @@ use crate::store::cache;
 use crate::store::walk::RolloutFile;
 use crate::timefmt::Millis;
 
-/// Whole passes by path, each with the size and mtime of the file it was made of.
+/// Whole passes by path, each with the size and mtime of the file it was made of. The default
+/// keeps them in memory.
 #[derive(Debug, Default)]
 pub struct Passes {
     by_path: HashMap<PathBuf, Made>,
@@ -35,15 +36,16 @@ struct Made {
 }
 
 /// Where the states' bytes wait: a file when one could be made.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 enum Bytes {
-    #[default]
-    Unopened,
-    File {
-        file: File,
-        end: u64,
-    },
+    File { file: File, end: u64 },
     Memory(Vec<u8>),
+}
+
+impl Default for Bytes {
+    fn default() -> Self {
+        Bytes::Memory(Vec::new())
+    }
 }
 
 impl Passes {
@@ -91,9 +93,6 @@ impl Passes {
 
     /// Store `block` after what is kept; where it starts, `None` when it could not be written.
     fn append(&mut self, block: &[u8]) -> Option<u64> {
-        if matches!(self.bytes, Bytes::Unopened) {
-            self.bytes = Bytes::Memory(Vec::new());
-        }
         match &mut self.bytes {
             Bytes::File { file, end } => {
                 let at = *end;
@@ -105,7 +104,6 @@ impl Passes {
                 kept.extend_from_slice(block);
                 Some((kept.len() - block.len()) as u64)
             }
-            Bytes::Unopened => None,
         }
     }
 
@@ -144,7 +142,9 @@ impl Passes {
                 let at = usize::try_from(at).ok()?;
                 kept.get(at..at.checked_add(len)?).map(<[u8]>::to_vec)
             }
-            _ => None,
+            // Never made where positioned reads are not to be had (see `new`).
+            #[cfg(not(unix))]
+            Bytes::File { .. } => None,
         }
     }
 }
