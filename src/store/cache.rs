@@ -40,8 +40,7 @@ mod delta;
 #[path = "cache_envelope.rs"]
 mod envelope;
 pub use envelope::{
-    map_envelope, read_envelope, write_envelope, write_envelope_unsynced, write_envelope_with,
-    MappedBody, Unusable,
+    map_envelope, read_envelope, write_envelope, write_envelope_unsynced, MappedBody, Unusable,
 };
 
 /// The bytes a cache's entries are read from: its file mapped, or a part read into memory.
@@ -441,7 +440,7 @@ fn save_whole(path: &Path, home: &Path, stamp: Stamp, records: &[RecordRef]) -> 
     let unwritable = || io::Error::other("a cache entry cannot be encoded");
     let head = codec::encode_section(Vec::with_capacity(head.len() * 1024), home, stamp, &head)
         .ok_or_else(unwritable)?;
-    envelope::write_envelope_unsynced_with(path, "rows", rows_version(), |w| {
+    envelope::write_envelope_unsynced(path, "rows", rows_version(), |w| {
         w.write_all(&envelope::frame_prefix(&head))?;
         w.write_all(&head)?;
         codec::write_section(w, home, stamp, records)

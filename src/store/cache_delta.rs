@@ -212,7 +212,7 @@ pub(super) fn write(path: &Path, home: &Path, stamp: Stamp, changes: &Changes) -
     )
     .ok_or_else(|| io::Error::other("a cache entry cannot be encoded"))?;
     remove(path);
-    envelope::write_envelope_unsynced(&file(path), KIND, rows_version(), &[&body])
+    envelope::write_envelope_unsynced(&file(path), KIND, rows_version(), |w| w.write_all(&body))
 }
 
 /// Remove the delta beside the rows file `path` (after the rows file was written whole, or before

@@ -73,33 +73,11 @@ fn header(kind: &str, version: &str, len: u64, sum: u64) -> String {
     format!("codex-picker-cache {kind} {version} {len:020} {sum:016x}\n")
 }
 
-/// Write a checked envelope atomically to `path`, its body streamed by `body` (so a large body
-/// is never held twice in memory): a temporary file in the same folder, renamed into place.
-/// `version` is the whole version word of the header (`v3`).
-pub fn write_envelope_with(
-    path: &Path,
-    kind: &str,
-    version: &str,
-    body: impl FnOnce(&mut dyn Write) -> io::Result<()>,
-) -> io::Result<()> {
-    write_atomically(path, kind, version, true, body)
-}
-
-/// An envelope of `parts` written in turn, atomically but not synced to disk: for a cache
-/// that is cheap to lose (a file torn by a crash fails its checksum and is written anew).
+/// Write a checked envelope atomically, not synced to disk, to `path`, its body streamed by
+/// `body` (so a large body is never held twice in memory): for a cache that is cheap to lose
+/// (a file torn by a crash fails its checksum and is written anew). `version` is the whole
+/// version word of the header (`v3`).
 pub fn write_envelope_unsynced(
-    path: &Path,
-    kind: &str,
-    version: &str,
-    parts: &[&[u8]],
-) -> io::Result<()> {
-    write_envelope_unsynced_with(path, kind, version, |w| {
-        parts.iter().try_for_each(|p| w.write_all(p))
-    })
-}
-
-/// [`write_envelope_unsynced`] with the body streamed by `body`.
-pub(super) fn write_envelope_unsynced_with(
     path: &Path,
     kind: &str,
     version: &str,
@@ -108,6 +86,7 @@ pub(super) fn write_envelope_unsynced_with(
     write_atomically(path, kind, version, false, body)
 }
 
+/// A temporary file in the same folder as `path`, renamed into place, synced first when `sync`.
 fn write_atomically(
     path: &Path,
     kind: &str,
@@ -157,9 +136,10 @@ fn write_atomically(
     result
 }
 
-/// [`write_envelope_with`] for a body already in memory.
+/// Write a checked envelope of `body` atomically to `path`, synced to disk before it is renamed
+/// into place.
 pub fn write_envelope(path: &Path, kind: &str, version: &str, body: &[u8]) -> io::Result<()> {
-    write_envelope_with(path, kind, version, |w| w.write_all(body))
+    write_atomically(path, kind, version, true, |w| w.write_all(body))
 }
 
 /// The header line `line` (without its newline) of a cache of `kind` at `version`: the body's
