@@ -22,6 +22,7 @@
 
 use serde::de::Visitor;
 use serde::{Deserialize, Serialize};
+use std::io::{self, Write};
 use std::ops::Range;
 
 use crate::rollout::summary::ScanState;
@@ -210,42 +211,8 @@ fn section<'a>(home: &'a [u8], stamp: Stamp, records: &[RecordRef<'a>]) -> Secti
     }
 }
 
-/// Append what follows a section's table to `out`: every record's state, then every line.
-fn append_parts(mut out: Vec<u8>, records: &[RecordRef]) -> Vec<u8> {
-    let size: usize = records.iter().map(|r| r.state.len() + r.line.len()).sum();
-    out.reserve(size);
-    for r in records {
-        out.extend_from_slice(r.state);
-    }
-    for r in records {
-        out.extend_from_slice(r.line);
-    }
-    out
-}
-
-/// Append a section (the table of the home, the stamp and `records`, then their states and
-/// lines) to `out`.
-pub(super) fn encode_section(
-    out: Vec<u8>,
-    home: &[u8],
-    stamp: Stamp,
-    records: &[RecordRef],
-) -> Option<Vec<u8>> {
-    let out = postcard::to_extend(&section(home, stamp, records), out).ok()?;
-    Some(append_parts(out, records))
-}
-
-/// Write a section, as [`encode_section`] encodes it, to `w`: only its table is made in
-/// memory; the states and lines go out from the records as they are.
-pub(super) fn write_section(
-    w: &mut dyn std::io::Write,
-    home: &[u8],
-    stamp: Stamp,
-    records: &[RecordRef],
-) -> std::io::Result<()> {
-    let table = postcard::to_stdvec(&section(home, stamp, records))
-        .map_err(|_| std::io::Error::other("a cache entry cannot be encoded"))?;
-    w.write_all(&table)?;
+/// What follows a section's table: every record's state, then every line.
+fn write_parts(w: &mut dyn Write, records: &[RecordRef]) -> io::Result<()> {
     for r in records {
         w.write_all(r.state)?;
     }
@@ -253,6 +220,32 @@ pub(super) fn write_section(
         w.write_all(r.line)?;
     }
     Ok(())
+}
+
+/// Append a section (the table of the home, the stamp and `records`, then their states and
+/// lines) to `out`.
+pub(super) fn encode_section(
+    mut out: Vec<u8>,
+    home: &[u8],
+    stamp: Stamp,
+    records: &[RecordRef],
+) -> Option<Vec<u8>> {
+    write_section(&mut out, home, stamp, records).ok()?;
+    Some(out)
+}
+
+/// Write a section, as [`encode_section`] encodes it, to `w`: only its table is made in
+/// memory; the states and lines go out from the records as they are.
+pub(super) fn write_section(
+    w: &mut dyn Write,
+    home: &[u8],
+    stamp: Stamp,
+    records: &[RecordRef],
+) -> io::Result<()> {
+    let table = postcard::to_stdvec(&section(home, stamp, records))
+        .map_err(|_| io::Error::other("a cache entry cannot be encoded"))?;
+    w.write_all(&table)?;
+    write_parts(w, records)
 }
 
 /// A delta's bytes: the rows file it is written against, the paths gone from it, and a section
@@ -269,8 +262,9 @@ pub(super) fn encode_delta(
         gone: gone.iter().map(|g| Bytes(g)).collect(),
         section: section(home, stamp, records),
     };
-    let out = postcard::to_stdvec(&delta).ok()?;
-    Some(append_parts(out, records))
+    let mut out = postcard::to_stdvec(&delta).ok()?;
+    write_parts(&mut out, records).ok()?;
+    Some(out)
 }
 
 /// A decoded section: its home, stamp and records.
