@@ -143,28 +143,6 @@ fn title_search(app: &mut App) -> Option<(u64, bool)> {
     })
 }
 
-/// Thirty replies, the 13th and the 26th holding "needle".
-fn needles() -> Transcript {
-    let entries = (0..30)
-        .map(|i| Entry::Message {
-            role: crate::rollout::record::Role::Assistant,
-            text: if i == 12 || i == 25 {
-                format!("the NEEDLE is here {i}")
-            } else {
-                format!("filler {i}")
-            },
-            shape: crate::rollout::record::Shape::Event,
-            phase: Some("final_answer".into()),
-            elided: 0,
-            images: Vec::new(),
-        })
-        .collect();
-    Transcript {
-        entries,
-        ..Transcript::default()
-    }
-}
-
 #[test]
 fn a_later_answer_does_not_move_a_reader_who_has_moved() {
     let mut app = App::new(all(), 10_000);

@@ -63,27 +63,7 @@ fn the_pane_opens_at_the_first_hit_and_n_jumps() {
     app.update(Action::Paste("needle".into()));
     let (gen, _) = content_requests(&mut app)[0].clone();
     app.apply_content(gen, vec![hit("a", "a needle", 2..8)]);
-    let mut entries = Vec::new();
-    for i in 0..30 {
-        let text = if i == 12 || i == 25 {
-            format!("the NEEDLE is here {i}")
-        } else {
-            format!("filler {i}")
-        };
-        entries.push(Entry::Message {
-            role: crate::rollout::record::Role::Assistant,
-            text,
-            shape: crate::rollout::record::Shape::Event,
-            phase: Some("final_answer".into()),
-            elided: 0,
-            images: Vec::new(),
-        });
-    }
-    let t = Transcript {
-        entries,
-        ..Transcript::default()
-    };
-    app.apply_transcript("a".into(), Ok(t));
+    app.apply_transcript("a".into(), Ok(needles()));
     assert_eq!(app.pane().hit_lines().len(), 2);
     let first = app.pane().hit_lines()[0];
     assert!(app.pane().lines()[first]
@@ -107,13 +87,12 @@ fn the_pane_opens_at_the_first_hit_and_n_jumps() {
 /// Session `a`'s conversation read: `n` prompts, `word 0`, `word 1`, ...
 fn show_prompts(app: &mut App, n: usize, word: &str) {
     let entries = (0..n)
-        .map(|i| Entry::Message {
-            role: crate::rollout::record::Role::User,
-            text: format!("{word} {i}"),
-            shape: crate::rollout::record::Shape::Event,
-            phase: None,
-            elided: 0,
-            images: Vec::new(),
+        .map(|i| {
+            message(
+                crate::rollout::record::Role::User,
+                format!("{word} {i}"),
+                None,
+            )
         })
         .collect();
     app.apply_transcript(

@@ -147,6 +147,40 @@ fn moving_and_paging_the_selection() {
     assert_eq!(selected(&app), "a");
 }
 
+/// A message entry of `role` (an event, in `phase`), as a transcript holds it.
+fn message(role: crate::rollout::record::Role, text: String, phase: Option<&str>) -> Entry {
+    Entry::Message {
+        role,
+        text,
+        shape: crate::rollout::record::Shape::Event,
+        phase: phase.map(str::to_owned),
+        elided: 0,
+        images: Vec::new(),
+    }
+}
+
+/// Thirty replies, the 13th and the 26th holding "needle".
+fn needles() -> Transcript {
+    let entries = (0..30)
+        .map(|i| {
+            let text = if i == 12 || i == 25 {
+                format!("the NEEDLE is here {i}")
+            } else {
+                format!("filler {i}")
+            };
+            message(
+                crate::rollout::record::Role::Assistant,
+                text,
+                Some("final_answer"),
+            )
+        })
+        .collect();
+    Transcript {
+        entries,
+        ..Transcript::default()
+    }
+}
+
 fn with_transcript(app: &mut App, lines: usize) {
     let id = selected(app).to_owned();
     let text = (0..lines)
@@ -155,14 +189,7 @@ fn with_transcript(app: &mut App, lines: usize) {
         .join("\n");
     let t = Transcript {
         entries: vec![
-            Entry::Message {
-                role: crate::rollout::record::Role::User,
-                text,
-                shape: crate::rollout::record::Shape::Event,
-                phase: None,
-                elided: 0,
-                images: Vec::new(),
-            },
+            message(crate::rollout::record::Role::User, text, None),
             Entry::Tool(crate::rollout::record::ToolCall::new(
                 "function_call".into(),
                 None,
