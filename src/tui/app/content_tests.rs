@@ -145,9 +145,7 @@ fn title_search(app: &mut App) -> Option<(u64, bool)> {
 
 #[test]
 fn a_later_answer_does_not_move_a_reader_who_has_moved() {
-    let mut app = App::new(all(), 10_000);
-    app.update(Action::Resize(ratatui::layout::Rect::new(0, 0, 120, 12)));
-    app.apply_index(Event::rows(vec![row("a", "/w/p", 50, true, false)]));
+    let mut app = listing_a(12);
     app.apply_index(Event::ContentReady(Arc::new(ContentIndex::default())));
     app.take_outbox();
     app.update(Action::Paste("needl".into()));

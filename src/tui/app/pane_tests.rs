@@ -55,9 +55,7 @@ fn transcripts_load_for_the_selection_and_are_cached() {
 
 #[test]
 fn the_pane_opens_at_the_first_hit_and_n_jumps() {
-    let mut app = App::new(all(), 10_000);
-    app.update(Action::Resize(ratatui::layout::Rect::new(0, 0, 120, 12)));
-    app.apply_index(Event::rows(vec![row("a", "/w/p", 50, true, false)]));
+    let mut app = listing_a(12);
     app.apply_index(Event::ContentReady(Arc::new(ContentIndex::default())));
     app.update(Action::ToggleContent);
     app.update(Action::Paste("needle".into()));
@@ -106,9 +104,7 @@ fn show_prompts(app: &mut App, n: usize, word: &str) {
 
 #[test]
 fn a_background_update_keeps_the_reading_position() {
-    let mut app = App::new(all(), 10_000);
-    app.update(Action::Resize(ratatui::layout::Rect::new(0, 0, 120, 12)));
-    app.apply_index(Event::rows(vec![row("a", "/w/p", 50, true, false)]));
+    let mut app = listing_a(12);
     show_prompts(&mut app, 40, "line");
     app.update(Action::Scroll(20));
     assert_eq!(app.pane().scroll(), 20);
@@ -128,9 +124,7 @@ fn a_background_update_keeps_the_reading_position() {
 
 #[test]
 fn a_long_conversation_is_built_as_it_comes_into_view() {
-    let mut app = App::new(all(), 10_000);
-    app.update(Action::Resize(ratatui::layout::Rect::new(0, 0, 120, 30)));
-    app.apply_index(Event::rows(vec![row("a", "/w/p", 50, true, false)]));
+    let mut app = listing_a(30);
     show_prompts(&mut app, 5000, "message");
     let built = app.pane().lines().len();
     assert!(

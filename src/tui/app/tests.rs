@@ -147,6 +147,16 @@ fn moving_and_paging_the_selection() {
     assert_eq!(selected(&app), "a");
 }
 
+/// An app 120 columns wide and `height` rows tall, listing session `a` alone.
+fn listing_a(height: u16) -> App {
+    let mut app = App::new(all(), 10_000);
+    app.update(Action::Resize(ratatui::layout::Rect::new(
+        0, 0, 120, height,
+    )));
+    app.apply_index(Event::rows(vec![row("a", "/w/p", 50, true, false)]));
+    app
+}
+
 /// A message entry of `role` (an event, in `phase`), as a transcript holds it.
 fn message(role: crate::rollout::record::Role, text: String, phase: Option<&str>) -> Entry {
     Entry::Message {
