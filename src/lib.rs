@@ -21,7 +21,8 @@
 //!   picker's height (the whole screen, or rows below the prompt); `prices`: what tokens
 //!   cost, as that file says.
 //! - Small pure helpers: [`session`], [`sanitize`], `json_out`, [`textwidth`], [`timefmt`],
-//!   `paths`, [`shell`], [`demo`], [`cli`]; [`memory`]: the allocator's one setting.
+//!   `paths`, [`shell`], [`demo`], [`cli`]; [`memory`]: the allocator's one setting;
+//!   [`platform`]: what is asked of Linux in particular, and what happens elsewhere.
 //!
 //! The CLI commands and the picker share `store`, `rollout` and `workers`, not each other.
 //!
@@ -40,6 +41,7 @@ pub(crate) mod height;
 pub(crate) mod json_out;
 pub mod memory;
 pub(crate) mod paths;
+pub mod platform;
 pub(crate) mod prices;
 pub mod rollout;
 pub mod sanitize;

@@ -30,7 +30,7 @@ fn main() {
     let cli = Cli::parse();
     codex_picker::memory::collect_freed();
     if cli.command.is_some() {
-        widen_stdout_pipe();
+        codex_picker::platform::widen_stdout_pipe();
     }
     let mut out = std::io::stdout().lock();
     let mut err = std::io::stderr().lock();
@@ -49,22 +49,4 @@ fn main() {
         }
     };
     std::process::exit(code);
-}
-
-/// Ask for a 1 MiB pipe when standard output is one: `list --json` writes megabytes, and with
-/// the default 64 KiB pipe each block waits for the reader to wake and drain it. Best effort.
-fn widen_stdout_pipe() {
-    #[cfg(target_os = "linux")]
-    {
-        use std::os::fd::AsRawFd;
-        let fd = std::io::stdout().as_raw_fd();
-        // SAFETY: fstat and fcntl only read and set kernel state of our own descriptor; `stat`
-        // is a plain C struct, valid when zeroed, and fstat fills it.
-        unsafe {
-            let mut st: libc::stat = std::mem::zeroed();
-            if libc::fstat(fd, &mut st) == 0 && st.st_mode & libc::S_IFMT == libc::S_IFIFO {
-                libc::fcntl(fd, libc::F_SETPIPE_SZ, 1 << 20);
-            }
-        }
-    }
 }

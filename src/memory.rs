@@ -20,18 +20,13 @@ const ALLOW_THP: libmimalloc_sys::mi_option_t = 43;
 /// heap is cleared whole on its first touch and counts whole in the resident set: a warm `list`
 /// of 10,000 sessions held 50 MB instead of 27 MB and spent most of its time clearing pages.
 /// mimalloc reads its own option when it starts, before `main`: the process is told too
-/// (Linux's `PR_SET_THP_DISABLE`, what mimalloc itself does when the option is off), which
+/// (`platform::no_huge_pages`, what mimalloc itself does when the option is off), which
 /// holds for every later page fault, in memory mapped already too. Called first thing.
 pub fn small_pages() {
     // SAFETY: as in `return_freed_memory_promptly`: a plain store into the option table; 0 is a
     // valid value (no huge pages).
     unsafe { libmimalloc_sys::mi_option_set(ALLOW_THP, 0) };
-    #[cfg(target_os = "linux")]
-    // SAFETY: prctl with PR_SET_THP_DISABLE only sets a flag of this process's memory map; a
-    // failure (an old kernel) leaves huge pages on, which is harmless.
-    unsafe {
-        let _ = libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
-    }
+    crate::platform::no_huge_pages();
 }
 
 /// From now on, return freed memory to the system at once. Harmless when mimalloc is not the

@@ -6,15 +6,9 @@
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
+use crate::rollout::record::HistoryBase;
 use crate::rollout::usage::Usage;
 use crate::timefmt::{self, Millis};
-
-/// A paginated fork's pointer into its parent's history.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct HistoryBase {
-    pub thread_id: String,
-    pub end_ordinal_exclusive: Option<u64>,
-}
 
 /// One session, as listed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]

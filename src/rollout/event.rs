@@ -18,7 +18,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::lenient::{Flag, Int, Num, Obj, Text};
-use super::rules::clip;
+use super::text::clip;
 
 /// One turn or tool event.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -443,7 +443,7 @@ impl<D: LongText> Item<'_, D> {
         (is_error == Some(true) || self.status.get() == Some("failed")).then(|| {
             let said = result
                 .and_then(|r| r.content.as_ref())
-                .map(super::rules::content_text)
+                .map(super::text::content_text)
                 .unwrap_or_default();
             if said.trim().is_empty() {
                 "the tool reported an error".to_owned()

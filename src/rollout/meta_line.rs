@@ -11,7 +11,7 @@
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 
 use super::record::Meta;
-use crate::session::HistoryBase;
+use super::record::HistoryBase;
 
 /// A value of one of the shapes a reader looks at; anything else is consumed (and checked) and
 /// dropped.

@@ -27,6 +27,7 @@ pub mod rules;
 pub mod summary;
 #[cfg(test)]
 mod test_lines;
+pub(crate) mod text;
 pub(crate) mod tool;
 mod tool_output;
 pub mod transcript;

@@ -11,7 +11,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::session::HistoryBase;
 
 /// One useful line of a rollout.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -385,4 +384,11 @@ pub struct Meta {
     pub model_provider: Option<String>,
     pub forked_from_id: Option<String>,
     pub history_base: Option<HistoryBase>,
+}
+
+/// A paginated fork's pointer into its parent's history.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HistoryBase {
+    pub thread_id: String,
+    pub end_ordinal_exclusive: Option<u64>,
 }

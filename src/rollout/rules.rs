@@ -11,7 +11,8 @@
 use serde_json::Value;
 
 use super::record::{Message, Meta, Role, Shape};
-use crate::session::HistoryBase;
+use super::text::content_text;
+use super::record::HistoryBase;
 
 /// Where each role's messages come from (reading-rules section 5): the `event`/`item` shapes
 /// for a role that has any message in them, else the `response` rows, minus injected context.
@@ -57,28 +58,6 @@ impl Sources {
 /// The IDE extension wraps what the user typed after this marker.
 pub const IDE_REQUEST_MARKER: &str = "## My request for Codex:";
 
-/// Flatten message content: a string as is; an array gives the string `text` of each block,
-/// skipping empty ones, joined with `\n`; anything else gives nothing. Not trimmed.
-pub fn content_text(content: &Value) -> String {
-    match content {
-        Value::String(s) => s.clone(),
-        Value::Array(blocks) => {
-            let mut out = String::new();
-            for text in blocks
-                .iter()
-                .filter_map(|b| b.get("text").and_then(Value::as_str))
-                .filter(|t| !t.is_empty())
-            {
-                if !out.is_empty() {
-                    out.push('\n');
-                }
-                out.push_str(text);
-            }
-            out
-        }
-        _ => String::new(),
-    }
-}
 
 /// The images of message content: `local_image` blocks by their `path`, `image` and
 /// `input_image` blocks by their `image_url` (an inline `data:` image as an empty string).
@@ -242,17 +221,6 @@ fn is_one_plain_line(b: &[u8]) -> bool {
     })
 }
 
-/// The largest prefix of `text` of at most `max` bytes that ends on a char boundary.
-pub fn clip(text: &str, max: usize) -> &str {
-    if text.len() <= max {
-        return text;
-    }
-    let mut end = max;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    &text[..end]
-}
 
 /// Parse one line into JSON, tolerating invalid UTF-8 inside strings (it is replaced).
 pub fn parse_line(line: &[u8]) -> Option<Value> {

@@ -15,7 +15,7 @@ use super::record::{
     PatchFile, PatchOp, Plan, PlanStep, Status, StepChange, StepState, ToolCall, ToolDetail,
     WebAction,
 };
-use super::rules::clip;
+use super::text::Cap;
 
 /// The record of a tool or reasoning row (a `response_item` payload); `max_text` caps every
 /// long text it keeps (`None`: whole).
@@ -73,40 +73,6 @@ fn other(payload: &Value, kind: &str, cap: Cap) -> ToolDetail {
     }
 }
 
-/// How much of a long text a row keeps.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Cap(pub(super) Option<usize>);
-
-impl Cap {
-    /// `text` cut to the cap on a char boundary, and the bytes cut.
-    pub(super) fn cut(self, mut text: String) -> (String, u64) {
-        let Some(max) = self.0.filter(|&max| text.len() > max) else {
-            return (text, 0);
-        };
-        let kept = clip(&text, max).len();
-        let elided = (text.len() - kept) as u64;
-        text.truncate(kept);
-        text.shrink_to_fit();
-        (text, elided)
-    }
-
-    /// [`Cap::cut`] of a borrowed text: only the kept part is copied.
-    pub(super) fn cut_str(self, text: &str) -> (String, u64) {
-        let kept = self.0.map_or(text, |max| clip(text, max));
-        (kept.to_owned(), (text.len() - kept.len()) as u64)
-    }
-
-    /// `text` cut to the cap, a cut marked by a closing `…` (for a field that has no count).
-    pub(super) fn mark(self, text: String) -> String {
-        match self.cut(text) {
-            (mut text, elided) if elided > 0 => {
-                text.push('…');
-                text
-            }
-            (text, _) => text,
-        }
-    }
-}
 
 /// A non-empty string field.
 fn text_field<'a>(v: &'a Value, key: &str) -> Option<&'a str> {

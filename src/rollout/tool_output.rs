@@ -7,8 +7,8 @@
 use serde_json::Value;
 
 use super::record::ToolOutput;
-use super::rules;
-use super::tool::Cap;
+use super::text;
+use super::text::Cap;
 
 /// The output of an `*_output` row.
 pub(super) fn read(payload: &Value, cap: Cap) -> ToolOutput {
@@ -20,7 +20,7 @@ pub(super) fn read(payload: &Value, cap: Cap) -> ToolOutput {
                 .iter()
                 .filter(|b| b.get("type").and_then(Value::as_str) == Some("input_image"))
                 .count();
-            rules::content_text(items)
+            text::content_text(items)
         }
         Some(other @ Value::Object(_)) => other.to_string(),
         _ => found_tools(payload.get("tools")),

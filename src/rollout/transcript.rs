@@ -18,7 +18,8 @@ pub use super::entry::{Entry, Marker, Trigger};
 use super::event::Event;
 use super::reader::{ReadOptions, Records, Resume};
 use super::record::{Message, Meta, Record, Role, Shape, ToolCall, ToolDetail};
-use super::rules::{clip, Sources};
+use super::rules::Sources;
+use super::text::clip;
 use super::summary::ScanState;
 
 /// How much of a file to keep.

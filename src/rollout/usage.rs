@@ -217,7 +217,7 @@ impl From<&[ChangedFile]> for ChangedFiles {
         let mut packed = Vec::with_capacity(size);
         fn text(packed: &mut Vec<u8>, t: &str) {
             // A path of 4 GB or more is no path codex writes: it is cut (at a char boundary).
-            let t = crate::rollout::rules::clip(t, u32::MAX as usize);
+            let t = super::text::clip(t, u32::MAX as usize);
             packed.extend_from_slice(&(t.len() as u32).to_le_bytes());
             packed.extend_from_slice(t.as_bytes());
         }

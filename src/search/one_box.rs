@@ -43,7 +43,7 @@ pub(crate) fn words(query: &str) -> Vec<String> {
 
 /// How a row's own words hold the typed words together.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Fit {
+pub(crate) enum Fit {
     /// Every word whole.
     Whole,
     /// The last word only as the start of a longer one (it may still be being typed):

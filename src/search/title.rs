@@ -131,10 +131,10 @@ impl Haystack {
         }
     }
 
-    /// How the row's own words (name, title, folder, branch, id) hold `words` (lowercase)
-    /// together, as [`super::one_box::fit`] says.
-    pub fn fit(&self, words: &[String]) -> Option<super::one_box::Fit> {
-        super::one_box::fit(&self.lower, words)
+    /// The row's own words (name, title, folder, branch, id), folded to lowercase, fields
+    /// apart by [`SEP`]: what the one box's words-together reading looks at.
+    pub(crate) fn lower(&self) -> &str {
+        &self.lower
     }
 
     fn recency(&self, order: Recency) -> i64 {

@@ -24,7 +24,8 @@ use crate::rollout::summary::{ScanOptions, ScanState, Until};
 use crate::rollout::transcript::{
     self, Assembled, Entry, Marker, Parse, PieceSink, Streamer, Transcript, TranscriptOptions,
 };
-use crate::session::{self, HistoryBase, SessionRow};
+use crate::rollout::record::HistoryBase;
+use crate::session::{self, SessionRow};
 
 /// Finds the file of a session by its id.
 pub trait FindFile {

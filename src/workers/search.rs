@@ -184,7 +184,7 @@ pub fn titles(
         return (ranked, 0);
     }
     let words = one_box::words(query);
-    one_box::words_first(ranked, |i| hays[i].fit(&words))
+    one_box::words_first(ranked, |i| one_box::fit(hays[i].lower(), &words))
 }
 
 #[cfg(test)]

@@ -27,6 +27,7 @@ mod gen_common;
 use gen_common::gen;
 
 mod cache;
+mod circles;
 mod cache_delta;
 mod content;
 mod engine;

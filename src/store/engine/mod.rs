@@ -320,24 +320,10 @@ pub fn pool(
         .thread_name(|i| format!("codex-picker-read-{i}"))
         .start_handler(move |_| {
             if background {
-                background_priority();
+                crate::platform::lower_thread_priority();
             }
         })
         .build()
-}
-
-/// Lower this thread's scheduling priority (nice 10). On a machine with few cores the readers
-/// would otherwise keep the event loop and the terminal itself waiting for a core, and the
-/// first rows would be drawn late. Linux only: elsewhere the call would renice the whole
-/// process, picker included.
-pub fn background_priority() {
-    #[cfg(target_os = "linux")]
-    // SAFETY: gettid has no preconditions; setpriority on our own thread id only changes its
-    // scheduling weight, and a failure (an unusual sandbox) is harmless.
-    unsafe {
-        let tid = libc::gettid();
-        let _ = libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, 10);
-    }
 }
 
 /// Every event of a run over `store`, collected: the rows (updates applied, removals dropped,

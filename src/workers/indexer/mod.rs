@@ -141,7 +141,7 @@ pub fn spawn_with(store: Store, opts: IndexOptions, setup: CacheSetup) -> Receiv
     thread::Builder::new()
         .name("codex-picker-index".into())
         .spawn(move || {
-            engine::background_priority();
+            crate::platform::lower_thread_priority();
             run(&store, opts, &setup, &tx);
         })
         .expect("spawn the indexer thread");
