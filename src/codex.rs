@@ -6,6 +6,9 @@
 //! rename is a request to codex's app-server ([`app_server`]), started for it.
 
 pub(crate) mod app_server;
+mod error_text;
+
+pub use error_text::error_text;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -306,26 +309,6 @@ pub fn parse_version(text: &str) -> Option<Version> {
     let minor = parts.next()??;
     let patch = parts.next().flatten().unwrap_or(0);
     Some(Version(major, minor, patch))
-}
-
-/// The line of codex's output that says what went wrong, on one line: its `Error: ...` line,
-/// else its last line that is neither a warning nor a backtrace.
-pub fn error_text(output: &str) -> Option<String> {
-    let lines: Vec<&str> = output.lines().map(str::trim).collect();
-    let error = lines.iter().find_map(|l| {
-        l.strip_prefix("Error:")
-            .or_else(|| l.strip_prefix("error:"))
-    });
-    let line = match error {
-        Some(e) => e.trim(),
-        None => lines
-            .iter()
-            .take_while(|l| !l.starts_with("Stack backtrace"))
-            .filter(|l| !l.is_empty() && !l.starts_with("WARNING"))
-            .last()?,
-    };
-    let line = crate::sanitize::one_line(line);
-    (!line.is_empty()).then(|| crate::textwidth::truncate(&line, 200))
 }
 
 #[cfg(test)]

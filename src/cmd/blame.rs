@@ -9,7 +9,8 @@
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use super::{changed, finish, list, report, say, EXIT_ERROR};
+use super::report::{finish, report, say};
+use super::{changed, list, EXIT_ERROR};
 use crate::cli::{BlameArgs, StoreArgs};
 use crate::rollout::event::{Event, FileChange};
 use crate::rollout::reader::{ReadOptions, Records, Resume};

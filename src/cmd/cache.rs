@@ -2,7 +2,8 @@
 
 use std::io::Write;
 
-use super::{finish, EXIT_ERROR};
+use super::report::finish;
+use super::EXIT_ERROR;
 use crate::cli::{CacheAction, CacheArgs, StoreArgs};
 use crate::store;
 

@@ -5,11 +5,12 @@
 //! the rows cache kept it.
 
 use std::collections::HashMap;
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
+use super::output;
+use super::report::{finish, report, report_rows, say};
 use super::{changed, EXIT_ERROR};
-use super::{finish, normalise_dir, output, report, report_rows, say, terminal_columns};
 use crate::cli::{ListArgs, StoreArgs};
 use crate::rollout::summary::Until;
 use crate::rollout::usage::{Change, ChangedFile, Tokens, Usage};
@@ -337,4 +338,20 @@ fn write_content_hit(
         crate::sanitize::one_line(row.title())
     )?;
     writeln!(out, "    {}", crate::sanitize::one_line(&hit.snippet))
+}
+
+fn normalise_dir(dir: &Path) -> PathBuf {
+    dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf())
+}
+
+fn terminal_columns() -> usize {
+    if io::stdout().is_terminal() {
+        if let Ok((cols, _)) = ratatui::crossterm::terminal::size() {
+            return usize::from(cols);
+        }
+    }
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(120)
 }

@@ -7,7 +7,7 @@ use std::io::Write;
 
 use clap::CommandFactory;
 
-use super::finish;
+use super::report::finish;
 use crate::cli::Cli;
 use crate::shell::init::{self, InitShell};
 

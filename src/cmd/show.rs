@@ -4,7 +4,8 @@
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use super::{finish, output, report, report_rows, say, EXIT_ERROR};
+use super::report::{finish, report, report_rows, say};
+use super::{output, EXIT_ERROR};
 use crate::cli::{ShowArgs, StoreArgs};
 use crate::export::MarkdownWriter;
 use crate::rollout::summary::{ScanOptions, ScanState, Until};

@@ -252,7 +252,7 @@ impl<'a> Server<'a> {
             }
         };
         let stderr = self.stderr.text(end);
-        let why = super::error_text(&stderr).unwrap_or_else(|| match status {
+        let why = super::error_text::error_text(&stderr).unwrap_or_else(|| match status {
             Some(s) if s.code().is_some() => format!("status {}", s.code().unwrap_or_default()),
             Some(_) => "killed by a signal".to_owned(),
             None => "no reason given".to_owned(),

@@ -10,8 +10,8 @@
 
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 
-use super::record::Meta;
 use super::record::HistoryBase;
+use super::record::Meta;
 
 /// A value of one of the shapes a reader looks at; anything else is consumed (and checked) and
 /// dropped.

@@ -11,7 +11,6 @@
 
 use serde::{Deserialize, Serialize};
 
-
 /// One useful line of a rollout.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Record {

@@ -10,9 +10,9 @@
 
 use serde_json::Value;
 
+use super::record::HistoryBase;
 use super::record::{Message, Meta, Role, Shape};
 use super::text::content_text;
-use super::record::HistoryBase;
 
 /// Where each role's messages come from (reading-rules section 5): the `event`/`item` shapes
 /// for a role that has any message in them, else the `response` rows, minus injected context.
@@ -57,7 +57,6 @@ impl Sources {
 
 /// The IDE extension wraps what the user typed after this marker.
 pub const IDE_REQUEST_MARKER: &str = "## My request for Codex:";
-
 
 /// The images of message content: `local_image` blocks by their `path`, `image` and
 /// `input_image` blocks by their `image_url` (an inline `data:` image as an empty string).
@@ -220,7 +219,6 @@ fn is_one_plain_line(b: &[u8]) -> bool {
         ok
     })
 }
-
 
 /// Parse one line into JSON, tolerating invalid UTF-8 inside strings (it is replaced).
 pub fn parse_line(line: &[u8]) -> Option<Value> {

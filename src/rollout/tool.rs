@@ -73,7 +73,6 @@ fn other(payload: &Value, kind: &str, cap: Cap) -> ToolDetail {
     }
 }
 
-
 /// A non-empty string field.
 fn text_field<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
     v.get(key).and_then(Value::as_str).filter(|s| !s.is_empty())

@@ -19,8 +19,8 @@ use super::event::Event;
 use super::reader::{ReadOptions, Records, Resume};
 use super::record::{Message, Meta, Record, Role, Shape, ToolCall, ToolDetail};
 use super::rules::Sources;
-use super::text::clip;
 use super::summary::ScanState;
+use super::text::clip;
 
 /// How much of a file to keep.
 #[derive(Debug, Clone, Copy)]

@@ -1,7 +1,7 @@
 use super::*;
+use crate::rollout::record::HistoryBase;
 use crate::rollout::record::Meta;
 use crate::rollout::usage::{Change, ChangedFile, Tokens};
-use crate::rollout::record::HistoryBase;
 
 #[allow(clippy::needless_update, reason = "fields added later are filled too")]
 fn full_state() -> ScanState {

@@ -18,13 +18,13 @@ use super::open::open_at;
 use super::walk::RolloutFile;
 use super::{scan_file, FileIssue, Store};
 use crate::rollout::assemble::Piece;
+use crate::rollout::record::HistoryBase;
 use crate::rollout::record::Meta;
 use crate::rollout::rules;
 use crate::rollout::summary::{ScanOptions, ScanState, Until};
 use crate::rollout::transcript::{
     self, Assembled, Entry, Marker, Parse, PieceSink, Streamer, Transcript, TranscriptOptions,
 };
-use crate::rollout::record::HistoryBase;
 use crate::session::{self, SessionRow};
 
 /// Finds the file of a session by its id.

@@ -175,8 +175,8 @@ impl Crate {
         path: Vec<String>,
         parent: Option<usize>,
     ) -> usize {
-        let text = std::fs::read_to_string(file)
-            .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let text =
+            std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
         let ast = syn::parse_file(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
         let id = self.new_module(path, file, parent);
         self.read_items(id, &ast.items, file, &dir);
@@ -383,10 +383,16 @@ fn describe(root: &Path, edges: &BTreeMap<PathBuf, BTreeMap<PathBuf, String>>) -
 fn no_file_of_src_reaches_itself_through_others() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let krate = Crate::read(&root.join("src/lib.rs"));
-    assert!(krate.modules.len() > 50, "the reader found the crate's modules");
+    assert!(
+        krate.modules.len() > 50,
+        "the reader found the crate's modules"
+    );
     let edges = krate.edges();
     let found = describe(root, &edges);
-    assert!(found.is_empty(), "import circles among src/ files:\n{found}");
+    assert!(
+        found.is_empty(),
+        "import circles among src/ files:\n{found}"
+    );
 }
 
 #[test]
@@ -400,16 +406,25 @@ fn the_reader_finds_a_circle_and_only_a_circle() {
     };
     write("lib.rs", "pub mod a;\npub mod b;\npub mod c;\nmod d;\n");
     // a -> b by `use`, b -> a by a path in an expression: a circle.
-    write("a.rs", "use crate::b::Thing;\npub fn f() -> Thing { Thing }\n");
+    write(
+        "a.rs",
+        "use crate::b::Thing;\npub fn f() -> Thing { Thing }\n",
+    );
     write("b.rs", "pub struct Thing;\npub fn g() { crate::a::f(); }\n");
     // c -> a only, and a test module of c's reaching back is not code: no circle.
-    write("c.rs", "use super::a;\npub fn h() { a::f(); }\n#[cfg(test)]\nmod tests { use crate::c::h; }\n");
+    write(
+        "c.rs",
+        "use super::a;\npub fn h() { a::f(); }\n#[cfg(test)]\nmod tests { use crate::c::h; }\n",
+    );
     // d's child reaches d through `super::` and d re-exports the child: the re-export leads on.
     write(
         "d/mod.rs",
         "mod inner;\npub use inner::Deep;\npub struct Top;\n",
     );
-    write("d/inner.rs", "pub struct Deep;\npub fn k() -> super::Deep { Deep }\n");
+    write(
+        "d/inner.rs",
+        "pub struct Deep;\npub fn k() -> super::Deep { Deep }\n",
+    );
     let krate = Crate::read(&src.join("lib.rs"));
     let edges = krate.edges();
     let found = circles(&edges);
@@ -423,7 +438,10 @@ fn the_reader_finds_a_circle_and_only_a_circle() {
         .collect();
     assert_eq!(rel, vec![vec!["a.rs".to_string(), "b.rs".to_string()]]);
     // And a child reaching what its parent defines (not re-exports) is a circle.
-    write("d/inner.rs", "pub struct Deep;\npub fn k() -> super::Top { super::Top }\n");
+    write(
+        "d/inner.rs",
+        "pub struct Deep;\npub fn k() -> super::Top { super::Top }\n",
+    );
     let found = circles(&Crate::read(&src.join("lib.rs")).edges());
     assert_eq!(found.len(), 2, "{found:?}");
 }

@@ -27,8 +27,8 @@ mod gen_common;
 use gen_common::gen;
 
 mod cache;
-mod circles;
 mod cache_delta;
+mod circles;
 mod content;
 mod engine;
 mod fuzz;

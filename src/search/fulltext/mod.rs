@@ -40,8 +40,6 @@ use crate::timefmt::Millis;
 use schema::{Fields, Place};
 use table::Table;
 
-/// Longest snippet, in bytes.
-pub const SNIPPET_BYTES: usize = 120;
 /// Most sessions one search returns.
 pub const MAX_RESULTS: usize = 500;
 

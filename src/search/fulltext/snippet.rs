@@ -6,7 +6,9 @@ use std::ops::Range;
 
 use super::query::Parsed;
 use super::schema::words;
-use super::SNIPPET_BYTES;
+
+/// Longest snippet, in bytes.
+pub(super) const SNIPPET_BYTES: usize = 120;
 
 /// Bytes of context kept before the match.
 const BEFORE: usize = 40;

@@ -4,6 +4,7 @@
 pub(crate) mod conversation_view;
 pub(crate) mod dialog;
 pub(crate) mod help;
+pub(crate) mod marked;
 pub(crate) mod search_bar;
 pub(crate) mod session_list;
 pub mod status;
@@ -11,7 +12,6 @@ pub(crate) mod theme;
 
 use ratatui::text::Span;
 use ratatui::Frame;
-use unicode_width::UnicodeWidthChar;
 
 use crate::tui::app::App;
 pub use theme::Theme;
@@ -55,53 +55,4 @@ pub fn draw_message(frame: &mut Frame, message: &str, hint: &str, theme: &Theme)
         h,
     );
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), at);
-}
-
-/// `text` as spans in at most `max` cells, characters at `marks` (char offsets, sorted) in
-/// `hit`, the rest in `base`; `…` when cut. Returns the spans and the cells used.
-pub fn marked<'a>(
-    text: &str,
-    marks: &[usize],
-    max: usize,
-    base: ratatui::style::Style,
-    hit: ratatui::style::Style,
-) -> (Vec<Span<'a>>, usize) {
-    let total: usize = text.chars().map(|c| c.width().unwrap_or(0)).sum();
-    let limit = if total > max {
-        max.saturating_sub(1)
-    } else {
-        max
-    };
-    let mut spans = Vec::new();
-    let mut cur = String::new();
-    let mut cur_hit = false;
-    let mut used = 0;
-    for (i, c) in text.chars().enumerate() {
-        let w = c.width().unwrap_or(0);
-        if used + w > limit {
-            break;
-        }
-        let is_hit = marks.binary_search(&i).is_ok();
-        if is_hit != cur_hit && !cur.is_empty() {
-            spans.push(Span::styled(
-                std::mem::take(&mut cur),
-                if cur_hit { hit } else { base },
-            ));
-        }
-        cur_hit = is_hit;
-        cur.push(c);
-        used += w;
-    }
-    if total > max && max > 0 {
-        if cur_hit && !cur.is_empty() {
-            spans.push(Span::styled(std::mem::take(&mut cur), hit));
-            cur_hit = false;
-        }
-        cur.push('…');
-        used += 1;
-    }
-    if !cur.is_empty() {
-        spans.push(Span::styled(cur, if cur_hit { hit } else { base }));
-    }
-    (spans, used)
 }

@@ -19,7 +19,8 @@ use crate::timefmt::{self, Millis};
 use crate::tui::app::App;
 use crate::tui::keys::Command;
 
-use super::{marked, Theme};
+use super::marked::marked;
+use super::Theme;
 
 pub(crate) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let list = app.list();
