@@ -437,12 +437,19 @@ mod tests {
 
     #[test]
     fn every_action_of_the_table_has_one_name_of_its_own() {
-        for row in table::defaults() {
-            for bind in row.binds {
-                let name = bind.action.name();
-                let name = name.unwrap_or_else(|| panic!("{:?} has no name", bind.action));
-                assert_eq!(Action::named(name).as_ref(), Some(&bind.action), "{name}");
-            }
+        let rows = table::defaults();
+        for bind in rows.iter().flat_map(|r| &r.binds) {
+            let name = bind.action.name();
+            let name = name.unwrap_or_else(|| panic!("{:?} has no name", bind.action));
+            assert_eq!(Action::named(name).as_ref(), Some(&bind.action), "{name}");
+        }
+        // And every name is of an action of the table (a config file can give it keys).
+        for (action, name) in NAMES {
+            let bound = rows
+                .iter()
+                .flat_map(|r| &r.binds)
+                .any(|b| b.action == *action);
+            assert!(bound, "{name} is of no action of the table");
         }
         for (i, (a, _)) in NAMES.iter().enumerate() {
             assert!(
