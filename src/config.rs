@@ -5,8 +5,10 @@
 //! The file is `$XDG_CONFIG_HOME/codex-picker/config.toml` when `XDG_CONFIG_HOME` is an
 //! absolute path, else `$HOME/.config/codex-picker/config.toml`. A missing file is no config;
 //! every other problem (unreadable, not UTF-8, not TOML, an unknown key, a value of the wrong
-//! type, a `[keys]` line with an unknown action or key or a key given twice) is one line,
-//! `<path>:<line>: <reason>`, and stops the picker before it starts.
+//! type) is one line, `<path>:<line>: <reason>`, and stops the picker before it starts. The
+//! `[keys]` table is read as data, each line with its line number: what its names and keys
+//! mean is the picker's to say (its key table), and a line it cannot take is an error of the
+//! same shape.
 //!
 //! Pure but for [`path`] (the environment) and [`load`] (the file).
 
@@ -86,39 +88,71 @@ pub struct FileConfig {
     pub theme: Option<ThemeName>,
     /// `full`, rows below the prompt (`20`) or a share of the terminal (`"40%"`).
     pub height: Option<Height>,
-    /// The `[keys]` table: actions given other keys.
+    /// The `[keys]` table: actions given other keys (set by [`parse`] from `keys_read`).
+    #[serde(skip)]
     pub keys: Option<KeyBindings>,
     /// What tokens cost, by model (`[prices."gpt-5.5"]`: `input`, `cached_input`, `output`
     /// in US dollars per million tokens): a session's cost is shown only from these.
     pub prices: Option<Prices>,
+    /// The `[keys]` table as the parser hands it over, where each line is in bytes; [`parse`]
+    /// makes it [`FileConfig::keys`], where each line is a line number.
+    #[serde(rename = "keys", default)]
+    keys_read: Option<KeysRead>,
 }
 
-/// One line of the `[keys]` table: an action's name and the keys it gets instead of its own.
+/// One line of the `[keys]` table: an action's name and the keys it gets instead of its own,
+/// as written.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KeyBinding {
     /// Under `[keys.conversation]`: one of the conversation's own actions.
     pub conversation: bool,
     pub action: String,
     pub keys: Vec<String>,
-    /// Where the action's name is in the file (bytes), for an error's line.
-    pub span: std::ops::Range<usize>,
+    /// The line of the file the action's name is on (1-based), for an error about it.
+    pub line: usize,
 }
 
-/// The `[keys]` table (with `[keys.conversation]`), in the file's order; what the names mean
-/// is the key table's to say ([`crate::tui::keys::Keymap::new`]).
+/// The `[keys]` table (with `[keys.conversation]`), in the file's order. What the names and
+/// keys mean is the picker's key table's to say: it makes its keymap from these.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct KeyBindings(pub Vec<KeyBinding>);
 
-impl<'de> Deserialize<'de> for KeyBindings {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<KeyBindings, D::Error> {
+/// The `[keys]` table as read, in the file's order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct KeysRead(Vec<BindingRead>);
+
+/// A [`KeyBinding`] as read: where its action's name starts in the file, in bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct BindingRead {
+    conversation: bool,
+    action: String,
+    keys: Vec<String>,
+    at: usize,
+}
+
+impl KeysRead {
+    /// The bindings, each on the line of `text` its name is on.
+    fn on_lines(self, text: &str) -> KeyBindings {
+        let bindings = self.0.into_iter().map(|b| KeyBinding {
+            conversation: b.conversation,
+            action: b.action,
+            keys: b.keys,
+            line: line_of(text.as_bytes(), b.at),
+        });
+        KeyBindings(bindings.collect())
+    }
+}
+
+impl<'de> Deserialize<'de> for KeysRead {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<KeysRead, D::Error> {
         use serde::de::DeserializeSeed;
         let mut bindings = KeysTable {
             conversation: false,
         }
         .deserialize(d)?;
         // The parser hands the keys over sorted by name.
-        bindings.sort_by_key(|b| b.span.start);
-        Ok(KeyBindings(bindings))
+        bindings.sort_by_key(|b| b.at);
+        Ok(KeysRead(bindings))
     }
 }
 
@@ -128,7 +162,7 @@ struct KeysTable {
 }
 
 impl<'de> serde::de::DeserializeSeed<'de> for KeysTable {
-    type Value = Vec<KeyBinding>;
+    type Value = Vec<BindingRead>;
 
     fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
         d.deserialize_map(self)
@@ -136,7 +170,7 @@ impl<'de> serde::de::DeserializeSeed<'de> for KeysTable {
 }
 
 impl<'de> serde::de::Visitor<'de> for KeysTable {
-    type Value = Vec<KeyBinding>;
+    type Value = Vec<BindingRead>;
 
     fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("a table of actions and their keys")
@@ -150,9 +184,9 @@ impl<'de> serde::de::Visitor<'de> for KeysTable {
                 continue;
             }
             let KeyList(keys) = map.next_value()?;
-            out.push(KeyBinding {
+            out.push(BindingRead {
                 conversation: self.conversation,
-                span: name.span(),
+                at: name.span().start,
                 action: name.into_inner(),
                 keys,
             });
@@ -217,7 +251,7 @@ pub struct Settings {
     pub theme: ThemeName,
     pub prices: Prices,
     pub height: Height,
-    /// The config file's `[keys]`, checked by [`parse`].
+    /// The config file's `[keys]`, as written (the picker's key table takes them).
     pub keys: KeyBindings,
 }
 
@@ -300,19 +334,15 @@ pub fn load(path: &Path) -> Result<Option<FileConfig>, ConfigError> {
         .map_err(|(line, reason)| invalid(line, reason))
 }
 
-/// Parse the text of a config file, its `[keys]` checked against the key table; an error is
-/// its 1-based line and a one-line reason.
+/// Parse the text of a config file; an error is its 1-based line and a one-line reason.
 pub fn parse(text: &str) -> Result<FileConfig, (usize, String)> {
-    let file: FileConfig = toml::from_str(text).map_err(|e| {
+    let mut file: FileConfig = toml::from_str(text).map_err(|e| {
         let line = e
             .span()
             .map_or(1, |span| line_of(text.as_bytes(), span.start));
         (line, one_line(e.message()))
     })?;
-    if let Some(keys) = &file.keys {
-        crate::tui::keys::Keymap::new(keys)
-            .map_err(|e| (line_of(text.as_bytes(), e.at), one_line(&e.reason)))?;
-    }
+    file.keys = file.keys_read.take().map(|read| read.on_lines(text));
     Ok(file)
 }
 

@@ -11,7 +11,8 @@ use std::time::Duration;
 
 use codex_picker::search::fulltext::ContentIndex;
 use codex_picker::session::SessionRow;
-use codex_picker::tui::app::{Action, App, Options};
+use codex_picker::tui::action::Action;
+use codex_picker::tui::app::{App, Options};
 use codex_picker::workers::indexer::Event;
 use codex_picker::workers::search::{self, Answer, Request};
 use codex_picker::workers::wake::Waker;

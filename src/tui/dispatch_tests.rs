@@ -2,7 +2,8 @@
 //! row is still changing, and the loop woken by the answers it waits for.
 
 use super::*;
-use crate::tui::app::{Action, Options};
+use crate::tui::action::Action;
+use crate::tui::app::Options;
 use crate::workers::conversation_reader::ReadError;
 use crate::workers::wake::{self, Source, Wakeup};
 use std::path::PathBuf;

@@ -19,7 +19,8 @@ use ratatui::crossterm::event::{Event as TermEvent, MouseEventKind};
 use ratatui::layout::Rect;
 use ratatui::Terminal;
 
-use crate::tui::app::{Action, App, Dialog, Effect, Outcome};
+use crate::tui::action::Action;
+use crate::tui::app::{App, Dialog, Effect, Outcome};
 use crate::tui::dispatch::{Drained, Workers};
 use crate::tui::{keys, terminal, ui};
 use crate::workers::wake::Wakeup;

@@ -2,10 +2,12 @@
 //! it on any ratatui backend (sleeping until a key, from [`input`], or a worker's message),
 //! [`dispatch`] carries messages between the app and the workers,
 //! [`terminal`] owns the terminal ([`signals`] gives it back when the picker is killed),
-//! [`keys`] maps keys to actions, [`app`] is the picker's pure state, [`render`] makes rollout
-//! text into the pane's styled lines (Markdown, code), [`ui`] draws it all; [`clipboard`] and
-//! [`launch`] (codex resume and fork) are the ways a pick leaves the picker besides stdout.
+//! [`action`] is what the user can ask for, [`keys`] maps keys to actions, [`app`] is the
+//! picker's pure state, [`render`] makes rollout text into the pane's styled lines (Markdown,
+//! code), [`ui`] draws it all; [`clipboard`] and [`launch`] (codex resume and fork) are the ways
+//! a pick leaves the picker besides stdout.
 
+pub mod action;
 pub mod app;
 pub(crate) mod clipboard;
 pub mod dispatch;

@@ -48,13 +48,14 @@ fn settings(cli: &Cli) -> Result<(Settings, Keymap), String> {
         path => (FileConfig::default(), path.unwrap_or_default()),
     };
     let settings = config::merge(file, cli.config_flags());
-    // `load` has checked the keys, with the line of a bad one.
+    // A `[keys]` line the key table cannot take is the file's error, on its line.
     let keys = Keymap::new(&settings.keys).map_err(|e| {
-        format!(
-            "{}: {}",
-            crate::sanitize::path_line(&path),
-            crate::sanitize::one_line(&e.reason)
-        )
+        config::ConfigError::Invalid {
+            path: crate::sanitize::path_line(&path),
+            line: e.line,
+            reason: crate::sanitize::one_line(&e.reason),
+        }
+        .to_string()
     })?;
     Ok((settings, keys))
 }

@@ -1,7 +1,8 @@
 //! Screens of the conversation pane on the demo store (no-colour theme unless a test says):
 //! Markdown, highlighted code, tool calls, reasoning, find, the header, a narrow terminal.
 
-use codex_picker::tui::app::{Action, App, Effect, HitStep};
+use codex_picker::tui::action::{Action, HitStep};
+use codex_picker::tui::app::{App, Effect};
 use codex_picker::tui::ui::{self, Theme};
 use ratatui::backend::TestBackend;
 use ratatui::style::{Color, Modifier};

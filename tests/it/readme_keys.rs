@@ -98,7 +98,7 @@ fn the_readme_names_every_action_of_each_table_in_order() {
     ] {
         let table: Vec<String> = keys
             .binds(table)
-            .map(|b| b.command.name().to_owned())
+            .map(|b| b.action.name().unwrap_or_default().to_owned())
             .collect();
         assert_eq!(names_after(&section, lead), table, "{lead}");
     }

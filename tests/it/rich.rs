@@ -9,7 +9,8 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
-use codex_picker::tui::app::{Action, App};
+use codex_picker::tui::action::Action;
+use codex_picker::tui::app::App;
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 

@@ -6,7 +6,8 @@
 use codex_picker::session::SessionRow;
 use codex_picker::store::{engine, Store};
 use codex_picker::timefmt;
-use codex_picker::tui::app::{Action, App, Options};
+use codex_picker::tui::action::Action;
+use codex_picker::tui::app::{App, Options};
 use codex_picker::tui::dispatch::Workers;
 use codex_picker::tui::ui::{self, Theme};
 use codex_picker::workers::indexer::Event;

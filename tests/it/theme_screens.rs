@@ -5,7 +5,8 @@
 //! dark theme on the same terminal does not, which is why the light one exists.
 
 use codex_picker::config::ThemeName;
-use codex_picker::tui::app::{Action, App};
+use codex_picker::tui::action::Action;
+use codex_picker::tui::app::App;
 use codex_picker::tui::ui::{self, Theme};
 use ratatui::backend::TestBackend;
 use ratatui::style::{Color, Modifier};

@@ -6,9 +6,9 @@
 
 use std::path::PathBuf;
 
-use super::Action;
 use crate::codex::Change;
 use crate::store::locks::Holder;
+use crate::tui::action::Action;
 
 /// The longest name a rename takes, in characters.
 pub const MAX_NAME_CHARS: usize = 200;

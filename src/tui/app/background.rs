@@ -2,10 +2,13 @@
 //! vanished files, progress, the content index), search answers (fuzzy and content) and
 //! transcripts. Pure, like the rest of `app`.
 
-use super::{App, Freshness, Reselect};
+use super::searches::Freshness;
+use super::types::Reselect;
+use super::App;
 use crate::rollout::transcript::Transcript;
 use crate::search::fulltext::ContentHit;
 use crate::session::SessionRow;
+use crate::tui::action::Focus;
 use crate::workers::conversation_reader::ReadError;
 use crate::workers::indexer::Event;
 use crate::workers::search::Request;
@@ -151,7 +154,7 @@ impl App {
     /// Rows streaming in under the same query keep the selection, and so does a selection the
     /// user moved or is reading in the pane; otherwise a new answer starts on top.
     fn reselect_for(&self, fresh: Freshness) -> Reselect {
-        let reading = self.screen.focus() == super::Focus::Conversation;
+        let reading = self.screen.focus() == Focus::Conversation;
         if fresh == Freshness::Repeated || self.list.selected() > 0 || reading {
             Reselect::Keep
         } else {

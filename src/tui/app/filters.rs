@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use super::{Hidden, Options, Scope};
+use super::types::{Hidden, Options, Scope};
 use crate::session::SessionRow;
 use std::sync::Arc;
 

@@ -3,7 +3,7 @@
 //! rebuilds the pane.
 
 use super::conversation::{self, PaneLine, Part};
-use super::HitStep;
+use crate::tui::action::HitStep;
 
 #[derive(Debug, Clone, Default)]
 pub struct Find {

@@ -3,7 +3,7 @@
 //! with `n` / `N`.
 
 use super::conversation::{self, PaneLine, Part};
-use super::HitStep;
+use crate::tui::action::HitStep;
 
 #[derive(Debug, Clone, Default)]
 pub(super) struct Hits {

@@ -6,11 +6,12 @@
 
 use super::filters::Filters;
 use super::rows::Rows;
-use super::{Action, Hidden, Reselect, CONTENT_PREFIX};
+use super::types::{Hidden, Reselect, CONTENT_PREFIX};
 use crate::search::filter::{self, FilterError, Split};
 use crate::search::title::{self, Query, Recency};
 use crate::session::SessionRow;
 use crate::timefmt::Millis;
+use crate::tui::action::Action;
 use std::sync::Arc;
 
 /// The longest query kept: a longer paste is cut here, and the status line says so.

@@ -1,5 +1,5 @@
-//! The picker's state and its transitions: one [`Action`] enum, [`App::update`] returning an
-//! [`Effect`], and `apply_*` for background messages (index events, search results,
+//! The picker's state and its transitions: [`App::update`] takes an
+//! [`Action`](crate::tui::action::Action) and returns an [`Effect`], and `apply_*` for background messages (index events, search results,
 //! transcripts). Requests for the workers are queued in an [`Outbox`] with generation numbers.
 //!
 //! [`App`] owns one sub-state per concern and routes actions and messages to them; none of them
@@ -58,6 +58,7 @@ pub use types::*;
 
 use crate::session::SessionRow;
 use crate::timefmt::Millis;
+use crate::tui::action::{Action, HitStep};
 use std::sync::Arc;
 
 #[derive(Debug)]

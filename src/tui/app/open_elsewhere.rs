@@ -7,9 +7,11 @@
 
 use std::path::Path;
 
-use super::{Action, App, Effect};
+use super::types::Effect;
+use super::App;
 use crate::session::SessionRow;
 use crate::store::locks::{Holder, Snapshot};
+use crate::tui::action::Action;
 
 impl App {
     /// The thread locks as just read; whether anything shown changed.

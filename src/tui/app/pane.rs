@@ -12,9 +12,9 @@ use std::sync::Arc;
 use super::conversation::{self, Built, EntryAt, EntryKind, PaneLine, View};
 use super::find::Find;
 use super::hits::Hits;
-use super::HitStep;
 use crate::rollout::transcript::{Entry, Transcript};
 use crate::session::SessionRow;
+use crate::tui::action::HitStep;
 use crate::workers::conversation_reader::{Job, ReadError};
 
 /// Transcripts kept for instant switching back.

@@ -8,8 +8,10 @@
 use std::path::Path;
 
 use super::action_state::Dialog;
-use super::{list, Action, App, Effect};
+use super::types::Effect;
+use super::{list, App};
 use crate::codex::Change;
+use crate::tui::action::Action;
 use crate::workers::search;
 
 impl App {

@@ -2,7 +2,7 @@
 //! shell asked for, POSIX unless `--shell fish`, naming the store when it is not the default
 //! one, with the user's own codex arguments), or a codex command to run.
 
-use super::{Launch, Options, Pick};
+use super::types::{Launch, Options, Pick};
 use crate::session::SessionRow;
 use crate::shell::Syntax;
 

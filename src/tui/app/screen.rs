@@ -5,8 +5,8 @@
 use ratatui::layout::Rect;
 
 use super::geometry::Geometry;
-use super::Focus;
 use crate::timefmt::Millis;
+use crate::tui::action::Focus;
 
 #[derive(Debug, Clone)]
 pub struct Screen {

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
-use super::{SearchMode, CONTENT_PREFIX};
+use super::types::{SearchMode, CONTENT_PREFIX};
 use crate::search::fulltext::{ContentHit, ContentIndex};
 use crate::search::one_box::{self, Found};
 use crate::search::title::Recency;

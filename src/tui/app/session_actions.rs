@@ -7,8 +7,10 @@
 //! happened, or codex's own reason when it failed (nothing changes then).
 
 use super::action_state::{Actions, Dialog, Running};
-use super::{Action, App, Effect, Outcome, Reselect};
+use super::types::{Effect, Outcome, Reselect};
+use super::App;
 use crate::codex::Change;
+use crate::tui::action::Action;
 use crate::workers::changes::{After, Done, Request};
 use crate::workers::search;
 
@@ -204,7 +206,7 @@ impl App {
                     self.outbox.search.push(search::Request::ReplaceRow(i, row));
                 }
                 let hint = if req.change == Change::Archive && !self.filters.show_archived() {
-                    let key = self.keys.key_of(crate::tui::keys::Command::ToggleArchived);
+                    let key = self.keys.key_of(&Action::ToggleArchived);
                     format!(" ({key} shows archived sessions)")
                 } else {
                     String::new()

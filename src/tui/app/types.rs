@@ -1,5 +1,6 @@
-//! The vocabulary of the picker's state machine: modes, actions, effects, the outbox of work for
-//! the workers (their own messages) and start-up options. Plain data.
+//! The vocabulary of the picker's state machine: modes, effects, the outbox of work for the
+//! workers (their own messages) and start-up options. Plain data. The actions it takes are
+//! [`crate::tui::action`]'s.
 
 use crate::search::title::Recency;
 use crate::workers::conversation_reader::Job;
@@ -23,117 +24,6 @@ pub enum Scope {
     /// Sessions whose cwd is within the current folder's repository (or the folder).
     Folder,
     All,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Focus {
-    List,
-    Conversation,
-}
-
-/// Everything a user can ask for.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Action {
-    Insert(char),
-    /// Characters typed in one burst (a paste the terminal did not bracket), as typed.
-    Type(String),
-    Paste(String),
-    DeleteBack,
-    DeleteWord,
-    ClearQuery,
-    MoveUp,
-    MoveDown,
-    PageListUp,
-    PageListDown,
-    First,
-    Last,
-    /// Scroll the conversation by lines (negative: up).
-    Scroll(i32),
-    /// Scroll the conversation a page; the sign gives the direction.
-    PageConversation(i32),
-    /// Scroll the conversation half a page; the sign gives the direction.
-    HalfPageConversation(i32),
-    FocusConversation,
-    FocusList,
-    Accept,
-    ExecSelected,
-    Escape,
-    Quit,
-    ToggleScope,
-    ToggleSort,
-    ToggleExec,
-    ToggleArchived,
-    ToggleTools,
-    /// Switch between fuzzy search and search inside conversations.
-    ToggleContent,
-    /// Scroll the conversation to another match (of the find, else of the content search).
-    JumpHit(HitStep),
-    /// Scroll the conversation to the next or previous message (`prompts`: user prompt).
-    Jump {
-        step: HitStep,
-        prompts: bool,
-    },
-    /// The conversation's first (`false`) or last line.
-    PaneEnd(bool),
-    /// Expand or collapse the tool call on screen, or every one.
-    Expand {
-        all: bool,
-    },
-    ToggleReasoning,
-    /// Start typing a find query in the conversation.
-    FindStart,
-    /// A character for the find query (`None`: delete the last one).
-    FindKey(Option<char>),
-    /// Stop typing the find query: keep it (Enter) or drop it (Esc).
-    FindEnd(bool),
-    /// Copy the message at the top of the conversation.
-    CopyMessage,
-    /// Write the conversation to a Markdown file.
-    Export,
-    ToggleHelp,
-    CopyId,
-    CopyCommand,
-    /// Ctrl+X: the menu of everything that can be done with the selected session.
-    OpenMenu,
-    /// Move the menu's cursor (negative: up).
-    MenuMove(i32),
-    /// Take the menu's item under the cursor (`None`) or the one of this letter.
-    MenuPick(Option<char>),
-    /// Close the menu or the question asked, doing nothing.
-    CloseDialog,
-    /// The answer to a question (delete; act on a session open elsewhere): `y` (true) or
-    /// anything else.
-    Confirm(bool),
-    /// Archive the selected session (unarchive it when it is archived).
-    Archive,
-    /// Ask whether to delete the selected session.
-    Delete,
-    /// Type a new name for the selected session (codex's app-server sets it).
-    Rename,
-    /// Run `codex fork` on the selected session in its folder.
-    Fork,
-    /// Run `codex resume` on the selected session in the current folder.
-    ResumeHere,
-    Suspend,
-    /// Ctrl+L: clear the screen and draw it all again.
-    Repaint,
-    /// Ctrl+R: read the whole store again now.
-    Reread,
-    /// The picker's area on the terminal (the whole screen, or its rows below the prompt).
-    Resize(ratatui::layout::Rect),
-    Click(u16, u16),
-    Wheel {
-        col: u16,
-        row: u16,
-        down: bool,
-    },
-}
-
-/// Which content-search hit `n` / `N` go to, wrapping around.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum HitStep {
-    Next,
-    Previous,
 }
 
 /// Where the selection goes when the rows shown are recomputed.

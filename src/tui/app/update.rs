@@ -1,7 +1,9 @@
 //! [`App::update`]: a user action routed to the sub-state it concerns, and what follows from it
 //! in the others (a new query searches, a new selection is shown in the pane).
 
-use super::{geometry, Action, App, Effect, Focus, Outcome, Pick, Reselect, SearchMode};
+use super::types::{Effect, Outcome, Pick, Reselect, SearchMode};
+use super::{geometry, App};
+use crate::tui::action::{Action, Focus};
 
 impl App {
     /// Apply one user action.

@@ -1,5 +1,5 @@
-//! The key table as the picker uses it: the defaults ([`ROWS`]) with the config file's `[keys]`
-//! applied, and what is made from it once (the lookup from a press to its command, the two
+//! The key table as the picker uses it: the defaults ([`table::defaults`]) with the config file's `[keys]`
+//! applied, and what is made from it once (the lookup from a press to its action, the two
 //! footers). Dispatch, the help overlay, the footer and the action menu's key names all read
 //! one [`Keymap`], so a key given in the file is the key everywhere.
 //!
@@ -17,52 +17,12 @@ use std::collections::HashMap;
 use ratatui::crossterm::event::{KeyCode, KeyModifiers};
 
 use super::key::Key;
-use super::table::{Command, Hint, Section, NAMES, ROWS};
+use super::table::{self, KeyBind, KeyRow, Section};
 use crate::config::KeyBindings;
-
-/// One command and its keys.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct KeyBind {
-    pub command: Command,
-    /// Its keys, as the help names them (the first one in the footer and the menu).
-    pub keys: Vec<Key>,
-    /// Other ways terminals send the same keys: they work, and are not named.
-    pub also: Vec<Key>,
-    pub hint: Option<Hint>,
-}
-
-/// One line of the help (and of the README's table of its section).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct KeyRow {
-    pub section: Section,
-    pub binds: Vec<KeyBind>,
-    /// Shown instead of key names for a row that is not keys (`typing`, `mouse`, filters).
-    pub text: Option<&'static str>,
-    pub help: &'static str,
-    /// The row explains the query's syntax (the help under the list only).
-    pub syntax: bool,
-}
-
-impl KeyRow {
-    /// The row's keys as the help and the README name them: a command's keys joined by `, `,
-    /// commands by ` / `; `(none)` for a command left without keys.
-    pub fn label(&self) -> String {
-        if let Some(text) = self.text {
-            return text.to_owned();
-        }
-        self.binds
-            .iter()
-            .map(|b| match b.keys.as_slice() {
-                [] => "(none)".to_owned(),
-                keys => keys.iter().map(Key::label).collect::<Vec<_>>().join(", "),
-            })
-            .collect::<Vec<_>>()
-            .join(" / ")
-    }
-}
+use crate::tui::action::{Action, NAMES};
 
 /// Where a press is looked up: its table, code and modifiers.
-type Lookup = HashMap<(Section, KeyCode, KeyModifiers), (Key, Command)>;
+type Lookup = HashMap<(Section, KeyCode, KeyModifiers), (Key, Action)>;
 
 /// The keys in effect.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,26 +33,26 @@ pub struct Keymap {
     footers: [String; 2],
 }
 
-/// A `[keys]` line that cannot be taken: where it is in the file (bytes) and why.
+/// A `[keys]` line that cannot be taken: its line in the config file (1-based) and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KeymapError {
-    pub at: usize,
+    pub line: usize,
     pub reason: String,
 }
 
 impl Default for Keymap {
     /// The key table's own keys.
     fn default() -> Keymap {
-        Keymap::from_rows(default_rows())
+        Keymap::from_rows(table::defaults())
     }
 }
 
 impl Keymap {
     /// The key table with the file's `[keys]` applied, or the first line that cannot be.
     pub fn new(bindings: &KeyBindings) -> Result<Keymap, KeymapError> {
-        let mut rows = default_rows();
-        // The commands given keys by the file, with where their line is.
-        let mut given: HashMap<(Section, Command), usize> = HashMap::new();
+        let mut rows = table::defaults();
+        // The actions given keys by the file, with their line.
+        let mut given: Given = Vec::new();
         for b in &bindings.0 {
             let section = if b.conversation {
                 Section::Conversation
@@ -100,11 +60,11 @@ impl Keymap {
                 Section::List
             };
             let fail = |reason: String| KeymapError {
-                at: b.span.start,
+                line: b.line,
                 reason,
             };
-            let command = Command::named(&b.action)
-                .filter(|c| has(&rows, section, *c))
+            let action = Action::named(&b.action)
+                .filter(|a| has(&rows, section, a))
                 .ok_or_else(|| fail(unknown_action(&b.action, section, &rows)))?;
             let mut keys: Vec<Key> = Vec::new();
             for text in &b.keys {
@@ -119,16 +79,16 @@ impl Keymap {
                     keys.push(key);
                 }
             }
-            if command == Command::Quit && keys.is_empty() {
+            if action == Action::Quit && keys.is_empty() {
                 return Err(fail(
                     "quit needs a key: it is how the picker is left".to_owned(),
                 ));
             }
-            for bind in binds_mut(&mut rows, section, command) {
+            for bind in binds_mut(&mut rows, section, &action) {
                 bind.keys.clone_from(&keys);
                 bind.also.clear();
             }
-            given.insert((section, command), b.span.start);
+            given.push((section, action, b.line));
         }
         give_way(&mut rows);
         check_clashes(&rows, &given)?;
@@ -142,7 +102,7 @@ impl Keymap {
                 for key in bind.keys.iter().chain(&bind.also) {
                     lookup
                         .entry((row.section, key.code, key.mods))
-                        .or_insert((*key, bind.command));
+                        .or_insert((*key, bind.action.clone()));
                 }
             }
         }
@@ -167,26 +127,26 @@ impl Keymap {
         binds(&self.rows, section)
     }
 
-    /// The name of `command`'s first key, for a hint in a sentence (`Ctrl+F`); the keys that
+    /// The name of `action`'s first key, for a hint in a sentence (`Ctrl+F`); the keys that
     /// work everywhere first; `no key` when the file left it none.
-    pub fn key_of(&self, command: Command) -> String {
+    pub fn key_of(&self, action: &Action) -> String {
         [Section::List, Section::Conversation]
             .into_iter()
             .flat_map(|section| self.binds(section))
-            .find(|b| b.command == command && !b.keys.is_empty())
+            .find(|b| b.action == *action && !b.keys.is_empty())
             .and_then(|b| b.keys.first())
             .map_or_else(|| "no key".to_owned(), Key::label)
     }
 
-    /// The command `press` is bound to in `section`.
-    pub fn bound(&self, press: Key, section: Section, query_empty: bool) -> Option<Command> {
+    /// The action `press` is bound to in `section`.
+    pub fn bound(&self, press: Key, section: Section, query_empty: bool) -> Option<&Action> {
         self.lookup
             .get(&(section, press.code, press.mods))
             .filter(|(key, _)| key.is(press, query_empty))
-            .map(|&(_, command)| command)
+            .map(|(_, action)| action)
     }
 
-    /// The footer of `section`: the hints of its commands (the conversation's own first), the
+    /// The footer of `section`: the hints of its actions (the conversation's own first), the
     /// first key of each, neighbours with the same text as one (`↑ ↓ move`).
     pub fn footer(&self, section: Section) -> &str {
         match section {
@@ -196,47 +156,30 @@ impl Keymap {
     }
 }
 
-/// The key table's rows, owned.
-fn default_rows() -> Vec<KeyRow> {
-    ROWS.iter()
-        .map(|r| KeyRow {
-            section: r.section,
-            binds: r
-                .binds
-                .iter()
-                .map(|b| KeyBind {
-                    command: b.command,
-                    keys: b.keys.to_vec(),
-                    also: b.also.to_vec(),
-                    hint: b.hint,
-                })
-                .collect(),
-            text: r.text,
-            help: r.help,
-            syntax: r.syntax,
-        })
-        .collect()
-}
-
 fn binds(rows: &[KeyRow], section: Section) -> impl Iterator<Item = &KeyBind> {
     rows.iter()
         .filter(move |r| r.section == section)
         .flat_map(|r| &r.binds)
 }
 
-fn binds_mut(
-    rows: &mut [KeyRow],
+fn binds_mut<'a>(
+    rows: &'a mut [KeyRow],
     section: Section,
-    command: Command,
-) -> impl Iterator<Item = &mut KeyBind> {
+    action: &'a Action,
+) -> impl Iterator<Item = &'a mut KeyBind> {
     rows.iter_mut()
         .filter(move |r| r.section == section)
         .flat_map(|r| &mut r.binds)
-        .filter(move |b| b.command == command)
+        .filter(move |b| b.action == *action)
 }
 
-fn has(rows: &[KeyRow], section: Section, command: Command) -> bool {
-    binds(rows, section).any(|b| b.command == command)
+fn has(rows: &[KeyRow], section: Section, action: &Action) -> bool {
+    binds(rows, section).any(|b| b.action == *action)
+}
+
+/// An action's name in the config file (every action of the table has one).
+fn name(action: &Action) -> &'static str {
+    action.name().unwrap_or_default()
 }
 
 /// The same key press (the empty-query condition aside).
@@ -258,7 +201,7 @@ fn unknown_action(name: &str, section: Section, rows: &[KeyRow]) -> String {
         Section::List => Section::Conversation,
         Section::Conversation => Section::List,
     };
-    if Command::named(name).is_some_and(|c| has(rows, other, c)) {
+    if Action::named(name).is_some_and(|a| has(rows, other, &a)) {
         return format!(
             "`{shown}` is an action of {}, not of {}",
             table_name(other),
@@ -267,7 +210,7 @@ fn unknown_action(name: &str, section: Section, rows: &[KeyRow]) -> String {
     }
     let mut names: Vec<&str> = NAMES
         .iter()
-        .filter(|(c, _)| has(rows, section, *c))
+        .filter(|(a, _)| has(rows, section, a))
         .map(|(_, n)| *n)
         .collect();
     names.dedup();
@@ -279,7 +222,7 @@ fn unknown_action(name: &str, section: Section, rows: &[KeyRow]) -> String {
 }
 
 /// The unnamed spellings of a key drop out where the file names the same key for another
-/// command.
+/// action.
 fn give_way(rows: &mut [KeyRow]) {
     for section in [Section::List, Section::Conversation] {
         let named: Vec<Key> = binds(rows, section)
@@ -293,43 +236,49 @@ fn give_way(rows: &mut [KeyRow]) {
     }
 }
 
-/// No key gives two commands in one table once the file's keys are in; the error is on the
+/// The actions the file gives keys, each in its table, with the line that gives them.
+type Given = Vec<(Section, Action, usize)>;
+
+/// The line of the file that gives `action` its keys in `section`, if one does.
+fn line_giving(given: &Given, section: Section, action: &Action) -> Option<usize> {
+    given
+        .iter()
+        .rev()
+        .find(|(s, a, _)| *s == section && a == action)
+        .map(|&(_, _, line)| line)
+}
+
+/// No key gives two actions in one table once the file's keys are in; the error is on the
 /// line of the later of the file's lines involved.
-fn check_clashes(
-    rows: &[KeyRow],
-    given: &HashMap<(Section, Command), usize>,
-) -> Result<(), KeymapError> {
+fn check_clashes(rows: &[KeyRow], given: &Given) -> Result<(), KeymapError> {
     for section in [Section::List, Section::Conversation] {
-        let keys: Vec<(Key, Command)> = binds(rows, section)
-            .flat_map(|b| b.keys.iter().chain(&b.also).map(|k| (*k, b.command)))
+        let keys: Vec<(Key, &Action)> = binds(rows, section)
+            .flat_map(|b| b.keys.iter().chain(&b.also).map(move |k| (*k, &b.action)))
             .collect();
         for (i, (a, ca)) in keys.iter().enumerate() {
             for (b, cb) in &keys[i + 1..] {
                 if !same(a, b) || ca == cb {
                     continue;
                 }
-                let (la, lb) = (given.get(&(section, *ca)), given.get(&(section, *cb)));
-                let Some(at) = la.max(lb).copied() else {
+                let line = |action: &Action| line_giving(given, section, action);
+                let (la, lb) = (line(ca), line(cb));
+                let Some(at) = la.max(lb) else {
                     continue;
                 };
-                let how = |c: &Command, line: Option<&usize>| match line {
-                    Some(_) => c.name().to_owned(),
-                    None => format!("{} (its default)", c.name()),
+                let how = |action: &Action| match line(action) {
+                    Some(_) => name(action).to_owned(),
+                    None => format!("{} (its default)", name(action)),
                 };
                 let (first, second) = if la >= lb { (ca, cb) } else { (cb, ca) };
-                let (lf, ls) = (
-                    given.get(&(section, *first)),
-                    given.get(&(section, *second)),
-                );
                 return Err(KeymapError {
-                    at,
+                    line: at,
                     reason: format!(
                         "{} would give both {} and {} in {}: give {} other keys too",
                         a.label(),
-                        how(first, lf),
-                        how(second, ls),
+                        how(first),
+                        how(second),
                         table_name(section),
-                        second.name()
+                        name(second)
                     ),
                 });
             }
@@ -362,4 +311,60 @@ fn footer_of(rows: &[KeyRow], section: Section) -> String {
         .map(|(keys, text)| format!("{} {text}", keys.join(" ")))
         .collect::<Vec<_>>()
         .join(" · ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Why the `[keys]` of a config file's text cannot be taken, and on which line.
+    fn error(text: &str) -> (usize, String) {
+        let file = crate::config::parse(text).expect("the file reads");
+        let e = Keymap::new(&file.keys.expect("a [keys] table")).expect_err("a bad line");
+        (e.line, e.reason)
+    }
+
+    #[test]
+    fn a_keys_line_that_cannot_be_taken_names_its_line() {
+        let (line, why) = error("theme = \"light\"\n\n[keys]\ncopy-id = \"alt-c\"\nfly = \"f2\"\n");
+        assert_eq!(line, 5);
+        assert!(
+            why.starts_with("unknown action `fly` in [keys], expected one of pick,"),
+            "{why}"
+        );
+        let (line, why) = error("[keys]\ncopy-id = \"ctrl-shift-banana\"\n");
+        assert_eq!(line, 2);
+        assert!(
+            why.starts_with("key `ctrl-shift-banana`: unknown key name"),
+            "{why}"
+        );
+        let (line, why) = error("[keys]\n\ncopy-id = \"ctrl-o\"\n");
+        assert_eq!(line, 3);
+        assert_eq!(
+            why,
+            "Ctrl+O would give both copy-id and resume-in-folder (its default) in [keys]: \
+             give resume-in-folder other keys too"
+        );
+        let (line, why) = error("[keys]\ncopy-id = \"f5\"\nquit = [\"ctrl-q\", \"f5\"]\n");
+        assert_eq!(line, 3);
+        assert!(
+            why.starts_with("F5 would give both quit and copy-id in [keys]"),
+            "{why}"
+        );
+        let (line, why) = error("[keys]\nscroll-up = \"k\"\n");
+        assert_eq!(line, 2);
+        assert_eq!(
+            why,
+            "`scroll-up` is an action of [keys.conversation], not of [keys]"
+        );
+        let (line, why) = error("[keys.conversation]\nexport = \"]\"\n");
+        assert_eq!(line, 2);
+        assert!(
+            why.starts_with("] would give both export and next-message (its default)"),
+            "{why}"
+        );
+        let (line, why) = error("[keys]\nquit = []\n");
+        assert_eq!(line, 2);
+        assert!(why.starts_with("quit needs a key"), "{why}");
+    }
 }

@@ -1,10 +1,10 @@
-//! Keys as data: the key table ([`table::ROWS`]: every command, its name in the config file,
-//! its default keys, its help text and its footer hint) and the [`Keymap`] made from it and
-//! the config file's `[keys]`; from the keymap, a key press -> an [`Action`] ([`action`]), the
-//! footer's hints ([`Keymap::footer`]) and a command's key name ([`key_name`], for the action
-//! menu). The help overlay draws the keymap's rows.
+//! Keys as data: the key table ([`table::defaults`]: every action a key gives, its default keys,
+//! its help text and its footer hint) and the [`Keymap`] made from it and the config file's
+//! `[keys]` (each action named as [`Action::name`] says); from the keymap, a key press -> an
+//! [`Action`] ([`action`]), the footer's hints ([`Keymap::footer`]) and an action's key name
+//! ([`key_name`], for the action menu). The help overlay draws the keymap's rows.
 //!
-//! Pure. In the list, typing always edits the query: no printable key is taken for a command,
+//! Pure. In the list, typing always edits the query: no printable key is taken for an action,
 //! except `?` (and any the config file binds), which opens the help only while the query is
 //! empty (type `?` after any other character to search for it). F1 opens the help at any time.
 //! In the conversation (→), a few printable keys move through it and change what it shows (its
@@ -19,10 +19,10 @@ mod table;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 pub use key::Key;
-pub use keymap::{KeyBind, KeyRow, Keymap, KeymapError};
-pub use table::{Bind, Command, Hint, Row, Section, NAMES, ROWS};
+pub use keymap::{Keymap, KeymapError};
+pub use table::{Hint, KeyBind, KeyRow, Section};
 
-use crate::tui::app::{Action, Focus};
+use crate::tui::action::{Action, Focus};
 
 /// What the table needs to know about the state.
 #[derive(Debug, Clone, Copy)]
@@ -78,8 +78,8 @@ pub fn action(key: KeyEvent, ctx: Context, keys: &Keymap) -> Option<Action> {
             _ => {}
         }
     }
-    if let Some(command) = command(press, ctx, keys) {
-        return Some(command.action());
+    if let Some(action) = bound(press, ctx, keys) {
+        return Some(action.clone());
     }
     match press.code {
         KeyCode::Char(c) if !ctrl_or_alt => Some(Action::Insert(c)),
@@ -87,10 +87,10 @@ pub fn action(key: KeyEvent, ctx: Context, keys: &Keymap) -> Option<Action> {
     }
 }
 
-/// The command of a key press: the conversation's own keys first while it is read, then the
-/// rest; a press with Shift that no key has is taken as the same key without it (Shift+Enter
-/// picks).
-fn command(press: Key, ctx: Context, keys: &Keymap) -> Option<Command> {
+/// The action a key press is bound to: the conversation's own keys first while it is read,
+/// then the rest; a press with Shift that no key has is taken as the same key without it
+/// (Shift+Enter picks).
+fn bound(press: Key, ctx: Context, keys: &Keymap) -> Option<&Action> {
     let reading = ctx.focus == Focus::Conversation;
     let find = |press: Key| {
         let sections = [
@@ -119,9 +119,9 @@ fn menu_key(press: Key, ctx: Context, keys: &Keymap) -> Option<Action> {
         .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
     {
         return match keys.bound(press, Section::List, ctx.query_empty) {
-            Some(Command::OpenMenu) => Some(Action::CloseDialog),
-            Some(Command::MoveUp) => Some(Action::MenuMove(-1)),
-            Some(Command::MoveDown) => Some(Action::MenuMove(1)),
+            Some(Action::OpenMenu) => Some(Action::CloseDialog),
+            Some(Action::MoveUp) => Some(Action::MenuMove(-1)),
+            Some(Action::MoveDown) => Some(Action::MenuMove(1)),
             _ => None,
         };
     }
@@ -184,14 +184,14 @@ fn first_key(keys: &Keymap, action: &Action, order: [Section; 2]) -> Option<(Sec
     order
         .into_iter()
         .flat_map(|section| keys.binds(section).map(move |b| (section, b)))
-        .find(|(_, b)| b.command.action() == *action && !b.keys.is_empty())
+        .find(|(_, b)| b.action == *action && !b.keys.is_empty())
         .and_then(|(section, b)| Some((section, b.keys.first()?.label())))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tui::app::HitStep;
+    use crate::tui::action::{HitStep, NAMES};
 
     fn key(code: KeyCode, mods: KeyModifiers) -> KeyEvent {
         KeyEvent::new(code, mods)
@@ -366,7 +366,7 @@ mod tests {
     }
 
     #[test]
-    fn shift_and_other_spellings_of_a_key_reach_its_command() {
+    fn shift_and_other_spellings_of_a_key_reach_its_action() {
         let press = |code, mods| action(key(code, mods), LIST);
         assert_eq!(
             press(KeyCode::Enter, KeyModifiers::SHIFT),
@@ -392,12 +392,12 @@ mod tests {
     }
 
     #[test]
-    fn no_key_gives_two_commands_in_one_place() {
+    fn no_key_gives_two_actions_in_one_place() {
         let keymap = Keymap::default();
         for section in [Section::List, Section::Conversation] {
-            let keys: Vec<(Key, Command)> = keymap
+            let keys: Vec<(Key, &Action)> = keymap
                 .binds(section)
-                .flat_map(|b| b.keys.iter().chain(&b.also).map(|k| (*k, b.command)))
+                .flat_map(|b| b.keys.iter().chain(&b.also).map(move |k| (*k, &b.action)))
                 .collect();
             for (i, (a, ca)) in keys.iter().enumerate() {
                 for (b, cb) in &keys[i + 1..] {
@@ -436,13 +436,26 @@ mod tests {
     }
 
     #[test]
-    fn every_command_of_the_table_has_one_name_of_its_own() {
-        for row in ROWS {
-            for bind in row.binds {
-                let name = bind.command.name();
-                assert!(!name.is_empty(), "{:?} has no name", bind.command);
-                assert_eq!(Command::named(name), Some(bind.command), "{name}");
-            }
+    fn every_action_of_the_table_has_one_name_of_its_own() {
+        let rows = table::defaults();
+        for bind in rows.iter().flat_map(|r| &r.binds) {
+            let name = bind.action.name();
+            let name = name.unwrap_or_else(|| panic!("{:?} has no name", bind.action));
+            assert_eq!(Action::named(name).as_ref(), Some(&bind.action), "{name}");
+        }
+        // And every name is of an action of the table (a config file can give it keys).
+        for (action, name) in NAMES {
+            let bound = rows
+                .iter()
+                .flat_map(|r| &r.binds)
+                .any(|b| b.action == *action);
+            assert!(bound, "{name} is of no action of the table");
+        }
+        for (i, (a, _)) in NAMES.iter().enumerate() {
+            assert!(
+                NAMES[i + 1..].iter().all(|(b, _)| a != b),
+                "{a:?} named twice"
+            );
         }
         for (i, (_, a)) in NAMES.iter().enumerate() {
             assert!(NAMES[i + 1..].iter().all(|(_, b)| a != b), "{a} twice");

@@ -8,7 +8,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
-use crate::tui::app::{App, Focus};
+use crate::tui::action::Focus;
+use crate::tui::app::App;
 
 use super::Theme;
 

@@ -7,7 +7,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 use ratatui::Frame;
 
 use crate::textwidth;
-use crate::tui::app::Focus;
+use crate::tui::action::{Action, Focus};
 use crate::tui::keys;
 
 use super::Theme;
@@ -24,8 +24,8 @@ fn entries(focus: Focus, keys: &keys::Keymap) -> Vec<(String, String)> {
             .chain([(
                 format!(
                     "{} then {}",
-                    keys.key_of(keys::Command::ReadConversation),
-                    keys.key_of(keys::Command::Help)
+                    keys.key_of(&Action::FocusConversation),
+                    keys.key_of(&Action::ToggleHelp)
                 ),
                 "the conversation's own keys".to_owned(),
             )])

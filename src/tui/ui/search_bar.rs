@@ -6,8 +6,8 @@ use ratatui::Frame;
 
 use crate::sanitize;
 use crate::textwidth;
+use crate::tui::action::Action;
 use crate::tui::app::{App, SearchMode};
-use crate::tui::keys::Command;
 
 use super::Theme;
 
@@ -33,8 +33,8 @@ pub(crate) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let shown_w;
     if query.is_empty() {
         let (content, help) = (
-            app.keys().key_of(Command::ToggleContent),
-            app.keys().key_of(Command::Help),
+            app.keys().key_of(&Action::ToggleContent),
+            app.keys().key_of(&Action::ToggleHelp),
         );
         let hint = textwidth::truncate(
             &if app.effective_mode() == SearchMode::Content {

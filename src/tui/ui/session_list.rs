@@ -16,8 +16,8 @@ use crate::search::title::{self, Highlights};
 use crate::session::SessionRow;
 use crate::textwidth;
 use crate::timefmt::{self, Millis};
+use crate::tui::action::Action;
 use crate::tui::app::App;
-use crate::tui::keys::Command;
 
 use super::marked::marked;
 use super::Theme;
@@ -93,9 +93,9 @@ fn empty_message(app: &App) -> Vec<Line<'static>> {
         let key = |c| app.keys().key_of(c);
         lines.push(Line::from(format!(
             "  some are hidden: {} shows every folder, {} exec, {} archived",
-            key(Command::ToggleScope),
-            key(Command::ToggleExec),
-            key(Command::ToggleArchived)
+            key(&Action::ToggleScope),
+            key(&Action::ToggleExec),
+            key(&Action::ToggleArchived)
         )));
     }
     lines

@@ -7,6 +7,7 @@ use ratatui::Frame;
 
 use crate::search::title::Recency;
 use crate::textwidth;
+use crate::tui::action::{Action, Focus};
 use crate::tui::app::{App, Scope};
 use crate::tui::keys;
 
@@ -56,7 +57,7 @@ pub fn status_text(app: &App) -> String {
     if app.content_mode() {
         parts.push(format!(
             "searching inside conversations ({}: titles)",
-            app.keys().key_of(keys::Command::ToggleContent)
+            app.keys().key_of(&Action::ToggleContent)
         ));
     }
     let filters = app.filters();
@@ -74,15 +75,15 @@ pub fn status_text(app: &App) -> String {
     let h = app.list().hidden();
     let mut hidden = Vec::new();
     if h.scope > 0 {
-        let key = app.keys().key_of(keys::Command::ToggleScope);
+        let key = app.keys().key_of(&Action::ToggleScope);
         hidden.push(format!("{} other folders ({key})", thousands(h.scope)));
     }
     if h.exec > 0 {
-        let key = app.keys().key_of(keys::Command::ToggleExec);
+        let key = app.keys().key_of(&Action::ToggleExec);
         hidden.push(format!("{} exec ({key})", thousands(h.exec)));
     }
     if h.archived > 0 {
-        let key = app.keys().key_of(keys::Command::ToggleArchived);
+        let key = app.keys().key_of(&Action::ToggleArchived);
         hidden.push(format!("{} archived ({key})", thousands(h.archived)));
     }
     if !hidden.is_empty() {
@@ -127,7 +128,7 @@ pub fn draw(frame: &mut Frame, status: Rect, footer: Rect, app: &App, theme: &Th
     if footer.height > 0 {
         let keys = if app.pane().find().editing() {
             keys::FOOTER_FINDING
-        } else if app.screen().focus() == crate::tui::app::Focus::Conversation {
+        } else if app.screen().focus() == Focus::Conversation {
             app.keys().footer(keys::Section::Conversation)
         } else {
             app.keys().footer(keys::Section::List)
