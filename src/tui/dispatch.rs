@@ -3,10 +3,10 @@
 //! conversation reader and the store changes are [`SingleJob`]s, which keep the newest request
 //! and drop stale answers; this owns the two hand-over rules left: indexer batches that arrive
 //! together are taken together (the first one alone), and a conversation is held while the top
-//! row is still changing. Never blocks. The
-//! workers ring the loop's [`Wakeup`] after each message; which of them rang tells whether the
-//! indexer has news. The store's thread locks come from their own thread when they change, and
-//! are read here only just before an action on a session (a folder and `/proc/locks`).
+//! row is still changing. Never blocks. The workers ring the loop's [`Wakeup`] after each
+//! message; which of them rang tells whether the indexer has news. The store's thread locks
+//! come from their own thread when they change, and are read here only just before an action on
+//! a session (a folder and `/proc/locks`).
 
 use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, TryRecvError};
@@ -41,11 +41,7 @@ const TOP_SETTLE: Duration = Duration::from_millis(120);
 pub struct Workers {
     /// What the workers ring.
     wakeup: Wakeup,
-    index: Receiver<Event>,
-    /// The indexer is still sending.
-    index_open: bool,
-    /// The indexer rang since its channel was last read empty.
-    index_news: bool,
+    index: Indexer,
     search: SingleJob<Search>,
     reader: SingleJob<Reader>,
     /// The conversation asked for last, not sent yet, and since when it waits.
@@ -56,6 +52,25 @@ pub struct Workers {
     live: Option<Live>,
     /// The Codex home whose thread locks are read, and their thread.
     locks: Option<(PathBuf, locks::Watch)>,
+}
+
+/// The indexer's channel, as the loop reads it.
+struct Indexer {
+    events: Receiver<Event>,
+    /// The indexer is still sending.
+    open: bool,
+    /// The indexer rang since its channel was last read empty.
+    news: bool,
+}
+
+impl Indexer {
+    fn new(events: Receiver<Event>) -> Indexer {
+        Indexer {
+            events,
+            open: true,
+            news: true,
+        }
+    }
 }
 
 /// Reading the store again: the watcher (started once the first rows phase has ended, so it
@@ -91,9 +106,7 @@ impl Workers {
     ) -> Workers {
         Workers {
             wakeup,
-            index,
-            index_open: true,
-            index_news: true,
+            index: Indexer::new(index),
             search,
             reader,
             held: None,
@@ -160,11 +173,9 @@ impl Workers {
             .as_ref()
             .is_some_and(|t| t.try_iter().count() > 0);
         live.due |= asked || changed;
-        if live.due && !self.index_open {
+        if live.due && !self.index.open {
             live.due = false;
-            self.index = (live.restart)(app.held_files());
-            self.index_open = true;
-            self.index_news = true;
+            self.index = Indexer::new((live.restart)(app.held_files()));
             app.index_restarted();
         }
     }
@@ -191,12 +202,12 @@ impl Workers {
 
     /// Take the rings since the last call (the loop has woken).
     pub fn woken(&mut self) {
-        self.index_news |= self.wakeup.take().has(Source::Index);
+        self.index.news |= self.wakeup.take().has(Source::Index);
     }
 
     /// The indexer has sent something not taken in yet (or has ended).
     pub fn index_news(&self) -> bool {
-        self.index_news && self.index_open
+        self.index.news && self.index.open
     }
 
     /// When the conversation held back is to be sent, if one is.
@@ -289,9 +300,9 @@ impl Workers {
 
     /// Apply what the indexer has sent (see [`drain_index`]).
     pub fn drain_index(&mut self, app: &mut App) -> Drained {
-        let drained = drain_index(app, &self.index);
-        self.index_open &= drained.open;
-        self.index_news = drained.backlog;
+        let drained = drain_index(app, &self.index.events);
+        self.index.open &= drained.open;
+        self.index.news = drained.backlog;
         drained
     }
 }
