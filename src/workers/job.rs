@@ -171,11 +171,6 @@ pub struct Reply<'a, W: Work> {
 }
 
 impl<W: Work> Reply<'_, W> {
-    /// The generation of the ask being run.
-    pub fn gen(&self) -> u64 {
-        self.gen
-    }
-
     /// Answer the ask; `false` when nobody takes answers any more (the job was dropped).
     pub fn send(&mut self, answer: W::Answer) -> bool {
         let sent = self
