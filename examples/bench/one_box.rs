@@ -5,7 +5,6 @@
 //!
 //! Every folder and archived sessions are shown (the measure is the ranking, not the filters).
 
-use std::sync::mpsc::Sender;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -14,14 +13,14 @@ use codex_picker::session::SessionRow;
 use codex_picker::tui::action::Action;
 use codex_picker::tui::app::{App, Options};
 use codex_picker::workers::indexer::Event;
-use codex_picker::workers::search::{self, Answer, Request};
+use codex_picker::workers::job::{Answered, SingleJob};
+use codex_picker::workers::search::{self, Answer, Search};
 use codex_picker::workers::wake::Waker;
 
 /// The picker, its rows and index given, with its search thread.
 pub struct Picker {
     app: App,
-    tx: Sender<Request>,
-    rx: std::sync::mpsc::Receiver<Answer>,
+    search: SingleJob<Search>,
 }
 
 impl Picker {
@@ -40,8 +39,8 @@ impl Picker {
             elapsed: Duration::ZERO,
         });
         app.apply_index(Event::ContentReady(Arc::new(content.clone())));
-        let (tx, rx) = search::spawn(Waker::noop());
-        let mut p = Picker { app, tx, rx };
+        let search = search::spawn(Waker::noop());
+        let mut p = Picker { app, search };
         p.settle();
         p
     }
@@ -52,20 +51,21 @@ impl Picker {
         loop {
             let out = self.app.take_outbox();
             for req in out.search {
-                self.tx.send(req).expect("the search thread");
+                assert!(self.search.request(req), "the search thread");
             }
             if !self.app.searching() {
                 return;
             }
-            match self.rx.recv_timeout(Duration::from_secs(60)) {
-                Ok(Answer::Ranked {
+            match self.search.recv_timeout(Duration::from_secs(60)) {
+                Some(Answered {
                     gen,
-                    ranked,
-                    held,
-                    hits,
+                    answer: Answer::Ranked { ranked, held, hits },
                 }) => self.app.apply_search(gen, (ranked, held), hits),
-                Ok(Answer::Content { gen, hits }) => self.app.apply_content(gen, hits),
-                Err(_) => panic!("the search thread did not answer"),
+                Some(Answered {
+                    gen,
+                    answer: Answer::Content { hits },
+                }) => self.app.apply_content(gen, hits),
+                None => panic!("the search thread did not answer"),
             }
         }
     }

@@ -45,17 +45,23 @@ fn open(store: &Store, file: &RolloutFile) -> Opened {
         &names,
     )
     .expect("summarise");
-    let (jobs, loaded) = conversation_reader::spawn(store.clone(), Waker::noop());
+    let mut reader = conversation_reader::spawn(store.clone(), Waker::noop());
     let mut pane = Pane::default();
     let job = pane.show(Some(&row), &CTX).expect("a transcript to read");
-    jobs.send(job).expect("the transcript worker");
-    let first = loaded.recv().expect("an answer");
+    assert!(reader.read(job), "the transcript worker");
+    let mut loaded = || {
+        reader
+            .recv_timeout(Duration::from_secs(600))
+            .expect("an answer")
+            .answer
+    };
+    let first = loaded();
     let read = started.elapsed();
     let mut partial = first.result.as_ref().is_ok_and(|t| t.partial);
     pane.loaded(first.id, first.result, Some(&row), &CTX);
     let first_screen = started.elapsed();
     while partial {
-        let next = loaded.recv().expect("the whole session");
+        let next = loaded();
         partial = next.result.as_ref().is_ok_and(|t| t.partial);
         pane.loaded(next.id, next.result, Some(&row), &CTX);
     }

@@ -1,13 +1,15 @@
-//! The picker's side of the worker channels: the app's requests sent to the workers, and what
-//! the workers send back applied to the app through its own `apply_*` functions. Owns the two
-//! hand-over rules: indexer batches that arrive together are taken together (the first one
-//! alone), and a conversation is held while the top row is still changing. Never blocks. The
-//! workers ring the loop's [`Wakeup`] after each message; which of them rang tells whether the
-//! indexer has news. The store's thread locks come from their own thread when they change, and
-//! are read here only just before an action on a session (a folder and `/proc/locks`).
+//! The picker's side of the workers: the app's requests sent to the workers, and what the
+//! workers send back applied to the app through its own `apply_*` functions. The search, the
+//! conversation reader and the store changes are [`SingleJob`]s, which keep the newest request
+//! and drop stale answers; this owns the two hand-over rules left: indexer batches that arrive
+//! together are taken together (the first one alone), and a conversation is held while the top
+//! row is still changing. Never blocks. The workers ring the loop's [`Wakeup`] after each
+//! message; which of them rang tells whether the indexer has news. The store's thread locks
+//! come from their own thread when they change, and are read here only just before an action on
+//! a session (a folder and `/proc/locks`).
 
 use std::path::PathBuf;
-use std::sync::mpsc::{Receiver, Sender, TryRecvError};
+use std::sync::mpsc::{Receiver, TryRecvError};
 use std::sync::Arc;
 
 use crate::workers::locks;
@@ -18,10 +20,11 @@ use crate::session::SessionRow;
 use crate::store::engine::Held;
 use crate::store::Store;
 use crate::tui::app::App;
-use crate::workers::changes::{self, Done};
-use crate::workers::conversation_reader::{Job, Loaded};
+use crate::workers::changes::{self, Changes, Done};
+use crate::workers::conversation_reader::{Job, Loaded, Reader};
 use crate::workers::indexer::Event;
-use crate::workers::search::{self, Answer};
+use crate::workers::job::{Answered, SingleJob};
+use crate::workers::search::{Answer, Search};
 use crate::workers::wake::{Source, Wakeup};
 use crate::workers::watch::Changed;
 
@@ -33,31 +36,41 @@ const DRAIN_BUDGET: Duration = Duration::from_millis(8);
 /// conversation is read.
 const TOP_SETTLE: Duration = Duration::from_millis(120);
 
-/// The channels to the three workers, and the conversation held back from the transcript one.
+/// The indexer's channel, the jobs, the watchers, and the conversation held back from the
+/// reader.
 pub struct Workers {
     /// What the workers ring.
     wakeup: Wakeup,
-    index: Receiver<Event>,
-    /// The indexer is still sending.
-    index_open: bool,
-    /// The indexer rang since its channel was last read empty.
-    index_news: bool,
-    search: Sender<search::Request>,
-    answers: Receiver<Answer>,
-    jobs: Sender<Job>,
-    loaded: Receiver<Loaded>,
+    index: Indexer,
+    search: SingleJob<Search>,
+    reader: SingleJob<Reader>,
     /// The conversation asked for last, not sent yet, and since when it waits.
     held: Option<(Job, Instant)>,
-    /// The generation of the last conversation sent, until it is answered.
-    reading: Option<u64>,
     /// codex, and the thread that runs its store changes (`None`: changes are refused).
-    codex: Option<(Codex, Sender<changes::Request>, Receiver<Done>)>,
-    /// Changes sent and not answered yet.
-    changing: usize,
+    codex: Option<(Codex, SingleJob<Changes>)>,
     /// The store read again when it changes (`None`: it is read once).
     live: Option<Live>,
     /// The Codex home whose thread locks are read, and their thread.
     locks: Option<(PathBuf, locks::Watch)>,
+}
+
+/// The indexer's channel, as the loop reads it.
+struct Indexer {
+    events: Receiver<Event>,
+    /// The indexer is still sending.
+    open: bool,
+    /// The indexer rang since its channel was last read empty.
+    news: bool,
+}
+
+impl Indexer {
+    fn new(events: Receiver<Event>) -> Indexer {
+        Indexer {
+            events,
+            open: true,
+            news: true,
+        }
+    }
 }
 
 /// Reading the store again: the watcher (started once the first rows phase has ended, so it
@@ -83,27 +96,21 @@ pub struct Drained {
 }
 
 impl Workers {
-    /// The picker's ends of the indexer's, the search worker's and the transcript worker's
-    /// channels, as their `spawn` functions return them, and what they ring.
+    /// The picker's end of the indexer's channel, the search and conversation jobs, as their
+    /// `spawn` functions return them, and what they ring.
     pub fn new(
         wakeup: Wakeup,
         index: Receiver<Event>,
-        (search, answers): (Sender<search::Request>, Receiver<Answer>),
-        (jobs, loaded): (Sender<Job>, Receiver<Loaded>),
+        search: SingleJob<Search>,
+        reader: SingleJob<Reader>,
     ) -> Workers {
         Workers {
             wakeup,
-            index,
-            index_open: true,
-            index_news: true,
+            index: Indexer::new(index),
             search,
-            answers,
-            jobs,
-            loaded,
+            reader,
             held: None,
-            reading: None,
             codex: None,
-            changing: 0,
             live: None,
             locks: None,
         }
@@ -166,11 +173,9 @@ impl Workers {
             .as_ref()
             .is_some_and(|t| t.try_iter().count() > 0);
         live.due |= asked || changed;
-        if live.due && !self.index_open {
+        if live.due && !self.index.open {
             live.due = false;
-            self.index = (live.restart)(app.held_files());
-            self.index_open = true;
-            self.index_news = true;
+            self.index = Indexer::new((live.restart)(app.held_files()));
             app.index_restarted();
         }
     }
@@ -178,14 +183,14 @@ impl Workers {
     /// Run codex for the picker: the launches that end it, and the store changes, on a thread
     /// of their own, on `store`.
     pub fn with_codex(mut self, codex: Codex, store: Store) -> Workers {
-        let (tx, rx) = changes::spawn(codex.clone(), store, self.wakeup.waker(Source::Answer));
-        self.codex = Some((codex, tx, rx));
+        let changes = changes::spawn(codex.clone(), store, self.wakeup.waker(Source::Answer));
+        self.codex = Some((codex, changes));
         self
     }
 
     /// Whether codex can be run, or why not.
     pub fn codex(&self) -> Result<&Codex, CodexError> {
-        let (codex, _, _) = self.codex.as_ref().ok_or(CodexError::NotFound)?;
+        let (codex, _) = self.codex.as_ref().ok_or(CodexError::NotFound)?;
         codex.program()?;
         Ok(codex)
     }
@@ -197,12 +202,12 @@ impl Workers {
 
     /// Take the rings since the last call (the loop has woken).
     pub fn woken(&mut self) {
-        self.index_news |= self.wakeup.take().has(Source::Index);
+        self.index.news |= self.wakeup.take().has(Source::Index);
     }
 
     /// The indexer has sent something not taken in yet (or has ended).
     pub fn index_news(&self) -> bool {
-        self.index_news && self.index_open
+        self.index.news && self.index.open
     }
 
     /// When the conversation held back is to be sent, if one is.
@@ -215,10 +220,16 @@ impl Workers {
         })
     }
 
-    /// An answer the app asked for is still to come: a search, or a conversation (held back or
-    /// being read).
+    /// An answer the app asked for is still to come: a search, a conversation (held back or
+    /// being read), or a change.
     pub fn awaiting(&self, app: &App) -> bool {
-        app.searching() || self.held.is_some() || self.reading.is_some() || self.changing > 0
+        app.searching()
+            || self.held.is_some()
+            || self.reader.awaiting()
+            || self
+                .codex
+                .as_ref()
+                .is_some_and(|(_, changes)| changes.awaiting())
     }
 
     /// Send the app's requests to the workers. While the first index streams in and the
@@ -230,15 +241,18 @@ impl Workers {
         self.reread(app, outbox.reread);
         for req in outbox.search {
             // A worker that is gone has panicked; the picker goes on without its answers.
-            let _ = self.search.send(req);
+            self.search.request(req);
         }
         for req in outbox.changes {
-            match &self.codex {
-                Some((_, tx, _)) if tx.send(req.clone()).is_ok() => self.changing += 1,
-                _ => app.apply_change(Done {
-                    request: req,
+            let refused = match &mut self.codex {
+                Some((_, changes)) => changes.submit(req).err(),
+                None => Some(req),
+            };
+            if let Some(request) = refused {
+                app.apply_change(Done {
+                    request,
                     result: Err(CodexError::NotFound.into()),
-                }),
+                });
             }
         }
         if let Some(job) = outbox.transcripts.into_iter().last() {
@@ -250,8 +264,7 @@ impl Workers {
             .is_some_and(|(_, since)| !app.follows_top() || since.elapsed() >= TOP_SETTLE);
         if settled {
             if let Some((job, _)) = self.held.take() {
-                self.reading = Some(job.gen);
-                let _ = self.jobs.send(job);
+                self.reader.read(job);
             }
         }
     }
@@ -260,31 +273,25 @@ impl Workers {
     /// any.
     pub fn take_answers(&mut self, app: &mut App) -> bool {
         let mut taken = false;
-        for answer in self.answers.try_iter() {
+        for Answered { gen, answer } in self.search.take() {
             match answer {
-                Answer::Ranked {
-                    gen,
-                    ranked,
-                    held,
-                    hits,
-                } => app.apply_search(gen, (ranked, held), hits),
-                Answer::Content { gen, hits } => app.apply_content(gen, hits),
+                Answer::Ranked { ranked, held, hits } => {
+                    app.apply_search(gen, (ranked, held), hits);
+                }
+                Answer::Content { hits } => app.apply_content(gen, hits),
             }
             taken = true;
         }
-        for Loaded { gen, id, result } in self.loaded.try_iter() {
-            // The worker skips asks that a newer one replaced: only the last one sent is sure
-            // to be answered.
-            if self.reading.is_some_and(|sent| gen >= sent) {
-                self.reading = None;
-            }
+        // A conversation is kept by session, so one read for a row the selection has passed
+        // is taken too.
+        for Answered { answer, .. } in self.reader.take() {
+            let Loaded { id, result } = answer;
             app.apply_transcript(id, result);
             taken = true;
         }
-        if let Some((_, _, changed)) = &self.codex {
-            for done in changed.try_iter() {
-                self.changing = self.changing.saturating_sub(1);
-                app.apply_change(done);
+        if let Some((_, changes)) = &mut self.codex {
+            for Answered { answer, .. } in changes.take() {
+                app.apply_change(answer);
                 taken = true;
             }
         }
@@ -293,9 +300,9 @@ impl Workers {
 
     /// Apply what the indexer has sent (see [`drain_index`]).
     pub fn drain_index(&mut self, app: &mut App) -> Drained {
-        let drained = drain_index(app, &self.index);
-        self.index_open &= drained.open;
-        self.index_news = drained.backlog;
+        let drained = drain_index(app, &self.index.events);
+        self.index.open &= drained.open;
+        self.index.news = drained.backlog;
         drained
     }
 }
@@ -303,7 +310,7 @@ impl Workers {
 impl Drop for Workers {
     /// An app-server started for a request does not outlive the picker.
     fn drop(&mut self) {
-        if let Some((codex, _, _)) = &self.codex {
+        if let Some((codex, _)) = &self.codex {
             codex.stop_app_server();
         }
     }

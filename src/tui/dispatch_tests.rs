@@ -5,7 +5,8 @@ use super::*;
 use crate::tui::action::Action;
 use crate::tui::app::Options;
 use crate::workers::conversation_reader::ReadError;
-use crate::workers::wake::{self, Source, Wakeup};
+use crate::workers::job::ByHand;
+use crate::workers::wake::{Source, Wakeup};
 use std::path::PathBuf;
 use std::sync::mpsc;
 
@@ -33,36 +34,30 @@ fn app() -> App {
     app
 }
 
-/// The workers' ends of the channels.
+/// The workers' ends: the indexer's channel, and the jobs played by the test.
 struct Ends {
     index: mpsc::Sender<Event>,
-    _search: mpsc::Receiver<search::Request>,
-    _answers: mpsc::Sender<Answer>,
-    jobs: mpsc::Receiver<Job>,
-    loaded: wake::Sender<Loaded>,
+    _search: ByHand<Search>,
+    reader: ByHand<Reader>,
 }
 
 fn workers() -> (Workers, Ends) {
     let (index, index_rx) = mpsc::channel();
-    let (search_tx, search) = mpsc::channel();
-    let (answers, answer_rx) = mpsc::channel();
-    let (job_tx, jobs) = mpsc::channel();
     let wakeup = Wakeup::new().unwrap();
-    let (loaded, loaded_rx) = wake::channel(wakeup.waker(Source::Answer));
-    let workers = Workers::new(
-        wakeup,
-        index_rx,
-        (search_tx, answer_rx),
-        (job_tx, loaded_rx),
-    );
+    let (search_job, search) = ByHand::job(wakeup.waker(Source::Answer));
+    let (reader_job, reader) = ByHand::job(wakeup.waker(Source::Answer));
+    let workers = Workers::new(wakeup, index_rx, search_job, reader_job);
     let ends = Ends {
         index,
         _search: search,
-        _answers: answers,
-        jobs,
-        loaded,
+        reader,
     };
     (workers, ends)
+}
+
+/// The session of the conversation the reader was asked for last, if any.
+fn read_asked(ends: &Ends) -> Option<String> {
+    ends.reader.asked().map(|(_, job)| job.id)
 }
 
 fn previews(app: &App) -> Vec<String> {
@@ -111,13 +106,12 @@ fn the_first_batch_is_drawn_alone_then_the_waiting_batches_are_taken_at_once() {
 fn a_conversation_waits_for_the_top_row_to_settle_while_the_first_index_streams_in() {
     let mut app = app();
     let (mut workers, ends) = workers();
-    let job_rx = &ends.jobs;
     app.apply_index(Event::rows(vec![row("a", 10)]));
     app.apply_index(Event::rows(vec![row("b", 20)]));
     assert!(app.follows_top());
     workers.send(&mut app);
     assert!(
-        job_rx.try_recv().is_err(),
+        read_asked(&ends).is_none(),
         "not read while the top may change"
     );
     let (job, _) = workers.held.as_ref().expect("the newest ask is held");
@@ -135,7 +129,7 @@ fn a_conversation_waits_for_the_top_row_to_settle_while_the_first_index_streams_
             .expect("a clock past its start");
     }
     workers.send(&mut app);
-    assert_eq!(job_rx.try_recv().map(|j| j.id).ok().as_deref(), Some("b"));
+    assert_eq!(read_asked(&ends).as_deref(), Some("b"));
     assert!(workers.held.is_none());
 
     // Once the index is complete, a conversation is read as soon as it is asked for.
@@ -147,7 +141,7 @@ fn a_conversation_waits_for_the_top_row_to_settle_while_the_first_index_streams_
     });
     assert!(!app.follows_top());
     workers.send(&mut app);
-    assert_eq!(job_rx.try_recv().map(|j| j.id).ok().as_deref(), Some("c"));
+    assert_eq!(read_asked(&ends).as_deref(), Some("c"));
 }
 
 #[test]
@@ -163,9 +157,9 @@ fn once_the_index_is_done_the_conversation_wakes_the_loop_when_it_arrives() {
         elapsed: Duration::ZERO,
     });
     workers.send(&mut app);
-    let job = ends
-        .jobs
-        .try_recv()
+    let (gen, job) = ends
+        .reader
+        .asked()
         .expect("read at once: the index is complete");
     assert!(
         workers.awaiting(&app),
@@ -179,13 +173,13 @@ fn once_the_index_is_done_the_conversation_wakes_the_loop_when_it_arrives() {
         start.elapsed() >= Duration::from_millis(50),
         "nothing has rung yet: the loop sleeps"
     );
-    ends.loaded
-        .send(Loaded {
-            gen: job.gen,
+    ends.reader.answer(
+        gen,
+        Loaded {
             id: job.id,
             result: Err(ReadError::Open(std::io::ErrorKind::NotFound.into())),
-        })
-        .unwrap();
+        },
+    );
     let start = Instant::now();
     workers.wakeup().wait(Duration::from_secs(10)).unwrap();
     assert!(

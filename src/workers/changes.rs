@@ -2,15 +2,16 @@
 //! through codex's app-server, for the picker, one at a time and off the event loop (codex
 //! takes a few hundred milliseconds to start), and says where the session's file is
 //! afterwards (or the name codex stored), so the list can follow it without a re-read. It
-//! never touches a file itself: it only looks where codex put it.
+//! never touches a file itself: it only looks where codex put it. It is a
+//! [`job`](crate::workers::job): the picker allows one change at a time, so no change waiting
+//! is ever replaced by a newer one.
 
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{self, Receiver, Sender};
-use std::thread;
 
 use crate::codex::{Change, Codex, CodexError};
 use crate::store::Store;
-use crate::workers::wake::{self, Waker};
+use crate::workers::job::{Reply, SingleJob, Work};
+use crate::workers::wake::Waker;
 
 /// A change asked for by the user.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -52,23 +53,31 @@ pub struct Done {
     pub result: Result<After, ChangeError>,
 }
 
-/// Start the thread; each change done wakes the loop through `waker`. It stops when the
-/// request channel closes.
-pub(crate) fn spawn(codex: Codex, store: Store, waker: Waker) -> (Sender<Request>, Receiver<Done>) {
-    let (tx, requests) = mpsc::channel::<Request>();
-    let (done, rx) = wake::channel(waker);
-    thread::Builder::new()
-        .name("store-changes".into())
-        .spawn(move || {
-            for request in requests {
-                let result = run(&codex, &store, &request);
-                if done.send(Done { request, result }).is_err() {
-                    break;
-                }
-            }
-        })
-        .expect("spawn the store-change thread");
-    (tx, rx)
+/// The store-change thread's state: codex, and the store it changes.
+pub(crate) struct Changes {
+    codex: Codex,
+    store: Store,
+}
+
+impl Work for Changes {
+    type Note = std::convert::Infallible;
+    type Ask = Request;
+    type Answer = Done;
+
+    fn note(&mut self, note: Self::Note) {
+        match note {}
+    }
+
+    fn run(&mut self, request: Request, reply: &mut Reply<'_, Self>) {
+        let result = run(&self.codex, &self.store, &request);
+        reply.send(Done { request, result });
+    }
+}
+
+/// Start the thread; each change done wakes the loop through `waker`. It stops when the job
+/// is dropped.
+pub(crate) fn spawn(codex: Codex, store: Store, waker: Waker) -> SingleJob<Changes> {
+    SingleJob::spawn("store-changes", Changes { codex, store }, waker)
 }
 
 /// Run one change and find the session's file (or its name) afterwards.

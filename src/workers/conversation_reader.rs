@@ -1,18 +1,18 @@
-//! The transcript thread: reads the selected session's conversation (newest request wins; older
-//! queued ones are skipped, and a newer one ends the read of a large file under way) with giant
-//! messages and tool outputs elided and each tool output attached to its call, so a large
-//! rollout never freezes the list. A large file's start is sent first (a partial transcript),
-//! so its first screen does not wait for the rest.
+//! The transcript thread: reads the selected session's conversation as a
+//! [`job`](crate::workers::job) (newest request wins: older queued ones are skipped, and a newer
+//! one ends the read of a large file under way) with giant messages and tool outputs elided and
+//! each tool output attached to its call, so a large rollout never freezes the list. A large
+//! file's start is sent first (a partial transcript), so its first screen does not wait for the
+//! rest.
 
 use std::path::PathBuf;
-use std::sync::mpsc::{self, Receiver, Sender};
-use std::thread;
 
 use crate::rollout::transcript::{Parse, Transcript, TranscriptOptions};
 use crate::store::fork::{self, LazyWalk};
 use crate::store::walk::RolloutFile;
 use crate::store::{FileIssue, Store};
-use crate::workers::wake::{self, Waker};
+use crate::workers::job::{Reply, SingleJob, Work};
+use crate::workers::wake::Waker;
 
 /// Longest message kept whole in the pane.
 pub const MAX_MESSAGE_BYTES: usize = 256 * 1024;
@@ -20,6 +20,7 @@ pub const MAX_MESSAGE_BYTES: usize = 256 * 1024;
 /// Longest tool output (or patch, or other tool text) kept whole in the pane.
 pub const MAX_TOOL_OUTPUT_BYTES: usize = 64 * 1024;
 
+/// A conversation to read, under the generation the pane asked it.
 #[derive(Debug, Clone)]
 pub struct Job {
     pub gen: u64,
@@ -27,8 +28,9 @@ pub struct Job {
     pub path: PathBuf,
 }
 
+/// A conversation read (or its start), for session `id` (the job's answer carries its
+/// generation).
 pub struct Loaded {
-    pub gen: u64,
     pub id: String,
     pub result: Result<Transcript, ReadError>,
 }
@@ -56,68 +58,68 @@ pub fn pane_options() -> TranscriptOptions {
     }
 }
 
-/// Start the thread; each conversation read wakes the loop through `waker`. It stops when the
-/// job channel closes.
-pub fn spawn(store: Store, waker: Waker) -> (Sender<Job>, Receiver<Loaded>) {
-    let (tx, rx) = mpsc::channel::<Job>();
-    let (ltx, lrx) = wake::channel(waker);
-    thread::Builder::new()
-        .name("codex-picker-transcript".into())
-        .spawn(move || run(&store, &rx, &ltx))
-        .expect("spawn the transcript thread");
-    (tx, lrx)
+/// The transcript thread's state: the store, and its file list once a fork needed it.
+pub struct Reader {
+    /// The store's file list is needed only for a paginated fork (to find its parent): walked
+    /// the first time one is shown, and again when a fork's parent is not in it (a session
+    /// created since). Other sessions are read straight away, with no walk before the first one.
+    files: LazyWalk,
+    opts: TranscriptOptions,
 }
 
-fn run(store: &Store, rx: &Receiver<Job>, tx: &wake::Sender<Loaded>) {
-    // The store's file list is needed only for a paginated fork (to find its parent): walked the
-    // first time one is shown, and again when a fork's parent is not in it (a session created
-    // since). Other sessions are read straight away, with no walk before the first one.
-    let mut files = LazyWalk::new(store.clone());
-    let opts = pane_options();
-    let mut next: Option<Job> = None;
-    loop {
-        let first = match next.take() {
-            Some(job) => job,
-            None => match rx.recv() {
-                Ok(job) => job,
-                Err(_) => return,
-            },
-        };
-        let Some(job) = std::iter::once(first).chain(rx.try_iter()).last() else {
-            continue;
-        };
+/// Start the thread; each conversation read wakes the loop through `waker`. It stops when the
+/// job is dropped.
+pub fn spawn(store: Store, waker: Waker) -> SingleJob<Reader> {
+    let reader = Reader {
+        files: LazyWalk::new(store),
+        opts: pane_options(),
+    };
+    SingleJob::spawn("codex-picker-transcript", reader, waker)
+}
+
+impl SingleJob<Reader> {
+    /// Ask for a conversation under the pane's generation; `false` when the thread is gone (it
+    /// panicked: the pane goes on without it).
+    pub fn read(&mut self, job: Job) -> bool {
+        self.submit_as(job.gen, job).is_ok()
+    }
+}
+
+impl Work for Reader {
+    type Note = std::convert::Infallible;
+    type Ask = Job;
+    type Answer = Loaded;
+
+    fn note(&mut self, note: Self::Note) {
+        match note {}
+    }
+
+    fn run(&mut self, job: Job, reply: &mut Reply<'_, Self>) {
         // A large file's start is shown while the rest is read; a newer ask ends the read.
+        let mut given_up = false;
         let mut early = |start: Option<Transcript>| {
-            if let Some(newer) = rx.try_iter().last() {
-                next = Some(newer);
+            if reply.superseded() {
+                given_up = true;
                 return false;
             }
             let Some(start) = start else { return true };
-            let loaded = Loaded {
-                gen: job.gen,
+            reply.send(Loaded {
                 id: job.id.clone(),
                 result: Ok(start),
-            };
-            tx.send(loaded).is_ok()
+            })
         };
         let result = RolloutFile::at(&job.path)
             .map_err(ReadError::Open)
             .and_then(|file| {
-                fork::read_transcript_watched(&file, &mut files, &opts, Parse::Every, &mut early)
+                let (files, opts) = (&mut self.files, &self.opts);
+                fork::read_transcript_watched(&file, files, opts, Parse::Every, &mut early)
                     .map_err(ReadError::Read)
             });
-        if next.is_some() {
+        if given_up {
             // Given up for a newer ask: nothing to send.
-            continue;
-        }
-        let loaded = Loaded {
-            gen: job.gen,
-            id: job.id,
-            result,
-        };
-        if tx.send(loaded).is_err() {
             return;
         }
+        reply.send(Loaded { id: job.id, result });
     }
 }
 
@@ -142,20 +144,29 @@ mod tests {
             "item":{"type":kind,"content":[{"type":"text","text":text}]}}})
     }
 
-    fn load(tx: &Sender<Job>, rx: &Receiver<Loaded>, gen: u64, path: &Path) -> Transcript {
-        tx.send(Job {
+    fn ask(reader: &mut SingleJob<Reader>, gen: u64, path: &Path) {
+        assert!(reader.read(Job {
             gen,
             id: String::new(),
             path: path.to_path_buf(),
-        })
-        .unwrap();
-        let loaded = rx.recv_timeout(Duration::from_secs(30)).unwrap();
-        assert_eq!(loaded.gen, gen);
-        loaded.result.unwrap()
+        }));
     }
 
-    fn texts(tx: &Sender<Job>, rx: &Receiver<Loaded>, gen: u64, path: &Path) -> Vec<String> {
-        load(tx, rx, gen, path)
+    /// The next answer: its generation and transcript.
+    fn next(reader: &mut SingleJob<Reader>) -> (u64, Transcript) {
+        let loaded = reader.recv_timeout(Duration::from_secs(30)).unwrap();
+        (loaded.gen, loaded.answer.result.unwrap())
+    }
+
+    fn load(reader: &mut SingleJob<Reader>, gen: u64, path: &Path) -> Transcript {
+        ask(reader, gen, path);
+        let (answered, transcript) = next(reader);
+        assert_eq!(answered, gen);
+        transcript
+    }
+
+    fn texts(reader: &mut SingleJob<Reader>, gen: u64, path: &Path) -> Vec<String> {
+        load(reader, gen, path)
             .entries
             .into_iter()
             .filter_map(|e| match e {
@@ -184,13 +195,13 @@ mod tests {
                     "type":"function_call_output","call_id":"c1","output":output}}),
             ],
         );
-        let (tx, rx) = spawn(
+        let mut reader = spawn(
             Store {
                 home: home.to_path_buf(),
             },
             Waker::noop(),
         );
-        let entries = load(&tx, &rx, 1, &path).entries;
+        let entries = load(&mut reader, 1, &path).entries;
         assert_eq!(entries.len(), 2, "the output is not an entry of its own");
         let Entry::Tool(call) = &entries[1] else {
             panic!("{entries:?}");
@@ -214,13 +225,13 @@ mod tests {
                 item(1, "UserMessage", "plain session"),
             ],
         );
-        let (tx, rx) = spawn(
+        let mut reader = spawn(
             Store {
                 home: home.to_path_buf(),
             },
             Waker::noop(),
         );
-        assert_eq!(texts(&tx, &rx, 1, &a_path), vec!["plain session"]);
+        assert_eq!(texts(&mut reader, 1, &a_path), vec!["plain session"]);
         // Parent and fork appear after the worker has already shown a session.
         let (parent, fork) = (
             "00000000-0000-7000-8000-0000000000b1",
@@ -246,7 +257,7 @@ mod tests {
             ],
         );
         assert_eq!(
-            texts(&tx, &rx, 2, &fork_path),
+            texts(&mut reader, 2, &fork_path),
             vec!["parent prompt", "parent reply", "fork prompt"]
         );
     }
@@ -267,20 +278,16 @@ mod tests {
             lines.push(item(3 + n, "AgentMessage", &reply));
         }
         let path = write(home, id, &lines);
-        let (tx, rx) = spawn(
+        let mut reader = spawn(
             Store {
                 home: home.to_path_buf(),
             },
             Waker::noop(),
         );
-        let first = load(&tx, &rx, 1, &path);
+        let first = load(&mut reader, 1, &path);
         assert!(first.partial, "the start first");
         assert_eq!(first.entries.len(), 1, "what came before the giant line");
-        let whole = rx
-            .recv_timeout(Duration::from_secs(30))
-            .unwrap()
-            .result
-            .unwrap();
+        let (_, whole) = next(&mut reader);
         assert!(!whole.partial);
         assert_eq!(whole.counts(), (1, 3001));
     }
@@ -307,25 +314,17 @@ mod tests {
                 item(1, "UserMessage", "small"),
             ],
         );
-        let (tx, rx) = spawn(
+        let mut reader = spawn(
             Store {
                 home: home.to_path_buf(),
             },
             Waker::noop(),
         );
-        let start = load(&tx, &rx, 1, &big_path);
+        let start = load(&mut reader, 1, &big_path);
         assert!(start.partial);
-        tx.send(Job {
-            gen: 2,
-            id: String::new(),
-            path: small_path,
-        })
-        .unwrap();
-        let next = rx.recv_timeout(Duration::from_secs(30)).unwrap();
-        assert_eq!(
-            next.gen, 2,
-            "the big file's read was given up for the newer ask"
-        );
-        assert_eq!(next.result.unwrap().counts(), (1, 0));
+        ask(&mut reader, 2, &small_path);
+        let (gen, small) = next(&mut reader);
+        assert_eq!(gen, 2, "the big file's read was given up for the newer ask");
+        assert_eq!(small.counts(), (1, 0));
     }
 }

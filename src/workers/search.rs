@@ -1,9 +1,9 @@
 //! The search thread: keeps its own copy of the rows' haystacks (prepared once rows stop
-//! streaming in, or when a query needs them) and the content index once it is built, runs the
-//! newest query (older queued ones are skipped) and answers with the generation it was asked
-//! under, so the picker can drop stale answers. Typing never waits for it.
+//! streaming in, or when a query needs them) and the content index once it is built, and runs
+//! the newest query as a [`job`](crate::workers::job) (older queued ones are skipped); each
+//! answer carries the generation the picker asked it under, so the picker can drop stale
+//! answers. Typing never waits for it.
 
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread;
 use std::time::Duration;
 
@@ -13,7 +13,8 @@ use crate::search::fulltext::{ContentHit, ContentIndex};
 use crate::search::one_box;
 use crate::search::title::{Haystack, Recency, Searcher};
 use crate::session::SessionRow;
-use crate::workers::wake::{self, Waker};
+use crate::workers::job::{Reply, SingleJob, Work};
+use crate::workers::wake::Waker;
 
 /// Sessions a content search in the picker returns: more than any list shows, few enough
 /// that each keystroke stays fast.
@@ -48,106 +49,138 @@ pub enum Request {
     },
 }
 
-/// The answer to one search, with the generation it was asked under.
+/// The answer to one search (the job's answer carries its generation).
 pub enum Answer {
     /// The one box: the title search's ranked row indices, those whose own words hold the
     /// typed words first (`held` of them), and the conversations that hold the words, best
     /// first (none when not asked for).
     Ranked {
-        gen: u64,
         ranked: Vec<usize>,
         held: usize,
         hits: Vec<ContentHit>,
     },
     /// Content search: matching sessions, best first.
-    Content { gen: u64, hits: Vec<ContentHit> },
+    Content { hits: Vec<ContentHit> },
 }
 
-enum Job {
-    Fuzzy(u64, String, Recency, bool),
-    Content(u64, String),
+/// What the thread searches: every one is applied, in order.
+pub enum Note {
+    AddRows(Vec<Arc<SessionRow>>),
+    ReplaceRow(usize, Arc<SessionRow>),
+    ContentIndex(Arc<ContentIndex>),
 }
 
-/// Start the thread; each answer wakes the loop through `waker`. It stops when the request
-/// channel closes.
-pub fn spawn(waker: Waker) -> (Sender<Request>, Receiver<Answer>) {
-    let (tx, rx) = mpsc::channel::<Request>();
-    let (atx, arx) = wake::channel(waker);
-    thread::Builder::new()
-        .name("codex-picker-search".into())
-        .spawn(move || run(&rx, &atx))
-        .expect("spawn the search thread");
-    (tx, arx)
+/// A search: only the newest one waiting runs.
+pub enum Ask {
+    Titles {
+        query: String,
+        order: Recency,
+        conversations: bool,
+    },
+    Content {
+        query: String,
+    },
 }
 
-fn run(rx: &Receiver<Request>, tx: &wake::Sender<Answer>) {
-    let mut hays: Vec<Haystack> = Vec::new();
-    let mut searcher = Searcher::default();
-    let mut content: Option<Arc<ContentIndex>> = None;
-    let mut pending: Vec<Arc<SessionRow>> = Vec::new();
-    let prepare = |hays: &mut Vec<Haystack>, pending: &mut Vec<Arc<SessionRow>>| {
-        hays.extend(pending.drain(..).map(|row| Haystack::new(&row)));
-    };
-    loop {
-        let first = if pending.is_empty() {
-            rx.recv().map_err(|_| RecvTimeoutError::Disconnected)
-        } else {
-            rx.recv_timeout(SETTLE)
-        };
-        let first = match first {
-            Ok(req) => req,
-            Err(RecvTimeoutError::Timeout) => {
-                prepare(&mut hays, &mut pending);
-                continue;
-            }
-            Err(RecvTimeoutError::Disconnected) => return,
-        };
-        let mut latest = None;
-        for req in std::iter::once(first).chain(rx.try_iter()) {
-            match req {
-                Request::AddRows(more) => pending.extend(more),
-                Request::ReplaceRow(i, row) => {
-                    prepare(&mut hays, &mut pending);
-                    if let Some(slot) = hays.get_mut(i) {
-                        *slot = Haystack::new(&row);
-                        searcher.reset();
-                    }
-                }
-                Request::Search {
-                    gen,
-                    query,
-                    order,
-                    conversations,
-                } => latest = Some(Job::Fuzzy(gen, query, order, conversations)),
-                Request::ContentSearch { gen, query } => latest = Some(Job::Content(gen, query)),
-                Request::ContentIndex(index) => content = Some(index),
-            }
-        }
-        if latest.is_some() {
-            prepare(&mut hays, &mut pending);
-        }
-        let answer = match latest {
-            None => continue,
-            Some(Job::Fuzzy(gen, query, order, conversations)) => {
-                let content = content.as_deref().filter(|_| conversations);
-                let ((ranked, held), hits) = answer(&mut searcher, &hays, content, &query, order);
-                Answer::Ranked {
-                    gen,
-                    ranked,
-                    held,
-                    hits,
+/// The search thread's state: the haystacks, the rows still to prepare, and the content index.
+#[derive(Default)]
+pub struct Search {
+    hays: Vec<Haystack>,
+    searcher: Searcher,
+    content: Option<Arc<ContentIndex>>,
+    pending: Vec<Arc<SessionRow>>,
+}
+
+impl Search {
+    fn prepare(&mut self) {
+        self.hays
+            .extend(self.pending.drain(..).map(|row| Haystack::new(&row)));
+    }
+}
+
+impl Work for Search {
+    type Note = Note;
+    type Ask = Ask;
+    type Answer = Answer;
+
+    fn note(&mut self, note: Note) {
+        match note {
+            Note::AddRows(more) => self.pending.extend(more),
+            Note::ReplaceRow(i, row) => {
+                self.prepare();
+                if let Some(slot) = self.hays.get_mut(i) {
+                    *slot = Haystack::new(&row);
+                    self.searcher.reset();
                 }
             }
-            Some(Job::Content(gen, query)) => Answer::Content {
-                gen,
-                hits: content
+            Note::ContentIndex(index) => self.content = Some(index),
+        }
+    }
+
+    fn run(&mut self, ask: Ask, reply: &mut Reply<'_, Self>) {
+        self.prepare();
+        let answer = match ask {
+            Ask::Titles {
+                query,
+                order,
+                conversations,
+            } => {
+                let content = self.content.as_deref().filter(|_| conversations);
+                let ((ranked, held), hits) =
+                    answer(&mut self.searcher, &self.hays, content, &query, order);
+                Answer::Ranked { ranked, held, hits }
+            }
+            Ask::Content { query } => Answer::Content {
+                hits: self
+                    .content
                     .as_ref()
                     .map(|index| index.search(&query, PICKER_CONTENT_RESULTS))
                     .unwrap_or_default(),
             },
         };
-        if tx.send(answer).is_err() {
-            return;
+        reply.send(answer);
+    }
+
+    fn idle(&self) -> Option<Duration> {
+        (!self.pending.is_empty()).then_some(SETTLE)
+    }
+
+    fn rest(&mut self) {
+        self.prepare();
+    }
+}
+
+/// Start the thread; each answer wakes the loop through `waker`. It stops when the job is
+/// dropped.
+pub fn spawn(waker: Waker) -> SingleJob<Search> {
+    SingleJob::spawn("codex-picker-search", Search::default(), waker)
+}
+
+impl SingleJob<Search> {
+    /// Send one of the picker's requests: rows and the content index as notes, a search as an
+    /// ask under the generation the picker gave it. `false` when the thread is gone (it
+    /// panicked: the picker goes on without its answers).
+    pub fn request(&mut self, req: Request) -> bool {
+        match req {
+            Request::AddRows(rows) => self.note(Note::AddRows(rows)),
+            Request::ReplaceRow(i, row) => self.note(Note::ReplaceRow(i, row)),
+            Request::ContentIndex(index) => self.note(Note::ContentIndex(index)),
+            Request::Search {
+                gen,
+                query,
+                order,
+                conversations,
+            } => {
+                let ask = Ask::Titles {
+                    query,
+                    order,
+                    conversations,
+                };
+                self.submit_as(gen, ask).is_ok()
+            }
+            Request::ContentSearch { gen, query } => {
+                self.submit_as(gen, Ask::Content { query }).is_ok()
+            }
         }
     }
 }
@@ -190,6 +223,7 @@ pub fn titles(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::workers::job::Answered;
     use std::path::PathBuf;
 
     fn row(id: &str, preview: &str) -> SessionRow {
@@ -201,16 +235,21 @@ mod tests {
         }
     }
 
-    fn ranked(tx: &Sender<Request>, rx: &Receiver<Answer>, gen: u64, query: &str) -> Vec<usize> {
-        tx.send(Request::Search {
+    fn ranked(job: &mut SingleJob<Search>, gen: u64, query: &str) -> Vec<usize> {
+        assert!(job.request(Request::Search {
             gen,
             query: query.into(),
             order: Recency::Updated,
             conversations: true,
-        })
-        .unwrap();
-        match rx.recv_timeout(Duration::from_secs(10)).expect("an answer") {
-            Answer::Ranked { gen: g, ranked, .. } if g == gen => ranked,
+        }));
+        match job
+            .recv_timeout(Duration::from_secs(10))
+            .expect("an answer")
+        {
+            Answered {
+                gen: g,
+                answer: Answer::Ranked { ranked, .. },
+            } if g == gen => ranked,
             _ => panic!("not the answer to search {gen}"),
         }
     }
@@ -246,26 +285,22 @@ mod tests {
 
     #[test]
     fn rows_not_yet_prepared_are_searched_and_replaced_like_the_others() {
-        let (tx, rx) = spawn(Waker::noop());
-        tx.send(Request::AddRows(vec![
+        let mut job = spawn(Waker::noop());
+        assert!(job.request(Request::AddRows(vec![
             Arc::new(row("a", "fix the parser")),
             Arc::new(row("b", "tidy")),
-        ]))
-        .unwrap();
+        ])));
         // Asked at once, before the rows settle: they are prepared for the query.
-        assert_eq!(ranked(&tx, &rx, 1, "parser"), [0]);
+        assert_eq!(ranked(&mut job, 1, "parser"), [0]);
         // A row replaced while still waiting to be prepared keeps its new text.
-        tx.send(Request::AddRows(vec![Arc::new(row("c", "speed"))]))
-            .unwrap();
-        tx.send(Request::ReplaceRow(2, Arc::new(row("c", "parser docs"))))
-            .unwrap();
-        let mut hits = ranked(&tx, &rx, 2, "parser");
+        assert!(job.request(Request::AddRows(vec![Arc::new(row("c", "speed"))])));
+        assert!(job.request(Request::ReplaceRow(2, Arc::new(row("c", "parser docs")))));
+        let mut hits = ranked(&mut job, 2, "parser");
         hits.sort();
         assert_eq!(hits, [0, 2]);
         // Rows left to settle are prepared by then, and found the same.
-        tx.send(Request::AddRows(vec![Arc::new(row("d", "quokka"))]))
-            .unwrap();
+        assert!(job.request(Request::AddRows(vec![Arc::new(row("d", "quokka"))])));
         std::thread::sleep(SETTLE * 3);
-        assert_eq!(ranked(&tx, &rx, 3, "quokka"), [3]);
+        assert_eq!(ranked(&mut job, 3, "quokka"), [3]);
     }
 }
