@@ -166,13 +166,18 @@ impl Waker {
 /// A channel's sending end that wakes the loop after each message, and when dropped.
 #[derive(Debug)]
 pub struct Sender<T> {
-    tx: mpsc::Sender<T>,
+    /// Always there until the sender is dropped: taken then, so that the channel is closed
+    /// before the loop is woken to see it closed.
+    tx: Option<mpsc::Sender<T>>,
     waker: Waker,
 }
 
 impl<T> Sender<T> {
     pub fn send(&self, message: T) -> Result<(), SendError<T>> {
-        self.tx.send(message)?;
+        let Some(tx) = &self.tx else {
+            return Err(SendError(message));
+        };
+        tx.send(message)?;
         self.waker.wake();
         Ok(())
     }
@@ -180,6 +185,9 @@ impl<T> Sender<T> {
 
 impl<T> Drop for Sender<T> {
     fn drop(&mut self) {
+        // Close first: woken before the close, the loop could find the channel empty but open,
+        // and sleep with nothing left to wake it.
+        drop(self.tx.take());
         self.waker.wake();
     }
 }
@@ -187,7 +195,13 @@ impl<T> Drop for Sender<T> {
 /// A channel whose sender wakes the loop through `waker`.
 pub fn channel<T>(waker: Waker) -> (Sender<T>, Receiver<T>) {
     let (tx, rx) = mpsc::channel();
-    (Sender { tx, waker }, rx)
+    (
+        Sender {
+            tx: Some(tx),
+            waker,
+        },
+        rx,
+    )
 }
 
 /// The messages of `rx`, passed on by a thread of their own through a channel that wakes the
