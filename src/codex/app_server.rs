@@ -65,7 +65,7 @@ impl InFlight {
     }
 
     /// Whether an app-server is being run.
-    #[cfg(test)]
+    #[cfg(all(test, target_os = "linux"))]
     pub(crate) fn running(&self) -> bool {
         self.0
             .lock()

@@ -103,6 +103,7 @@ fn a_server_that_ends_without_answering_says_why() {
 }
 
 /// Whether process `pid` is still there (a zombie counts as gone).
+#[cfg(target_os = "linux")]
 fn alive(pid: i32) -> bool {
     std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
         !s.rsplit(')')

@@ -14,6 +14,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 /// The folder under the Codex home that holds the thread locks.
+#[cfg(target_os = "linux")]
 pub(crate) const LOCK_DIR: &str = "thread-writer-locks";
 
 /// What kind of codex holds a thread.
@@ -113,6 +114,7 @@ impl Snapshot {
 }
 
 /// A lock's file, as `/proc/locks` names it: (device major, device minor, inode).
+#[cfg(any(target_os = "linux", test))]
 type FileKey = (u32, u32, u64);
 
 /// The held threads of the store at `home`: one read of its lock folder and, when it holds a
@@ -142,7 +144,7 @@ pub(crate) fn read(home: &Path) -> Snapshot {
 
 /// Other systems: who holds a lock is not shown.
 #[cfg(not(target_os = "linux"))]
-pub fn read(_home: &Path) -> Snapshot {
+pub(crate) fn read(_home: &Path) -> Snapshot {
     Snapshot::NotShown("this system does not say which process holds a lock".to_owned())
 }
 
@@ -184,6 +186,7 @@ fn kind_of_pid(pid: u32) -> HolderKind {
 }
 
 /// The kind of codex a command line (NUL-separated arguments) runs.
+#[cfg(any(target_os = "linux", test))]
 pub(crate) fn kind_of(cmdline: &[u8]) -> HolderKind {
     let args: Vec<&[u8]> = cmdline
         .split(|&b| b == 0)
@@ -206,6 +209,7 @@ pub(crate) fn kind_of(cmdline: &[u8]) -> HolderKind {
 /// 1: FLOCK  ADVISORY  WRITE 10412 fe:00:10043546 0 EOF
 /// 2: -> FLOCK  ADVISORY  WRITE 10500 fe:00:10043546 0 EOF
 /// ```
+#[cfg(any(target_os = "linux", test))]
 pub(crate) fn parse_proc_locks(text: &str) -> HashMap<FileKey, u32> {
     let mut holders = HashMap::new();
     for line in text.lines() {
@@ -238,6 +242,7 @@ pub(crate) fn parse_proc_locks(text: &str) -> HashMap<FileKey, u32> {
 }
 
 /// `fe:00:10043546`: the major and minor device numbers in hex, the inode in decimal.
+#[cfg(any(target_os = "linux", test))]
 fn parse_file(word: &str) -> Option<FileKey> {
     let mut parts = word.split(':');
     let major = u32::from_str_radix(parts.next()?, 16).ok()?;

@@ -23,7 +23,6 @@ fn lock_file(home: &Path, id: &str) -> File {
 }
 
 /// Hold the lock of session `id` as codex does (an exclusive flock) until the file is dropped.
-#[cfg(target_os = "linux")]
 pub fn hold_lock(home: &Path, id: &str) -> File {
     use std::os::fd::AsRawFd;
     let file = lock_file(home, id);
@@ -33,7 +32,6 @@ pub fn hold_lock(home: &Path, id: &str) -> File {
     file
 }
 
-#[cfg(target_os = "linux")]
 #[test]
 fn a_session_open_in_another_codex_is_marked_and_resume_asks_first() {
     let Some(tmux) = Tmux::start() else { return };
@@ -105,7 +103,6 @@ fn open_elsewhere(home: &Path, extra: &[&str]) -> Vec<(String, serde_json::Value
         .collect()
 }
 
-#[cfg(target_os = "linux")]
 #[test]
 fn list_json_gives_the_holders_pid_of_a_held_session_and_null_for_the_others() {
     let dir = tempfile::tempdir().unwrap();
