@@ -30,6 +30,7 @@ mod out;
 mod passes;
 mod plan;
 mod settle;
+mod settled;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -44,7 +45,7 @@ use super::walk::RolloutFile;
 use super::{FileIssue, Store};
 
 pub use passes::Passes;
-pub use settle::Stats;
+pub use settled::Stats;
 
 /// How a session's output line (`list --json`) is made, and a fingerprint of that format: a
 /// line kept in the cache is used only under the same format and the same names file.

@@ -12,92 +12,17 @@ use std::time::Instant;
 use rayon::prelude::*;
 use rayon::ThreadPool;
 
-use super::out::{Id, Out};
+use super::out::{Id, Learned, Out};
 use super::plan::{self, Todo, Work};
+use super::settled::{Fresh, Made, Pass, Settled};
 use super::{Cached, Event, Finished, Has, Options, Row};
 use crate::rollout::summary::{ScanOptions, ScanState, Until};
-use crate::session::SessionRow;
 use crate::store::cache::{self, LoadOutcome, Plan, RowCache, Stamp};
 use crate::store::walk::RolloutFile;
-use crate::store::{fork, issues, reader, FileIssue, Store};
-
-/// What a run did: the test-visible account of the work.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Stats {
-    /// Files whose cached state (or line) was used without reading.
-    pub reused: usize,
-    /// Files read on from a cached offset (grown, or incomplete when counts were needed).
-    pub resumed: usize,
-    /// Files read from the start (new or rewritten).
-    pub rescanned: usize,
-    /// Files settled from a whole pass the caller made ([`super::Options::passes`]).
-    pub passed: usize,
-    /// Cached files that are gone.
-    pub removed: usize,
-    /// Walked files the cache had an entry for.
-    pub cached: usize,
-    /// Bytes of (decompressed) text read by all passes.
-    pub bytes_read: u64,
-    /// States written into the cache (files read, new or changed).
-    pub stored: usize,
-    /// Entries dropped for files that are not sessions (yet).
-    pub forgotten: usize,
-    /// Output lines made (and kept in the cache).
-    pub lines: usize,
-}
-
-impl Stats {
-    /// Whether the run changed the cache (so it is worth saving). A file that is not a session
-    /// and was not cached either is read each time but changes nothing.
-    pub fn changed_cache(&self) -> bool {
-        self.stored + self.forgotten + self.removed + self.lines > 0
-    }
-}
+use crate::store::{fork, issues, reader, Store};
 
 /// Files a reader takes at a time.
 const CHUNK: usize = 8;
-
-/// How a file's pass went.
-#[derive(Debug, Clone, Copy)]
-pub(super) enum Pass {
-    /// The file could not be looked at.
-    Unread,
-    Reused,
-    /// From a pass the caller made: the caller has the row.
-    Passed,
-    Resumed(u64),
-    Rescanned(u64),
-}
-
-/// A session a reader made, and what the cache keeps of it anew.
-pub(super) struct Made {
-    pub(super) row: SessionRow,
-    /// The state's bytes, when the file was read.
-    pub(super) state: Option<Vec<u8>>,
-    /// The output line, when one was made.
-    pub(super) line: Option<String>,
-    pub(super) fork: bool,
-    /// The state is a whole pass.
-    pub(super) complete: bool,
-}
-
-/// One settled file.
-pub(super) struct Settled {
-    pub(super) todo: Todo,
-    /// The file as looked at by its reader (a start with nothing cached), when it could be.
-    pub(super) looked: Option<RolloutFile>,
-    pub(super) pass: Pass,
-    pub(super) made: Result<Made, FileIssue>,
-}
-
-/// What the cache keeps anew for one walked file.
-pub(super) struct Fresh {
-    pub(super) state: Option<Vec<u8>>,
-    pub(super) line: Option<String>,
-    pub(super) id: String,
-    pub(super) fork: bool,
-    pub(super) complete: bool,
-}
 
 pub(super) struct Run<'a> {
     store: &'a Store,
@@ -175,17 +100,12 @@ impl<'a> Run<'a> {
             }
         }
         let rc = Arc::new(rc);
-        let mut out = Out::new(sink, self.opts);
-        out.ignored = match outcome {
+        let ignored = match outcome {
             LoadOutcome::Ignored(why) if file.is_some() => Some(why),
             _ => None,
         };
-        out.total = files.len();
-        out.send(Event::Found { total: files.len() });
-        out.issues += walk_issues.len();
-        for issue in walk_issues {
-            out.send(Event::Issue(issue));
-        }
+        let mut out = Out::new(sink, self.opts, ignored);
+        out.found(files.len(), walk_issues);
         let ask = plan::Ask {
             until: self.opts.until,
             archived,
@@ -196,20 +116,21 @@ impl<'a> Run<'a> {
         let work = plan::plan(&files, &rc, &ask);
         out.begin(&rc, &files, &work, &sent, self.cold);
         self.settle_all(&rc, &files, &work, &sent, &mut out);
-        if !out.alive {
+        if !out.alive() {
             return false;
         }
+        let mut learned = out.learned();
         let files = if self.cold {
             // Each file as its reader looked at it; one that could not be is dropped below.
             files
                 .into_iter()
-                .zip(std::mem::take(&mut out.looked))
+                .zip(std::mem::take(&mut learned.looked))
                 .map(|(f, looked)| looked.unwrap_or(f))
                 .collect()
         } else {
             files
         };
-        self.finish(rc, files, &work, out)
+        self.finish(rc, files, &work, learned, out)
     }
 
     /// What the sink has of each entry of `rc` (the rows sent first, or those it holds).
@@ -280,7 +201,7 @@ impl<'a> Run<'a> {
                     });
             });
             out.receive(&rx, files, sent);
-            if !out.alive {
+            if !out.alive() {
                 self.stop.store(true, Ordering::Relaxed);
             }
             // The readers end by themselves once told to stop; what they still send is dropped.
@@ -383,10 +304,17 @@ impl<'a> Run<'a> {
     }
 
     /// Forks titled from their parents, duplicate ids, the cache saved, `Finished`.
-    fn finish(self, rc: Arc<RowCache>, files: Vec<RolloutFile>, work: &Work, mut out: Out) -> bool {
+    fn finish(
+        self,
+        rc: Arc<RowCache>,
+        files: Vec<RolloutFile>,
+        work: &Work,
+        mut learned: Learned,
+        mut out: Out,
+    ) -> bool {
         // Every row goes before the updates that title forks.
         out.flush();
-        let forks = std::mem::take(&mut out.forks);
+        let forks = std::mem::take(&mut learned.forks);
         let titled = self.pool.install(|| {
             forks
                 .into_par_iter()
@@ -402,7 +330,7 @@ impl<'a> Run<'a> {
         }
         // Each id read once, as it is hashed: most are the cache's own bytes, scattered
         // through its map, and reading one is mostly waiting for memory.
-        let known = std::mem::take(&mut out.ids);
+        let known = std::mem::take(&mut learned.ids);
         let id_of = |id| id_of(&rc, id);
         let dups = issues::duplicate_ids(
             known
@@ -414,19 +342,21 @@ impl<'a> Run<'a> {
             out.send(Event::Note(note));
         }
         out.flush();
-        let mut stats = std::mem::take(&mut out.stats);
+        let mut stats = std::mem::take(&mut learned.stats);
         stats.removed = work.gone.len();
         stats.cached = work.entry_of.iter().flatten().count();
-        let changed = stats.changed_cache() || out.ignored.is_some();
+        let changed = stats.changed_cache() || learned.ignored.is_some();
         let mut save_error = None;
         if let (true, Some(file)) = (changed, self.opts.cache.as_deref()) {
             if cache::allowed(file, &self.store.home) {
-                save_error = self.save(file, &rc, &files, work, &out, &known).err();
+                save_error = self
+                    .save(file, &rc, &files, work, &learned.fresh, &known)
+                    .err();
             }
         }
         let rows = known.iter().filter(|id| !matches!(id, Id::None)).count();
         let walked = if self.opts.walked {
-            walked(files, known.iter().map(id_of), &out.unread)
+            walked(files, known.iter().map(id_of), &learned.unread)
         } else {
             // Tens of thousands of paths: not worth waiting for on the way to the output.
             crate::store::drop_later(files);
@@ -435,15 +365,15 @@ impl<'a> Run<'a> {
         let finished = Finished {
             files: walked,
             rows,
-            issues: out.issues,
+            issues: learned.issues,
             elapsed: self.started.elapsed(),
             stats,
-            cache_ignored: out.ignored.take(),
+            cache_ignored: learned.ignored.take(),
             changed,
             save_error: save_error.map(|e| e.to_string()),
         };
         out.send(Event::Finished(Box::new(finished)));
-        out.alive
+        out.alive()
     }
 
     /// Save what the run ends with: the walked sessions (kept as read, or anew) and the entries
@@ -454,7 +384,7 @@ impl<'a> Run<'a> {
         rc: &RowCache,
         files: &[RolloutFile],
         work: &Work,
-        out: &Out,
+        fresh: &[Option<Box<Fresh>>],
         ids: &[Id],
     ) -> std::io::Result<()> {
         let stamp = if self.opts.lines.is_some() {
@@ -468,7 +398,7 @@ impl<'a> Run<'a> {
         let mut records = Vec::with_capacity(files.len() + work.unwalked.len());
         for (i, f) in files.iter().enumerate().rev() {
             let old = work.entry_of[i].map(|e| &entries[e]);
-            match (&out.fresh[i], old) {
+            match (&fresh[i], old) {
                 (Some(new), _) => records.push((
                     cache::RecordRef {
                         path: f.path.as_os_str().as_encoded_bytes(),
