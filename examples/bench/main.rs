@@ -32,9 +32,10 @@ use std::time::{Duration, Instant};
 use codex_picker::search::fulltext::ContentIndex;
 use codex_picker::session::SessionRow;
 use codex_picker::store::walk::RolloutFile;
+use codex_picker::store::CacheSetup;
 use codex_picker::store::Store;
 use codex_picker::tui::ui::status;
-use codex_picker::workers::indexer::{self, CacheSetup, Event, IndexOptions};
+use codex_picker::workers::indexer::{self, Event, IndexOptions};
 use common::gen;
 
 const THREADS: usize = 2;

@@ -8,8 +8,9 @@ use std::path::Path;
 use std::sync::Arc;
 
 use codex_picker::session::SessionRow;
+use codex_picker::store::CacheSetup;
 use codex_picker::store::Store;
-use codex_picker::workers::indexer::{self, CacheSetup, Event, IndexOptions};
+use codex_picker::workers::indexer::{self, Event, IndexOptions};
 
 /// The picker's work in a process of its own: the indexer with the content phase (its cache in
 /// `cache`, which starts empty, as on a first run),

@@ -27,7 +27,7 @@ pub fn run_blame(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> i32 {
-    let store = match store::resolve(store_args) {
+    let store = match store_args.resolve() {
         Ok(store) => store,
         Err(msg) => {
             say(err, &msg);

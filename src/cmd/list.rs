@@ -19,7 +19,6 @@ use crate::store::engine::{self, Finished, Lines, Row};
 use crate::store::locks::Snapshot;
 use crate::store::walk::RolloutFile;
 use crate::store::{self, cache, Store};
-use crate::workers::indexer::CacheSetup;
 
 pub fn run_list(
     store_args: &StoreArgs,
@@ -27,7 +26,7 @@ pub fn run_list(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> i32 {
-    let store = match store::resolve(store_args) {
+    let store = match store_args.resolve() {
         Ok(store) => store,
         Err(e) => {
             say(err, &e);
@@ -261,8 +260,7 @@ const CONTENT_RESULTS: usize = 100;
 /// The cache file of `kind` for a store, unless caching is off (`--no-cache`, or the cache
 /// folder would be inside the Codex home).
 pub(super) fn cache_file(store: &Store, store_args: &StoreArgs, kind: &str) -> Option<PathBuf> {
-    let dir = CacheSetup::from_args(store_args).dir;
-    cache::located(dir.as_deref(), &store.home, kind)
+    store_args.cache_setup().file(&store.home, kind)
 }
 
 /// The content index of the walked sessions, kept in the cache folder when caching is on:

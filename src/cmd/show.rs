@@ -136,7 +136,7 @@ pub fn run_show(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> i32 {
-    let store = match store::resolve(store_args) {
+    let store = match store_args.resolve() {
         Ok(store) => store,
         Err(_) if Path::new(&args.target).is_file() => {
             // A rollout path works without a store; fork parents are then not followed.

@@ -31,6 +31,7 @@ use std::path::{Path, PathBuf};
 
 use super::cache_codec::{self as codec, Decoded};
 pub use super::cache_codec::{decode_state, encode_state, Bytes, Key, RecordRef, Stamp};
+pub use super::path_bytes::{path_bytes, path_from};
 use super::walk::RolloutFile;
 use super::Store;
 use crate::rollout::summary::ScanState;
@@ -114,24 +115,6 @@ pub fn allowed(cache_file: &Path, home: &Path) -> bool {
 pub fn located(cache_dir: Option<&Path>, home: &Path, kind: &str) -> Option<PathBuf> {
     let file = cache_file(cache_dir?, home, kind);
     allowed(&file, home).then_some(file)
-}
-
-pub fn path_bytes(p: &Path) -> &[u8] {
-    p.as_os_str().as_encoded_bytes()
-}
-
-/// A path from its bytes as [`Path::as_os_str`] gives them (cache files store paths so).
-pub fn path_from(b: &[u8]) -> PathBuf {
-    #[cfg(unix)]
-    {
-        use std::ffi::OsStr;
-        use std::os::unix::ffi::OsStrExt;
-        PathBuf::from(OsStr::from_bytes(b))
-    }
-    #[cfg(not(unix))]
-    {
-        PathBuf::from(String::from_utf8_lossy(b).into_owned())
-    }
 }
 
 /// A path in a cache file as its bytes (`#[serde(with = ...)]`), read back without a copy of

@@ -5,15 +5,18 @@
 
 pub mod cache;
 mod cache_codec;
+mod cache_setup;
 pub mod engine;
 pub mod fork;
 pub(crate) mod issues;
 pub(crate) mod locks;
 pub(crate) mod names;
 pub(crate) mod open;
+pub mod path_bytes;
 pub mod reader;
 pub mod walk;
 
+pub use cache_setup::CacheSetup;
 pub use reader::{not_a_session, row_from_scan, row_from_state, scan_file, summarise};
 
 use std::collections::HashMap;
@@ -101,7 +104,7 @@ impl Store {
     }
 }
 
-/// Why the flags name no store the program can read.
+/// Why there is no store the program can read.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     /// `--demo`: the demo store could not be laid out in the cache folder.
@@ -118,17 +121,18 @@ pub enum StoreError {
     NoSessions(PathBuf),
 }
 
-/// The store named by the flags, or why there is none.
-pub fn resolve(args: &crate::cli::StoreArgs) -> Result<Store, StoreError> {
-    if args.demo {
+/// The store at `codex_home` (else `$CODEX_HOME`, else `~/.codex`), or the demo store laid out
+/// in the cache folder when `demo`; or why there is none.
+pub fn resolve(codex_home: Option<&Path>, demo: bool) -> Result<Store, StoreError> {
+    if demo {
         let home =
             crate::demo::materialize(&crate::paths::cache_dir()).map_err(StoreError::Demo)?;
         return Ok(Store { home });
     }
     let env = std::env::var_os("CODEX_HOME");
     let home = std::env::var_os("HOME");
-    let store = Store::locate(args.codex_home.as_deref(), env.as_deref(), home.as_deref())
-        .ok_or(StoreError::NoHome)?;
+    let store =
+        Store::locate(codex_home, env.as_deref(), home.as_deref()).ok_or(StoreError::NoHome)?;
     if !store.exists() {
         return Err(StoreError::NoSessions(store.home));
     }

@@ -280,7 +280,8 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
 
 #[test]
 fn indexer_starts_from_the_cache_and_reports_removals() {
-    use codex_picker::workers::indexer::{self, CacheSetup, Event, IndexOptions};
+    use codex_picker::store::CacheSetup;
+    use codex_picker::workers::indexer::{self, Event, IndexOptions};
     let f = fixture(12);
     let setup = CacheSetup {
         dir: Some(f.cache.parent().unwrap().join("index")),
@@ -341,7 +342,8 @@ fn indexer_starts_from_the_cache_and_reports_removals() {
 
 /// Rows of one indexer run, by path, fork titles and removals applied.
 pub(crate) fn indexer_rows(f: &Fixture, dir: Option<PathBuf>) -> Vec<SessionRow> {
-    use codex_picker::workers::indexer::{self, CacheSetup, Event, IndexOptions};
+    use codex_picker::store::CacheSetup;
+    use codex_picker::workers::indexer::{self, Event, IndexOptions};
     let mut rows = std::collections::BTreeMap::new();
     let rx = indexer::spawn_with(
         Store {

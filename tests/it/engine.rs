@@ -5,8 +5,9 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use codex_picker::store::CacheSetup;
 use codex_picker::store::Store;
-use codex_picker::workers::indexer::{self, CacheSetup, Event, IndexOptions};
+use codex_picker::workers::indexer::{self, Event, IndexOptions};
 use serde_json::Value;
 
 use crate::common::{bin, json_lines, stderr, stdout};

@@ -334,8 +334,9 @@ fn used_in_row(row: &codex_picker::session::SessionRow) -> Option<Used> {
 /// has nothing left to read or send.
 #[test]
 fn the_pickers_content_phase_gives_each_row_its_files_and_tokens_in_the_same_read() {
+    use codex_picker::store::CacheSetup;
     use codex_picker::store::Store;
-    use codex_picker::workers::indexer::{self, CacheSetup, Event, IndexOptions};
+    use codex_picker::workers::indexer::{self, Event, IndexOptions};
     for home in recorded_homes() {
         let want: BTreeMap<String, Used> = list_json(&home, &["--no-cache", "--archived"])
             .iter()

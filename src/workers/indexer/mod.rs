@@ -30,7 +30,7 @@ use crate::search::fulltext::{self, ContentIndex};
 use crate::session::SessionRow;
 use crate::store::engine::{self, Passes, Row};
 use crate::store::walk::RolloutFile;
-use crate::store::{self, cache, fork, reader, FileIssue, Store};
+use crate::store::{self, fork, reader, CacheSetup, FileIssue, Store};
 
 /// What the indexer tells the picker, in this order: cached `Rows` (when a cache exists and
 /// the run is not a later one: then only those the picker does not hold, after the walk),
@@ -103,33 +103,6 @@ impl Default for IndexOptions {
     }
 }
 
-/// Where the caches are and whether the content phase runs.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CacheSetup {
-    /// The cache folder; `None` reads everything afresh and writes nothing (`--no-cache`).
-    pub dir: Option<PathBuf>,
-    /// Build the content index after the rows.
-    pub content: bool,
-}
-
-impl CacheSetup {
-    /// The user's cache folder, content phase on.
-    pub fn user() -> Self {
-        CacheSetup {
-            dir: Some(crate::paths::cache_dir()),
-            content: true,
-        }
-    }
-
-    /// From the command line: `--no-cache` turns the cache off.
-    pub fn from_args(args: &crate::cli::StoreArgs) -> Self {
-        CacheSetup {
-            dir: (!args.no_cache).then(crate::paths::cache_dir),
-            content: true,
-        }
-    }
-}
-
 /// Start indexing `store` on background threads, with the user's cache and the content phase.
 pub fn spawn(store: Store, opts: IndexOptions) -> Receiver<Event> {
     spawn_with(store, opts, CacheSetup::user())
@@ -150,7 +123,7 @@ pub fn spawn_with(store: Store, opts: IndexOptions, setup: CacheSetup) -> Receiv
 
 /// The cache file of `kind` for this store, if caching is on and allowed.
 fn cache_path(store: &Store, setup: &CacheSetup, kind: &str) -> Option<PathBuf> {
-    cache::located(setup.dir.as_deref(), &store.home, kind)
+    setup.file(&store.home, kind)
 }
 
 /// The rows phase (the engine's stream, passed on), then the content phase.
