@@ -40,7 +40,7 @@ pub fn run_blame(
     let path_text = path.to_string_lossy().into_owned();
     let opts = engine::Options {
         cache: list::cache_file(&store, store_args, "rows"),
-        ..engine::Options::new(store_args.archived, Until::End)
+        ..engine::Options::list(store_args.archived)
     };
     let (rows, issues, _) = engine::rows(&store, &opts);
     report(err, &issues);

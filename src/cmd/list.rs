@@ -7,17 +7,16 @@
 use std::collections::HashMap;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use super::{changed, EXIT_ERROR};
 use super::{finish, normalise_dir, output, report, report_rows, say, terminal_columns};
 use crate::cli::{ListArgs, StoreArgs};
-use crate::rollout::summary::Until;
 use crate::rollout::usage::{Change, ChangedFile, Tokens, Usage};
-use crate::search::fulltext::{cached, ContentHit, ContentIndex};
+use crate::search::fulltext::{cached, ContentHit, ContentIndex, ContentTap};
 use crate::session::{self, SessionRow};
-use crate::store::engine::{self, Finished, Lines, Row};
+use crate::store::engine::{self, Finished, Kind, Lines, Row, Tap};
 use crate::store::locks::Snapshot;
-use crate::store::walk::RolloutFile;
 use crate::store::{self, cache, Store};
 
 pub fn run_list(
@@ -41,12 +40,19 @@ pub fn run_list(
         && args.content.is_none()
         && args.file.is_none()
         && !store_args.verbose;
+    // With `--content` the content index taps the run: the sessions it wants are read whole
+    // once, for their rows and their messages.
+    let tap = args
+        .content
+        .as_ref()
+        .and_then(|_| content_tap(&store, store_args));
+    let kind = Kind::List {
+        lines: whole_json.then(json_lines),
+    };
     let opts = engine::Options {
         cache: cache_file(&store, store_args, "rows"),
-        lines: whole_json.then(json_lines),
-        // Only the content index needs every walked file.
-        walked: args.content.is_some(),
-        ..engine::Options::new(store_args.archived, Until::End)
+        tap: tap.clone().map(|tap| tap as Arc<dyn Tap>),
+        ..engine::Options::new(kind, store_args.archived)
     };
     if whole_json {
         let (rows, issues, _) = engine::collect(&store, &opts);
@@ -73,13 +79,16 @@ pub fn run_list(
         });
     }
     if let Some(query) = &args.content {
-        let walked = &finished.files;
+        let index = match &tap {
+            Some(tap) => content_index(&store, store_args, tap, err),
+            None => ContentIndex::default(),
+        };
         let found = Found {
             rows: &rows,
-            walked,
+            index: &index,
             locks: &locks,
         };
-        return list_content(&store, store_args, args, query, &found, out, err);
+        return list_content(args, query, &found, out, err);
     }
     if let Some(file) = &args.file {
         let result = list_file(out, &rows, file, args, &locks);
@@ -116,30 +125,27 @@ fn list_file(
     }
 }
 
-/// What the run found: the rows, the files walked, and which sessions are open elsewhere.
+/// What the run found: the rows, the content index, and which sessions are open elsewhere.
 struct Found<'a> {
     rows: &'a [SessionRow],
-    walked: &'a [(RolloutFile, Option<String>)],
+    index: &'a ContentIndex,
     locks: &'a Snapshot,
 }
 
 /// `list --content QUERY`: the sessions found whose conversation holds the query.
 fn list_content(
-    store: &Store,
-    store_args: &StoreArgs,
     args: &ListArgs,
     query: &str,
     found: &Found,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> i32 {
-    let (rows, walked) = (found.rows, found.walked);
+    let (rows, index) = (found.rows, found.index);
     let split = crate::search::filter::split(query, crate::timefmt::now_ms());
     if let Some(e) = &split.error {
         say(err, e);
         return EXIT_ERROR;
     }
-    let index = content_index(store, store_args, walked, err);
     let limit = args.limit.unwrap_or(CONTENT_RESULTS);
     // With filters, hits past the limit may be the ones that pass them.
     let asked = if split.filters.is_empty() {
@@ -263,33 +269,26 @@ pub(super) fn cache_file(store: &Store, store_args: &StoreArgs, kind: &str) -> O
     store_args.cache_setup().file(&store.home, kind)
 }
 
-/// The content index of the walked sessions, kept in the cache folder when caching is on:
-/// unchanged sessions are kept as indexed, the others read.
+/// The content index as a tap for the listing's run, kept in the cache folder when caching is
+/// on: unchanged sessions are kept as indexed, the others read by the run.
+fn content_tap(store: &Store, store_args: &StoreArgs) -> Option<Arc<ContentTap>> {
+    let cache = cache_file(store, store_args, "content");
+    let threads = store::default_threads();
+    let progress = Box::new(|_, _, _: &ContentIndex| true);
+    cached::tap(cache.as_deref(), store.names(), threads, progress).map(Arc::new)
+}
+
+/// The content index the listing's run brought up to date, and with `--verbose` what
+/// happened to it.
 fn content_index(
     store: &Store,
     store_args: &StoreArgs,
-    walked: &[(RolloutFile, Option<String>)],
+    tap: &ContentTap,
     err: &mut dyn Write,
 ) -> ContentIndex {
-    let cache = cache_file(store, store_args, "content");
-    let threads = store::default_threads();
-    let Ok(pool) = engine::pool(threads, false) else {
-        return ContentIndex::default();
-    };
-    let built = pool.install(|| {
-        cached::refresh(
-            cache.as_deref(),
-            walked,
-            &store.names(),
-            threads,
-            &mut |_, _, _| true,
-        )
-    });
-    let Some((index, stats)) = built else {
-        return ContentIndex::default();
-    };
     if store_args.verbose {
-        let dir = cache.as_deref().map(cached::index_dir);
+        let stats = tap.stats();
+        let dir = cache_file(store, store_args, "content").map(|c| cached::index_dir(&c));
         let place = dir
             .as_deref()
             .map_or("in memory".into(), |d| d.display().to_string());
@@ -303,7 +302,7 @@ fn content_index(
             );
         }
     }
-    index
+    tap.index()
 }
 
 /// A content hit: as JSON (the session's line, with what is live about it, and the hit) when

@@ -3,7 +3,6 @@
 
 use crate::common::{bin, stdout};
 use crate::generator::{list, small_store};
-use codex_picker::rollout::summary::Until;
 use codex_picker::session::SessionRow;
 use codex_picker::store::cache;
 use codex_picker::store::engine::{self, Stats};
@@ -35,7 +34,7 @@ pub(crate) fn fixture(sessions: usize) -> Fixture {
 pub(crate) fn opts(cache: Option<&Path>) -> engine::Options {
     engine::Options {
         cache: cache.map(Path::to_path_buf),
-        ..engine::Options::new(true, Until::End)
+        ..engine::Options::list(true)
     }
 }
 
@@ -377,7 +376,7 @@ fn indexer_gives_the_same_rows_cold_cached_and_warm() {
     let no_cache = indexer_rows(&f, None);
     assert_eq!(no_cache.len(), 30);
     // The preview, then every file read to its end: the rows `list` makes.
-    let mut whole = engine::rows(&store_of(&f), &engine::Options::new(true, Until::End)).0;
+    let mut whole = engine::rows(&store_of(&f), &engine::Options::list(true)).0;
     whole.sort_by(|a, b| a.path.cmp(&b.path));
     assert_eq!(no_cache, whole, "a cold index reads as list does");
     assert_eq!(

@@ -21,12 +21,11 @@ use super::schema::{self, Fields, Place};
 use super::table::{Session, Table};
 use super::{ContentIndex, Engine};
 use crate::rollout::record::Role;
-use crate::rollout::summary::ScanState;
-use crate::rollout::transcript::{Entry, TranscriptOptions};
+use crate::rollout::transcript::{Entry, Parse, Transcript, TranscriptOptions};
 use crate::store::walk::RolloutFile;
 
 /// Sessions read between two commits.
-const BATCH: usize = 1000;
+pub(super) const BATCH: usize = 1000;
 /// Memory the index writer may use for all its threads.
 const WRITER_MEMORY: usize = 40 << 20;
 /// The file that says which schema version the folder's index is.
@@ -78,24 +77,20 @@ pub fn targets_for<'a>(
         .collect()
 }
 
-/// A session read whole by the build: its file as the build knew it, and the row summary's
-/// pass over that file, made on the way ([`crate::store::fork::read_transcript_summarised`]).
-pub type WholePass = (RolloutFile, ScanState);
-
 /// Read one file's messages by the transcript rule (a paginated fork includes its parent's
-/// history), each with its place in the session, then its labels (`name`, the folder and
-/// branch of its metadata), when it has any; and the summary of its own file, when it could be
+/// history), each with its place in the session, then its labels; none when it cannot be
 /// read.
-fn extract(
-    file: &RolloutFile,
-    files: &[RolloutFile],
-    name: Option<&str>,
-) -> (Vec<(Place, String)>, Option<ScanState>) {
+fn extract(file: &RolloutFile, files: &[RolloutFile], name: Option<&str>) -> Vec<(Place, String)> {
     let opts = TranscriptOptions::messages_only();
-    let Ok((t, pass)) = crate::store::fork::read_transcript_summarised(file, &mut { files }, &opts)
-    else {
-        return (Vec::new(), None);
-    };
+    match crate::store::fork::read_transcript(file, &mut { files }, &opts, Parse::Lean) {
+        Ok(t) => messages(t, name),
+        Err(_) => Vec::new(),
+    }
+}
+
+/// A session's messages, each with its place in the session, then its labels (`name`, the
+/// folder and branch of its metadata), when it has any.
+pub(super) fn messages(t: Transcript, name: Option<&str>) -> Vec<(Place, String)> {
     let mut first = true;
     let meta = t.meta.as_ref();
     let label = schema::label(
@@ -122,7 +117,7 @@ fn extract(
     if !label.is_empty() {
         out.push((Place::Label, label));
     }
-    (out, Some(pass))
+    out
 }
 
 /// Why an index on disk is not used as it is (it is then started over), or cannot be made.
@@ -273,20 +268,6 @@ pub fn build(
     threads: usize,
     progress: &mut dyn FnMut(usize, usize, &ContentIndex) -> bool,
 ) -> Option<(ContentIndex, BuildStats)> {
-    build_summarising(dir, targets, files, threads, progress, &mut |_| {})
-}
-
-/// [`build`] that also hands `read_whole` the sessions each committed batch read, each with
-/// the row summary's pass over its file (before that batch's `progress`): a caller that
-/// wants sessions' counts, changed files and tokens need not read them again.
-pub fn build_summarising(
-    dir: Option<&Path>,
-    targets: &[Target<'_>],
-    files: &[RolloutFile],
-    threads: usize,
-    progress: &mut dyn FnMut(usize, usize, &ContentIndex) -> bool,
-    read_whole: &mut dyn FnMut(Vec<WholePass>),
-) -> Option<(ContentIndex, BuildStats)> {
     let (index, rebuilt) = match open(dir) {
         Ok(opened) => opened,
         Err(why) => {
@@ -329,12 +310,11 @@ pub fn build_summarising(
     }
     let mut done = reused;
     for (b, batch) in read.chunks(BATCH).enumerate() {
-        let (added, passes) = read_batch(&e, &writer, targets, files, batch);
+        let added = read_batch(&e, &writer, targets, files, batch);
         if let Err(err) = commit(&e, &mut writer, b == 0, &gone, added) {
             stats.not_updated = Some(err);
             return Some((index, stats));
         }
-        read_whole(passes);
         stats.read += batch.len();
         done += batch.len();
         if !progress(done, total, &index) {
@@ -354,7 +334,7 @@ pub fn build_summarising(
 /// and one merging thread. Merges run beside the build; one at a time keeps the segments a
 /// merge reads (mapped from disk, so they count in the resident set) and its buffers to those
 /// of one merge, and a machine with a few cores gains nothing from more.
-fn writer(index: &Index, threads: usize) -> tantivy::Result<IndexWriter> {
+pub(super) fn writer(index: &Index, threads: usize) -> tantivy::Result<IndexWriter> {
     let threads = threads.clamp(1, 4);
     let opts = tantivy::indexer::IndexWriterOptions::builder()
         .num_worker_threads(threads)
@@ -365,15 +345,14 @@ fn writer(index: &Index, threads: usize) -> tantivy::Result<IndexWriter> {
 }
 
 /// Read the targets `batch` on `threads` threads and hand their messages to `writer` (each
-/// session's old messages deleted first); returns the table entries to record and the passes
-/// made on the way.
+/// session's old messages deleted first); returns the table entries to record.
 fn read_batch(
     e: &Engine,
     writer: &IndexWriter,
     targets: &[Target<'_>],
     files: &[RolloutFile],
     batch: &[usize],
-) -> (Vec<(u64, Session)>, Vec<WholePass>) {
+) -> Vec<(u64, Session)> {
     let numbered: Vec<(usize, u64, Option<u64>)> = {
         let mut table = e
             .table
@@ -391,14 +370,14 @@ fn read_batch(
             .collect()
     };
     // On the caller's rayon pool: each session's messages go to the writer as they are read.
-    let (added, passes): (Vec<_>, Vec<Option<WholePass>>) = numbered
+    numbered
         .par_iter()
         .map(|&(i, number, old)| {
             let t = &targets[i];
             if let Some(old) = old {
                 writer.delete_term(Term::from_field_u64(e.fields.session, old));
             }
-            let (messages, pass) = extract(t.file, files, t.name);
+            let messages = extract(t.file, files, t.name);
             for (ordinal, (place, text)) in messages.iter().enumerate() {
                 let doc = message_doc(&e.fields, number, ordinal, *place, text);
                 // Fails only when the writer is gone; the commit then says so.
@@ -412,14 +391,13 @@ fn read_batch(
                 messages: messages.len() as u64,
                 name: t.name.map(str::to_owned),
             };
-            ((number, session), pass.map(|p| (t.file.clone(), p)))
+            (number, session)
         })
-        .unzip();
-    (added, passes.into_iter().flatten().collect())
+        .collect()
 }
 
 /// The document of one message.
-fn message_doc(
+pub(super) fn message_doc(
     f: &Fields,
     session: u64,
     ordinal: usize,
@@ -436,7 +414,7 @@ fn message_doc(
 
 /// Commit what the writer holds, record `added` (and, on the first commit, the deletion of
 /// `gone`) in the table, save the table, and let searches see it.
-fn commit(
+pub(super) fn commit(
     e: &Engine,
     writer: &mut IndexWriter,
     first: bool,

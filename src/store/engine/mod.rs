@@ -27,10 +27,10 @@
 //! the calling thread, in batches; a sink that returns false stops the run.
 
 mod out;
-mod passes;
 mod plan;
 mod settle;
 mod settled;
+mod tap;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -41,11 +41,10 @@ use crate::session::SessionRow;
 use crate::timefmt::Millis;
 
 use super::cache::RowCache;
-use super::walk::RolloutFile;
 use super::{FileIssue, Store};
 
-pub use passes::Passes;
 pub use settled::Stats;
+pub use tap::Tap;
 
 /// How a session's output line (`list --json`) is made, and a fingerprint of that format: a
 /// line kept in the cache is used only under the same format and the same names file.
@@ -53,19 +52,6 @@ pub use settled::Stats;
 pub struct Lines {
     pub render: fn(&SessionRow) -> String,
     pub format: u64,
-}
-
-/// When a run sends the rows of sessions whose cached state is still good.
-#[derive(Debug, Clone)]
-pub enum Cached {
-    /// As the walk settles them, among the others (a listing).
-    Settled,
-    /// Before walking (the picker's first screen).
-    First,
-    /// Only those the sink does not hold already (a picker's later run): a cached session whose
-    /// file is as the sink's row was made of is neither made nor sent, so the run sends only
-    /// what changed since, and what the sink never had (a cache another process wrote).
-    Known(Arc<Held>),
 }
 
 /// The files a receiver holds rows of, each as its row was made of it (path, size, mtime).
@@ -118,55 +104,80 @@ impl Held {
     }
 }
 
-/// What a run reads and how it reports.
+/// Which run, named by who asks: how far each file is read, and which rows are sent.
+#[derive(Debug, Clone)]
+pub enum Kind {
+    /// A listing (`list`, `blame`): every session read to its end and sent as the walk settles
+    /// it. With `lines`, each session's output line is made and kept in the cache, and an
+    /// unchanged one is handed out as [`Row::Kept`].
+    List { lines: Option<Lines> },
+    /// The picker's first run: the rows the cache knows are sent before walking, then what
+    /// changed; each file is read up to its first real user message.
+    First,
+    /// A picker's later run, of a receiver that holds these rows: a cached session whose file
+    /// is as the receiver's row was made of is neither made nor sent, so the run sends only
+    /// what changed since, and what the receiver never had (a cache another process wrote).
+    /// Read as the first run reads.
+    Later(Arc<Held>),
+    /// A whole read, after the first or a later run: every session the receiver holds a
+    /// preview of is read on to its end and sent again whole (exact counts, changed files,
+    /// tokens); sessions whose cached state is whole already are not looked at.
+    Whole,
+}
+
+/// A run: which one, over what, and at what pace.
 #[derive(Debug, Clone)]
 pub struct Options {
+    pub kind: Kind,
     /// Archived sessions are walked too.
     pub archived: bool,
-    /// How far each file is read: the first prompt (the picker) or to the end (exact counts).
-    pub until: Until,
     /// The rows cache file; `None` reads everything and writes nothing.
     pub cache: Option<PathBuf>,
-    /// When the rows of unchanged cached sessions are sent, if at all.
-    pub cached: Cached,
-    /// Make and keep each session's output line, and hand unchanged ones out as [`Row::Kept`].
-    pub lines: Option<Lines>,
+    /// Who takes the entries of the sessions the run reads whole (a listing or a whole read):
+    /// a session it wants is read whole once, for its row and for the tap.
+    pub tap: Option<Arc<dyn Tap>>,
     /// Threads of the run's pool.
     pub threads: usize,
     /// The pool's threads run at a lower priority (the picker's, so typing keeps a core).
     pub background: bool,
-    /// Only files not read to their end before are settled: unchanged files whose cached
-    /// state is a whole pass are skipped (the picker's second run, after its preview run has
-    /// sent their rows whole).
-    pub incomplete_only: bool,
-    /// Keep every walked file in [`Finished::files`] (the content index and the picker take
-    /// their sessions from it; a listing does not need it).
-    pub walked: bool,
     /// Rows per batch (a batch is also sent when `flush_every` passes).
     pub batch: usize,
     pub flush_every: Duration,
-    /// Whole passes the caller made of some files since it had their rows (the picker's
-    /// content index reads each session whole): a file still as it was then is settled from
-    /// its pass, not read, and its row is not sent again (the caller made it from the pass).
-    pub passes: Option<Arc<Passes>>,
 }
 
 impl Options {
-    /// A run that reads `until` with the default pace and no cache.
-    pub fn new(archived: bool, until: Until) -> Self {
+    /// A run of `kind` with the default pace, no cache and no tap.
+    pub fn new(kind: Kind, archived: bool) -> Self {
         Options {
+            kind,
             archived,
-            until,
             cache: None,
-            cached: Cached::Settled,
-            lines: None,
+            tap: None,
             threads: super::default_threads(),
             background: false,
-            incomplete_only: false,
-            walked: true,
             batch: 256,
             flush_every: Duration::from_millis(30),
-            passes: None,
+        }
+    }
+
+    /// A listing that keeps no output lines.
+    pub fn list(archived: bool) -> Self {
+        Options::new(Kind::List { lines: None }, archived)
+    }
+
+    /// How far each file is read: the first prompt (the picker's rows) or to the end.
+    pub fn until(&self) -> Until {
+        match self.kind {
+            Kind::List { .. } | Kind::Whole => Until::End,
+            Kind::First | Kind::Later(_) => Until::FirstPrompt,
+        }
+    }
+
+    /// How output lines are made, when this run keeps them.
+    pub fn lines(&self) -> Option<Lines> {
+        match self.kind {
+            Kind::List { lines } => lines,
+            _ => None,
         }
     }
 }
@@ -178,7 +189,7 @@ pub enum Row {
     /// warm `list` are [`Row::Kept`], a few words each; shared, so the picker keeps (and hands
     /// its search thread) the row as made instead of copies of it.
     Made(Arc<SessionRow>),
-    /// Unchanged since the cache kept its output line (only with [`Options::lines`]).
+    /// Unchanged since the cache kept its output line (only with [`Kind::List`]'s lines).
     Kept(Kept),
 }
 
@@ -254,7 +265,7 @@ pub fn newest_first(rows: &[Row]) -> Vec<&Row> {
     keyed.into_iter().map(|(_, r)| r).collect()
 }
 
-/// What a run tells its sink, in this order: cached `Rows` (with [`Cached::First`]),
+/// What a run tells its sink, in this order: cached `Rows` (with [`Kind::First`]),
 /// `Found`, then `Rows` / `Updated` / `Removed` / `Issue` / `Progress` in any mix, `Note`s,
 /// `Finished`.
 #[derive(Debug)]
@@ -281,9 +292,6 @@ pub enum Event {
 /// The end of a run: what it found and what it did with the cache.
 #[derive(Debug, Default)]
 pub struct Finished {
-    /// Every rollout walked, newest first, with its session id (`None`: not a session); empty
-    /// unless [`Options::walked`].
-    pub files: Vec<(RolloutFile, Option<String>)>,
     pub rows: usize,
     /// Files and folders passed over.
     pub issues: usize,
@@ -371,13 +379,11 @@ pub fn collect(store: &Store, opts: &Options) -> (Vec<Row>, Vec<FileIssue>, Fini
 /// [`collect`] for a run that keeps no output lines: every row made, newest first (in the
 /// order of [`SessionRow::cmp_updated_desc`]).
 pub fn rows(store: &Store, opts: &Options) -> (Vec<SessionRow>, Vec<FileIssue>, Finished) {
-    let (rows, issues, finished) = collect(
-        store,
-        &Options {
-            lines: None,
-            ..opts.clone()
-        },
-    );
+    let mut opts = opts.clone();
+    if let Kind::List { lines } = &mut opts.kind {
+        *lines = None;
+    }
+    let (rows, issues, finished) = collect(store, &opts);
     let mut rows: Vec<SessionRow> = rows
         .into_iter()
         .filter_map(|row| match row {

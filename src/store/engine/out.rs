@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use super::plan::Work;
 use super::settled::{Fresh, Pass, Settled, Stats};
+use super::tap::Tap;
 use super::{Event, Has, Kept, Options, Row};
 use crate::session::SessionRow;
 use crate::store::cache::{self, RowCache};
@@ -31,8 +32,6 @@ pub(super) struct Learned {
     pub(super) ids: Vec<Id>,
     /// Each file as its reader looked at it (a start with nothing cached; empty otherwise).
     pub(super) looked: Vec<Option<RolloutFile>>,
-    /// Files that could not be looked at.
-    pub(super) unread: Vec<bool>,
     /// Boxed: a warm run has one slot for every walked file and fills few of them.
     pub(super) fresh: Vec<Option<Box<Fresh>>>,
     /// Forks to title from their parents.
@@ -58,6 +57,8 @@ pub(super) struct Out<'s> {
     total: usize,
     learned: Learned,
     last_flush: Option<Instant>,
+    /// Told after each batch of settled files.
+    tap: Option<Arc<dyn Tap>>,
 }
 
 impl<'s> Out<'s> {
@@ -82,6 +83,7 @@ impl<'s> Out<'s> {
                 ..Learned::default()
             },
             last_flush: None,
+            tap: opts.tap.clone(),
         }
     }
 
@@ -123,7 +125,6 @@ impl<'s> Out<'s> {
         if cold {
             learned.looked = vec![None; files.len()];
         }
-        learned.unread = vec![false; files.len()];
         learned.fresh = (0..files.len()).map(|_| None).collect();
         self.removed.extend(
             work.gone
@@ -156,7 +157,10 @@ impl<'s> Out<'s> {
     ) {
         loop {
             match rx.recv_timeout(self.flush_every) {
-                Ok(settled) => settled.into_iter().for_each(|s| self.take(s, files, sent)),
+                Ok(settled) => {
+                    settled.into_iter().for_each(|s| self.take(s, files, sent));
+                    self.alive = self.alive && self.tap.as_ref().is_none_or(|tap| tap.settled());
+                }
                 Err(mpsc::RecvTimeoutError::Timeout) => {}
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
             }
@@ -181,9 +185,8 @@ impl<'s> Out<'s> {
             *slot = s.looked;
         }
         match s.pass {
-            Pass::Unread => self.learned.unread[i] = true,
+            Pass::Unread => {}
             Pass::Reused => self.learned.stats.reused += 1,
-            Pass::Passed => self.learned.stats.passed += 1,
             Pass::Resumed(b) => {
                 self.learned.stats.resumed += 1;
                 self.learned.stats.bytes_read += b;
@@ -221,13 +224,11 @@ impl<'s> Out<'s> {
         }
         self.learned.ids[i] = Id::Made(row.id.clone());
         let titled = row.first_user_message.is_some();
-        // A fork's row made by the caller from its pass was titled and counted then.
-        let passed = matches!(s.pass, Pass::Passed);
-        if made.fork && !passed && (!titled || row.user_messages.is_some()) {
+        if made.fork && (!titled || row.user_messages.is_some()) {
             self.learned.forks.push(row.clone());
         }
         match (has, s.pass) {
-            (Has::AsCached, Pass::Reused) | (_, Pass::Passed) => {}
+            (Has::AsCached, Pass::Reused) => {}
             (Has::Nothing, _) => self.rows.push(Row::Made(Arc::new(row))),
             _ => self.updated.push(row),
         }

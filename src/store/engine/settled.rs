@@ -16,8 +16,6 @@ pub struct Stats {
     pub resumed: usize,
     /// Files read from the start (new or rewritten).
     pub rescanned: usize,
-    /// Files settled from a whole pass the caller made ([`super::Options::passes`]).
-    pub passed: usize,
     /// Cached files that are gone.
     pub removed: usize,
     /// Walked files the cache had an entry for.
@@ -46,8 +44,6 @@ pub(super) enum Pass {
     /// The file could not be looked at.
     Unread,
     Reused,
-    /// From a pass the caller made: the caller has the row.
-    Passed,
     Resumed(u64),
     Rescanned(u64),
 }
