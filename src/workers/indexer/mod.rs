@@ -22,7 +22,7 @@ use std::time::Duration;
 use crate::search::fulltext::{self, ContentIndex, ContentTap};
 use crate::session::SessionRow;
 use crate::store::engine::{self, Kind, Row, Tap};
-use crate::store::{self, CacheSetup, FileIssue, Store};
+use crate::store::{CacheSetup, FileIssue, Store};
 
 /// What the indexer tells the picker, in this order: cached `Rows` (when a cache exists and
 /// the run is not a later one: then only those the picker does not hold, after the walk),
@@ -84,18 +84,20 @@ impl Event {
 }
 
 impl Default for IndexOptions {
+    /// Archived sessions too, at the engine's pace.
     fn default() -> Self {
+        let pace = engine::Options::new(Kind::First, true);
         IndexOptions {
-            archived: true,
-            threads: store::default_threads(),
-            batch: 256,
-            flush_every: Duration::from_millis(30),
+            archived: pace.archived,
+            threads: pace.threads,
+            batch: pace.batch,
+            flush_every: pace.flush_every,
             held: None,
         }
     }
 }
 
-/// Start indexing `store` on background threads, with the user's cache and the content phase.
+/// Start indexing `store` on background threads, with the user's cache and the content index.
 pub fn spawn(store: Store, opts: IndexOptions) -> Receiver<Event> {
     spawn_with(store, opts, CacheSetup::user())
 }
