@@ -47,7 +47,7 @@ pub fn run_list(
         .as_ref()
         .and_then(|_| content_tap(&store, store_args));
     let kind = Kind::List {
-        lines: whole_json.then(json_lines),
+        lines: whole_json.then(|| json_lines(&store)),
     };
     let opts = engine::Options {
         cache: cache_file(&store, store_args, "rows"),
@@ -197,9 +197,10 @@ fn write_lines(out: &mut dyn Write, rows: &[&Row], locks: &Snapshot) -> io::Resu
     out.flush()
 }
 
-/// How `list --json` lines are made, and the fingerprint of their format: the line of a row
-/// with every field set, so that a build that writes lines otherwise never uses another's.
-fn json_lines() -> Lines {
+/// How `list --json` lines are made, and what they are made under: their format (the line of a
+/// row with every field set, so that a build that writes lines otherwise never uses another's)
+/// and the names file as it is now (a line holds its session's name).
+fn json_lines(store: &Store) -> Lines {
     let probe = SessionRow {
         id: "0199aaaa-bbbb-7ccc-8ddd-eeeeeeeeeeee".into(),
         path: PathBuf::from("/s/rollout-x.jsonl"),
@@ -234,9 +235,26 @@ fn json_lines() -> Lines {
             models: vec!["m".into()],
         })),
     };
+    let names = std::fs::metadata(store.names_file())
+        .ok()
+        .filter(std::fs::Metadata::is_file);
+    let mtime_ns = |m: &std::fs::Metadata| {
+        m.modified()
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(0, |d| d.as_nanos() as u64)
+    };
+    let mut made_under = output::row_json(&probe).into_bytes();
+    made_under.extend(
+        names
+            .as_ref()
+            .map_or(0, std::fs::Metadata::len)
+            .to_le_bytes(),
+    );
+    made_under.extend(names.as_ref().map_or(0, mtime_ns).to_le_bytes());
     Lines {
         render: output::row_json,
-        format: cache::fingerprint(output::row_json(&probe).as_bytes()),
+        stamp: cache::Stamp(cache::fingerprint(&made_under)),
     }
 }
 

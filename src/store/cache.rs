@@ -20,9 +20,9 @@
 //! (a test on the encoded bytes of a known state fails until it is). A missing, corrupt,
 //! truncated, old-format or foreign cache is ignored and rebuilt, never trusted and never fatal.
 //! States are kept as they were read (bytes) and decoded only when a row or a pass needs them;
-//! unchanged entries are written back as they were read. Each session's output line (`list
-//! --json`) is kept beside its state, valid while the names file and the line format are those
-//! of the section's [`Stamp`]. A run that changed a few entries writes them to a delta beside the
+//! unchanged entries are written back as they were read. A caller's line of each session (bytes
+//! opaque here: `list --json` keeps its output lines so) is kept beside its state, valid under
+//! the section's [`Stamp`], which the caller makes. A run that changed a few entries writes them to a delta beside the
 //! file (`cache_delta`), merged on loading; the file is written whole again once the delta
 //! would be more than a sixteenth of it.
 
@@ -65,8 +65,9 @@ impl std::ops::Deref for Body {
 /// of one of its fields changes (a test on the encoded bytes of a known state fails until it
 /// is). 7: the session id and output line of each record, records in path order. 8: each
 /// state's changed files, tokens and models, and a flag for a state read to the end. 9: a
-/// section's records as a table, their states and lines after it.
-pub const ROWS_VERSION: u32 = 9;
+/// section's records as a table, their states and lines after it. 10: the stamp is one word,
+/// the lines' maker's.
+pub const ROWS_VERSION: u32 = 10;
 
 /// Rows in the cache's first section: the newest sessions, a screenful and more.
 pub const HEAD_ROWS: usize = 256;

@@ -98,9 +98,14 @@ impl Store {
         }
     }
 
-    /// Names from `session_index.jsonl`.
+    /// The names file, `session_index.jsonl`.
+    pub fn names_file(&self) -> PathBuf {
+        self.home.join("session_index.jsonl")
+    }
+
+    /// Names from the names file.
     pub fn names(&self) -> HashMap<String, String> {
-        names::read_session_index(&self.home.join("session_index.jsonl"))
+        names::read_session_index(&self.names_file())
     }
 }
 

@@ -40,18 +40,20 @@ use crate::rollout::summary::Until;
 use crate::session::SessionRow;
 use crate::timefmt::Millis;
 
-use super::cache::RowCache;
+use super::cache::{RowCache, Stamp};
 use super::{FileIssue, Store};
 
 pub use settled::Stats;
 pub use tap::Tap;
 
-/// How a session's output line (`list --json`) is made, and a fingerprint of that format: a
-/// line kept in the cache is used only under the same format and the same names file.
+/// A caller's line of each session, kept in the rows cache beside its state and handed out
+/// again while the session is unchanged ([`Row::Kept`]); its bytes are the caller's. `stamp`
+/// says what the lines are made under besides the row (their format, the names file): a kept
+/// line is used only under the same stamp.
 #[derive(Debug, Clone, Copy)]
 pub struct Lines {
     pub render: fn(&SessionRow) -> String,
-    pub format: u64,
+    pub stamp: Stamp,
 }
 
 /// The files a receiver holds rows of, each as its row was made of it (path, size, mtime).

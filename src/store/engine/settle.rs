@@ -45,7 +45,7 @@ impl<'a> Run<'a> {
             pool,
             started: Instant::now(),
             names: OnceLock::new(),
-            stamp: stamp(store, opts),
+            stamp: opts.lines().map_or(Stamp::default(), |l| l.stamp),
             stop: AtomicBool::new(false),
             cold: false,
         }
@@ -501,24 +501,5 @@ fn id_text(id: &[u8]) -> Cow<'_, str> {
     match std::str::from_utf8(id) {
         Ok(text) => Cow::Borrowed(text),
         Err(_) => String::from_utf8_lossy(id),
-    }
-}
-
-/// The stamp this run's output lines are made under: the names file as it is now, and the line
-/// format (none when no lines are made).
-fn stamp(store: &Store, opts: &Options) -> Stamp {
-    let names = std::fs::metadata(store.home.join("session_index.jsonl"))
-        .ok()
-        .filter(std::fs::Metadata::is_file);
-    let mtime_ns = |m: &std::fs::Metadata| {
-        m.modified()
-            .ok()
-            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-            .map_or(0, |d| d.as_nanos() as u64)
-    };
-    Stamp {
-        names_len: names.as_ref().map_or(0, std::fs::Metadata::len),
-        names_mtime_ns: names.as_ref().map_or(0, mtime_ns),
-        format: opts.lines().map_or(0, |l| l.format),
     }
 }
