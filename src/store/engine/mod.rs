@@ -30,6 +30,7 @@ mod out;
 mod plan;
 mod settle;
 mod settled;
+mod spill;
 mod tap;
 
 use std::path::{Path, PathBuf};

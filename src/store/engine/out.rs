@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use super::plan::Work;
 use super::settled::{Fresh, Pass, Settled, Stats};
+use super::spill::Spill;
 use super::tap::Tap;
 use super::{Event, Has, Kept, Options, Row};
 use crate::session::SessionRow;
@@ -34,6 +35,8 @@ pub(super) struct Learned {
     pub(super) looked: Vec<Option<RolloutFile>>,
     /// Boxed: a warm run has one slot for every walked file and fills few of them.
     pub(super) fresh: Vec<Option<Box<Fresh>>>,
+    /// The states of `fresh`, waiting for the save.
+    pub(super) spill: Spill,
     /// Forks to title from their parents.
     pub(super) forks: Vec<SessionRow>,
     pub(super) stats: Stats,
@@ -80,6 +83,7 @@ impl<'s> Out<'s> {
             total: 0,
             learned: Learned {
                 ignored,
+                spill: spill(opts),
                 ..Learned::default()
             },
             last_flush: None,
@@ -214,8 +218,9 @@ impl<'s> Out<'s> {
         self.learned.stats.stored += usize::from(made.state.is_some());
         self.learned.stats.lines += usize::from(made.line.is_some());
         if made.state.is_some() || made.line.is_some() {
+            let state = made.state.map(|s| self.learned.spill.push(&s));
             self.learned.fresh[i] = Some(Box::new(Fresh {
-                state: made.state,
+                state,
                 line: made.line,
                 id: row.id.clone(),
                 fork: made.fork,
@@ -251,5 +256,14 @@ impl<'s> Out<'s> {
         let (done, total) = (self.done, self.total);
         self.send(Event::Progress { done, total });
         self.last_flush = Some(Instant::now());
+    }
+}
+
+/// Where the states a run reads wait for the save: a whole read's in a file beside the rows
+/// cache (it runs beside the picker's content index build), any other run's in memory.
+fn spill(opts: &Options) -> Spill {
+    match (&opts.kind, opts.cache.as_deref()) {
+        (super::Kind::Whole, Some(cache)) => Spill::beside(cache.parent()),
+        _ => Spill::default(),
     }
 }

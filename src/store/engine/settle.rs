@@ -14,7 +14,7 @@ use rayon::ThreadPool;
 
 use super::out::{Id, Learned, Out};
 use super::plan::{self, Todo, Work};
-use super::settled::{Fresh, Made, Pass, Settled};
+use super::settled::{Made, Pass, Settled};
 use super::{Event, Finished, Has, Kind, Options, Row};
 use crate::rollout::summary::{ScanOptions, ScanState, Until};
 use crate::store::cache::{self, LoadOutcome, Plan, RowCache, Stamp};
@@ -408,9 +408,7 @@ impl<'a> Run<'a> {
         let mut save_error = None;
         if let (true, Some(file)) = (changed, self.opts.cache.as_deref()) {
             if cache::allowed(file, &self.store.home) {
-                save_error = self
-                    .save(file, &rc, &files, work, &learned.fresh, &known)
-                    .err();
+                save_error = self.save(file, &rc, &files, work, &learned, &known).err();
             }
         }
         let rows = known.iter().filter(|id| !matches!(id, Id::None)).count();
@@ -437,9 +435,13 @@ impl<'a> Run<'a> {
         rc: &RowCache,
         files: &[RolloutFile],
         work: &Work,
-        fresh: &[Option<Box<Fresh>>],
+        learned: &Learned,
         ids: &[Id],
     ) -> std::io::Result<()> {
+        let spilled = learned
+            .spill
+            .view()
+            .ok_or_else(|| std::io::Error::other("the states read could not be read back"))?;
         let stamp = if self.opts.lines().is_some() {
             self.stamp
         } else {
@@ -451,7 +453,7 @@ impl<'a> Run<'a> {
         let mut records = Vec::with_capacity(files.len() + work.unwalked.len());
         for (i, f) in files.iter().enumerate().rev() {
             let old = work.entry_of[i].map(|e| &entries[e]);
-            match (&fresh[i], old) {
+            match (&learned.fresh[i], old) {
                 (Some(new), _) => records.push((
                     cache::RecordRef {
                         path: f.path.as_os_str().as_encoded_bytes(),
@@ -465,7 +467,7 @@ impl<'a> Run<'a> {
                             complete: new.complete,
                         },
                         state: match (&new.state, old) {
-                            (Some(state), _) => state,
+                            (Some(state), _) => spilled.get(state),
                             (None, Some(e)) => rc.record(e, false).state,
                             (None, None) => continue,
                         },

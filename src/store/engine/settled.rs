@@ -71,7 +71,8 @@ pub(super) struct Settled {
 
 /// What the cache keeps anew for one walked file.
 pub(super) struct Fresh {
-    pub(super) state: Option<Vec<u8>>,
+    /// Where its state's bytes wait (see `spill`), when it was read.
+    pub(super) state: Option<std::ops::Range<u64>>,
     pub(super) line: Option<String>,
     pub(super) id: String,
     pub(super) fork: bool,
