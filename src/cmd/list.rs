@@ -13,7 +13,8 @@ use super::{changed, EXIT_ERROR};
 use super::{finish, normalise_dir, output, report, report_rows, say, terminal_columns};
 use crate::cli::{ListArgs, StoreArgs};
 use crate::rollout::usage::{Change, ChangedFile, Tokens, Usage};
-use crate::search::fulltext::{cached, ContentHit, ContentIndex, ContentTap};
+use crate::search::fulltext::tap::{ContentTap, Progress};
+use crate::search::fulltext::{cached, ContentHit, ContentIndex};
 use crate::session::{self, SessionRow};
 use crate::store::engine::{self, Finished, Kind, Lines, Row, Tap};
 use crate::store::locks::Snapshot;
@@ -292,7 +293,7 @@ pub(super) fn cache_file(store: &Store, store_args: &StoreArgs, kind: &str) -> O
 fn content_tap(store: &Store, store_args: &StoreArgs) -> Option<Arc<ContentTap>> {
     let cache = cache_file(store, store_args, "content");
     let threads = store::default_threads();
-    let progress = Box::new(|_, _, _: &ContentIndex| true);
+    let progress: Progress = Box::new(|_, _, _| true);
     cached::tap(cache.as_deref(), store.names(), threads, progress).map(Arc::new)
 }
 

@@ -25,7 +25,7 @@ mod schema;
 mod snippet;
 mod spread;
 mod table;
-mod tap;
+pub mod tap;
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -41,7 +41,6 @@ use tantivy::{
 use crate::timefmt::Millis;
 use schema::{Fields, Place};
 use table::Table;
-pub use tap::{ContentTap, Progress};
 
 /// Longest snippet, in bytes.
 pub const SNIPPET_BYTES: usize = 120;

@@ -19,7 +19,8 @@ use std::sync::Arc;
 use std::thread;
 use std::time::Duration;
 
-use crate::search::fulltext::{self, ContentIndex, ContentTap};
+use crate::search::fulltext::tap::ContentTap;
+use crate::search::fulltext::{self, ContentIndex};
 use crate::session::SessionRow;
 use crate::store::engine::{self, Kind, Row, Tap};
 use crate::store::{CacheSetup, FileIssue, Store};
