@@ -223,7 +223,7 @@ fn show_text(
     if let Some(meta) = &transcript.meta {
         // A fork's own prompt decides whether a name copied from its parent is its own.
         let prompted = transcript.own_entries().iter().any(Entry::is_prompt);
-        row.name = fork::own_name(&row.id, meta, prompted, &names).cloned();
+        row.name = store::names::own_name(&row.id, meta, prompted, &names).cloned();
     }
     let (user, assistant) = transcript.counts();
     row.user_messages = Some(user);
