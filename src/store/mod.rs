@@ -15,6 +15,7 @@ pub(crate) mod names;
 pub(crate) mod open;
 pub mod path_bytes;
 pub mod reader;
+mod row_cache;
 pub mod walk;
 
 pub use cache_setup::CacheSetup;
