@@ -1,24 +1,24 @@
 //! The cache folder's policy: where a run keeps its caches (if anywhere) and whether the
-//! picker's content phase runs. Every caller of the store's caches goes through it.
+//! picker builds its content index. Every caller of the store's caches goes through it.
 
 use std::path::{Path, PathBuf};
 
-/// Where the caches are and whether the content phase runs.
+/// Where the caches are and whether the picker builds its content index.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CacheSetup {
     /// The cache folder; `None` reads everything afresh and writes nothing (`--no-cache`).
     pub dir: Option<PathBuf>,
-    /// Build the content index after the rows.
+    /// Build the content index (the whole read's tap).
     pub content: bool,
 }
 
 impl CacheSetup {
-    /// The user's cache folder, content phase on.
+    /// The user's cache folder, content index on.
     pub fn user() -> Self {
         CacheSetup::new(true)
     }
 
-    /// The user's cache folder when `cached`, else none; content phase on.
+    /// The user's cache folder when `cached`, else none; content index on.
     pub fn new(cached: bool) -> Self {
         CacheSetup {
             dir: cached.then(crate::paths::cache_dir),

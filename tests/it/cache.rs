@@ -298,7 +298,7 @@ fn indexer_starts_from_the_cache_and_reports_removals() {
         .collect()
     };
     let content_of = |run: &[Event]| {
-        // The content index, then the whole phase, which ends the run.
+        // The content index, then the end of the whole read, which ends the run.
         assert!(matches!(run.last(), Some(Event::Whole)), "{:?}", run.last());
         run.iter()
             .rev()

@@ -328,10 +328,10 @@ fn used_in_row(row: &codex_picker::session::SessionRow) -> Option<Used> {
     Some((files, tokens))
 }
 
-/// The picker's indexer on stores it has never seen: the content phase reads each session
-/// once, for its messages and for what it changed and used, so by the time the content index
-/// is ready every row has the files and tokens `list` gives; the whole phase after it then
-/// has nothing left to read or send.
+/// The picker's indexer on stores it has never seen: the whole read, its content index as its
+/// tap, reads each session once, for its messages and for what it changed and used, so by the
+/// time the content index is ready every row has the files and tokens `list` gives, and
+/// nothing is read or sent after it.
 #[test]
 fn the_pickers_content_phase_gives_each_row_its_files_and_tokens_in_the_same_read() {
     use codex_picker::store::CacheSetup;
@@ -362,7 +362,7 @@ fn the_pickers_content_phase_gives_each_row_its_files_and_tokens_in_the_same_rea
                         rows.insert(path, used_in_row(&row));
                     }
                 }
-                // The last one ends the content phase.
+                // The last one comes after every row of the whole read.
                 Event::ContentReady(_) => {
                     at_content_end = rows.clone();
                     sent_after = 0;
@@ -376,7 +376,7 @@ fn the_pickers_content_phase_gives_each_row_its_files_and_tokens_in_the_same_rea
             assert_eq!(
                 at_content_end.get(path),
                 Some(&Some(used.clone())),
-                "{path}: the row as the content phase left it"
+                "{path}: the row as the whole read left it"
             );
         }
         assert_eq!(sent_after, 0, "{}: rows sent again", home.display());
