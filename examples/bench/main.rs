@@ -31,6 +31,7 @@ use std::time::{Duration, Instant};
 
 use codex_picker::search::fulltext::ContentIndex;
 use codex_picker::session::SessionRow;
+use codex_picker::store::engine;
 use codex_picker::store::walk::RolloutFile;
 use codex_picker::store::CacheSetup;
 use codex_picker::store::Store;
@@ -153,17 +154,18 @@ fn run_indexer(store: &Store, dir: Option<PathBuf>) -> (Duration, Duration, Vec<
     let mut first = None;
     let mut rows: HashMap<PathBuf, SessionRow> = HashMap::new();
     for ev in rx {
+        let Event::Run(ev) = ev else { continue };
         match ev {
-            Event::Rows(r) | Event::Updated(r) => {
+            engine::Event::Removed(paths) => paths.iter().for_each(|p| drop(rows.remove(p))),
+            engine::Event::Finished(_) => break,
+            ev => {
+                let Some(r) = ev.into_rows() else { continue };
                 first.get_or_insert_with(|| t.elapsed());
                 rows.extend(
                     r.into_iter()
                         .map(|r| (r.path.clone(), std::sync::Arc::unwrap_or_clone(r))),
                 );
             }
-            Event::Removed(paths) => paths.iter().for_each(|p| drop(rows.remove(p))),
-            Event::Finished { .. } => break,
-            _ => {}
         }
     }
     let done = t.elapsed();

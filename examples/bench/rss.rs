@@ -38,8 +38,8 @@ pub fn probe(store: &Path, cache: &Path, threads: usize) {
     let mut content = None;
     for ev in rx {
         match ev {
-            Event::Rows(r) | Event::Updated(r) => {
-                for row in r {
+            Event::Run(ev) | Event::Whole(ev) => {
+                for row in ev.into_rows().unwrap_or_default() {
                     match by_path.get(row.path.as_os_str()) {
                         Some(&i) => rows[i] = row,
                         None => {

@@ -299,7 +299,8 @@ fn indexer_starts_from_the_cache_and_reports_removals() {
     };
     let content_of = |run: &[Event]| {
         // The content index, then the end of the whole read, which ends the run.
-        assert!(matches!(run.last(), Some(Event::Whole)), "{:?}", run.last());
+        let end = matches!(run.last(), Some(Event::Whole(engine::Event::Finished(_))));
+        assert!(end, "{:?}", run.last());
         run.iter()
             .rev()
             .find_map(|e| match e {
@@ -309,7 +310,10 @@ fn indexer_starts_from_the_cache_and_reports_removals() {
             .expect("a content index")
     };
     let cold_run = events(&setup);
-    assert!(matches!(cold_run[0], Event::Found { total: 12 }));
+    assert!(matches!(
+        cold_run[0],
+        Event::Run(engine::Event::Found { total: 12 })
+    ));
     let content = content_of(&cold_run);
     assert_eq!(
         content.len(),
@@ -317,20 +321,27 @@ fn indexer_starts_from_the_cache_and_reports_removals() {
         "every session searchable on a cold start"
     );
     let warm = events(&setup);
-    let Event::Rows(first) = &warm[0] else {
+    let Event::Run(engine::Event::Rows(first)) = &warm[0] else {
         panic!("the first event is not the cached rows: {:?}", warm[0]);
     };
     assert_eq!(first.len(), 12);
-    assert!(!warm
-        .iter()
-        .any(|e| matches!(e, Event::Updated(_) | Event::Removed(_))));
+    // Nothing changed: no row is sent again, none removed (the cached rows aside).
+    assert!(!warm.iter().any(|e| matches!(
+        e,
+        Event::Run(engine::Event::Updated(_) | engine::Event::Removed(_))
+            | Event::Whole(
+                engine::Event::Rows(_) | engine::Event::Updated(_) | engine::Event::Removed(_)
+            )
+    )));
     let gone = plain_file(&f);
     std::fs::remove_file(&gone).unwrap();
     let after = events(&setup);
     let removed: Vec<&PathBuf> = after
         .iter()
         .filter_map(|e| match e {
-            Event::Removed(p) => Some(p),
+            Event::Run(engine::Event::Removed(p)) | Event::Whole(engine::Event::Removed(p)) => {
+                Some(p)
+            }
             _ => None,
         })
         .flatten()
@@ -355,15 +366,18 @@ pub(crate) fn indexer_rows(f: &Fixture, dir: Option<PathBuf>) -> Vec<SessionRow>
         },
     );
     for event in rx {
+        let (Event::Run(event) | Event::Whole(event)) = event else {
+            continue;
+        };
         match event {
-            Event::Rows(r) | Event::Updated(r) => {
-                rows.extend(
-                    r.into_iter()
-                        .map(|r| (r.path.clone(), Arc::unwrap_or_clone(r))),
-                );
-            }
-            Event::Removed(paths) => paths.iter().for_each(|p| drop(rows.remove(p))),
-            _ => {}
+            engine::Event::Removed(paths) => paths.iter().for_each(|p| drop(rows.remove(p))),
+            event => rows.extend(
+                event
+                    .into_rows()
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|r| (r.path.clone(), Arc::unwrap_or_clone(r))),
+            ),
         }
     }
     rows.into_values().collect()

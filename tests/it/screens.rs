@@ -69,15 +69,11 @@ pub(crate) fn store_at(dir: tempfile::TempDir, home: std::path::PathBuf) -> Demo
 pub(crate) fn app(demo: &mut Demo, opts: Options, w: u16, h: u16) -> App {
     let mut app = App::new(opts, now());
     app.update(Action::Resize(ratatui::layout::Rect::new(0, 0, w, h)));
-    app.apply_index(Event::Found {
+    app.apply_index(Event::Run(engine::Event::Found {
         total: demo.rows.len(),
-    });
+    }));
     app.apply_index(Event::rows(demo.rows.clone()));
-    app.apply_index(Event::Finished {
-        rows: demo.rows.len(),
-        issues: 0,
-        elapsed: Duration::ZERO,
-    });
+    app.apply_index(Event::finished(demo.rows.len(), 0, Duration::ZERO));
     settle(&mut app, demo);
     app
 }
@@ -147,12 +143,8 @@ pub(crate) fn text_of(term: &Terminal<TestBackend>) -> String {
 fn empty_store() {
     let mut app = App::new(all(), now());
     app.update(Action::Resize(ratatui::layout::Rect::new(0, 0, 120, 20)));
-    app.apply_index(Event::Found { total: 0 });
-    app.apply_index(Event::Finished {
-        rows: 0,
-        issues: 0,
-        elapsed: Duration::ZERO,
-    });
+    app.apply_index(Event::Run(engine::Event::Found { total: 0 }));
+    app.apply_index(Event::finished(0, 0, Duration::ZERO));
     let term = screen(&app, 120, 20);
     assert!(text_of(&term).contains("no sessions in this Codex home"));
     insta::assert_snapshot!("empty_store", term.backend());
@@ -163,12 +155,12 @@ fn indexing_in_progress() {
     let mut demo = demo();
     let mut app = App::new(all(), now());
     app.update(Action::Resize(ratatui::layout::Rect::new(0, 0, 120, 24)));
-    app.apply_index(Event::Found { total: 5678 });
+    app.apply_index(Event::Run(engine::Event::Found { total: 5678 }));
     app.apply_index(Event::rows(demo.rows[..4].to_vec()));
-    app.apply_index(Event::Progress {
+    app.apply_index(Event::Run(engine::Event::Progress {
         done: 1234,
         total: 5678,
-    });
+    }));
     settle(&mut app, &mut demo);
     let term = screen(&app, 120, 24);
     assert!(text_of(&term).contains("indexed 1,234 / 5,678"));

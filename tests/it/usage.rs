@@ -335,7 +335,7 @@ fn used_in_row(row: &codex_picker::session::SessionRow) -> Option<Used> {
 #[test]
 fn the_pickers_content_phase_gives_each_row_its_files_and_tokens_in_the_same_read() {
     use codex_picker::store::CacheSetup;
-    use codex_picker::store::Store;
+    use codex_picker::store::{engine, Store};
     use codex_picker::workers::indexer::{self, Event, IndexOptions};
     for home in recorded_homes() {
         let want: BTreeMap<String, Used> = list_json(&home, &["--no-cache", "--archived"])
@@ -355,7 +355,9 @@ fn the_pickers_content_phase_gives_each_row_its_files_and_tokens_in_the_same_rea
         let (mut at_content_end, mut sent_after) = (BTreeMap::new(), 0);
         for event in rx {
             match event {
-                Event::Rows(r) | Event::Updated(r) => {
+                Event::Whole(engine::Event::Finished(_)) => break,
+                Event::Run(event) | Event::Whole(event) => {
+                    let r = event.into_rows().unwrap_or_default();
                     sent_after += r.len();
                     for row in r {
                         let path = row.path.to_string_lossy().into_owned();
@@ -367,8 +369,7 @@ fn the_pickers_content_phase_gives_each_row_its_files_and_tokens_in_the_same_rea
                     at_content_end = rows.clone();
                     sent_after = 0;
                 }
-                Event::Whole => break,
-                _ => {}
+                Event::ContentProgress { .. } => {}
             }
         }
         assert_eq!(at_content_end.len(), want.len(), "{}", home.display());

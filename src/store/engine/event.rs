@@ -50,6 +50,14 @@ impl Kept {
 }
 
 impl Row {
+    /// The row when it was made (a picker's runs make every row).
+    pub fn made(self) -> Option<Arc<SessionRow>> {
+        match self {
+            Row::Made(row) => Some(row),
+            Row::Kept(_) => None,
+        }
+    }
+
     pub fn updated_ms(&self) -> Millis {
         match self {
             Row::Made(r) => r.updated_ms,
@@ -115,6 +123,18 @@ pub enum Event {
     Progress { done: usize, total: usize },
     /// The run ended.
     Finished(Box<Finished>),
+}
+
+impl Event {
+    /// The rows of `Rows` (those made) and of `Updated`, shared, for a receiver that takes
+    /// both alike; `None` for the other events.
+    pub fn into_rows(self) -> Option<Vec<Arc<SessionRow>>> {
+        match self {
+            Event::Rows(rows) => Some(rows.into_iter().filter_map(Row::made).collect()),
+            Event::Updated(rows) => Some(rows.into_iter().map(Arc::new).collect()),
+            _ => None,
+        }
+    }
 }
 
 /// The end of a run: what it found and what it did with the cache.

@@ -1,17 +1,16 @@
 //! The background indexer: the index engine's runs (`store::engine`), on a thread of its own,
 //! sent to the picker over a channel.
 //!
-//! First the rows run: the picker's first (each file read up to its first real user message,
-//! the rows the cache knows sent before any walking) or a later one (only what changed since
-//! the rows the picker holds), as [`Event::Rows`], [`Event::Updated`] and [`Event::Removed`],
-//! then [`Event::Finished`]. Then the whole read: every file the rows run left unfinished is
-//! read on to its end and its row sent again whole (counts, changed files, tokens) as
-//! [`Event::Updated`], and every row is whole at [`Event::Whole`]. Unless turned off, the
-//! content search index is the whole read's tap: the sessions it wants are read whole once, for
-//! their rows and their messages, and the index is handed over as it grows
-//! ([`Event::ContentReady`], [`Event::ContentProgress`]). The indexer stops as soon as its
-//! receiver is dropped; a problem with one file is an [`Event::Issue`], never the end of the
-//! run.
+//! First the rows run ([`Event::Run`]): the picker's first (each file read up to its first real
+//! user message, the rows the cache knows sent before any walking) or a later one (only what
+//! changed since the rows the picker holds). Then the whole read ([`Event::Whole`]): every file
+//! the rows run left unfinished is read on to its end and its row sent again whole (counts,
+//! changed files, tokens); its end says every row is whole. Unless turned off, the content
+//! search index is the whole read's tap: the sessions it wants are read whole once, for their
+//! rows and their messages, and the index is handed over as it grows
+//! ([`Event::ContentReady`], [`Event::ContentProgress`]). Each run's events are the engine's,
+//! as it tells them. The indexer stops as soon as its receiver is dropped; a problem with one
+//! file is an issue among the events, never the end of the run.
 
 use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver, Sender};
@@ -23,41 +22,27 @@ use crate::search::fulltext::tap::ContentTap;
 use crate::search::fulltext::{self, ContentIndex};
 use crate::session::SessionRow;
 use crate::store::engine::{self, Kind, Row, Tap};
-use crate::store::{CacheSetup, FileIssue, Store};
+use crate::store::{CacheSetup, Store};
 
-/// What the indexer tells the picker, in this order: cached `Rows` (when a cache exists and
-/// the run is not a later one: then only those the picker does not hold, after the walk),
-/// `Found`, then `Rows` / `Updated` / `Removed` / `Issue` / `Progress` in any mix, `Finished`;
-/// then the whole read: `Updated` / `Removed` / `ContentReady` / `ContentProgress` in any mix,
-/// `Whole`. The channel closes after that.
-#[derive(Debug, Clone)]
+/// What the indexer tells the picker: each of its two engine runs as the engine tells it, then
+/// the content index's news. In this order: the rows run (`Run`: cached `Rows` when a cache
+/// exists and the run is not a later one, `Found`, then `Rows` / `Updated` / `Removed` /
+/// `Issue` / `Progress` in any mix, `Finished`), then the whole read (`Whole`: `Rows` /
+/// `Updated` / `Removed`, with `ContentReady` / `ContentProgress` among them, then its
+/// `Finished`, which says every row is whole). The channel closes after that.
+#[derive(Debug)]
 pub enum Event {
-    /// The walk finished: this many rollout files are in the store (cached or not).
-    Found { total: usize },
-    /// New rows, in no particular order. The first batch may come from the cache, before the
-    /// walk; later events correct it. Shared: the receiver keeps each row as it was made.
-    Rows(Vec<Arc<SessionRow>>),
-    /// Rows that replace earlier ones with the same path (a file that changed since the cache,
-    /// or a fork titled from its parent).
-    Updated(Vec<Arc<SessionRow>>),
-    /// Rows sent earlier whose files are gone (or are no longer sessions): drop them.
-    Removed(Vec<PathBuf>),
-    /// A file or folder passed over.
-    Issue(FileIssue),
-    /// Files known so far (unchanged cached files count as done at once).
-    Progress { done: usize, total: usize },
-    /// The rows phase ended.
-    Finished {
-        rows: usize,
-        issues: usize,
-        elapsed: Duration,
-    },
-    /// Content phase: sessions whose text is indexed so far.
+    /// The rows run, the picker's first or a later one (its notes left out: both copies of a
+    /// session id are listed). Its rows are all made, shared: the receiver keeps each row as
+    /// it was made.
+    Run(engine::Event),
+    /// The whole read after it: its rows (whole: exact counts, files, tokens), what is gone,
+    /// and its end. What the rows run said already (walk, progress, problems) is left out.
+    Whole(engine::Event),
+    /// Sessions whose text is indexed so far.
     ContentProgress { done: usize, total: usize },
     /// The content search index of every row, ready to query.
     ContentReady(Arc<ContentIndex>),
-    /// Every row is whole: read to the end, with its exact counts, files and tokens.
-    Whole,
 }
 
 #[derive(Debug, Clone)]
@@ -73,14 +58,26 @@ pub struct IndexOptions {
 }
 
 impl Event {
-    /// [`Event::Rows`] of rows not shared yet.
+    /// The rows run's new rows, not shared yet.
     pub fn rows(rows: Vec<SessionRow>) -> Event {
-        Event::Rows(rows.into_iter().map(Arc::new).collect())
+        let rows = rows.into_iter().map(|r| Row::Made(Arc::new(r))).collect();
+        Event::Run(engine::Event::Rows(rows))
     }
 
-    /// [`Event::Updated`] of rows not shared yet.
+    /// The rows run's updated rows.
     pub fn updated(rows: Vec<SessionRow>) -> Event {
-        Event::Updated(rows.into_iter().map(Arc::new).collect())
+        Event::Run(engine::Event::Updated(rows))
+    }
+
+    /// The rows run's end.
+    pub fn finished(rows: usize, issues: usize, elapsed: Duration) -> Event {
+        let finished = engine::Finished {
+            rows,
+            issues,
+            elapsed,
+            ..engine::Finished::default()
+        };
+        Event::Run(engine::Event::Finished(Box::new(finished)))
     }
 }
 
@@ -130,22 +127,8 @@ fn run(store: &Store, opts: IndexOptions, setup: &CacheSetup, tx: &Sender<Event>
     };
     let rows = run_options(store, setup, &opts, kind);
     let finished = engine::run(store, &rows, &mut |event| {
-        let event = match event {
-            // Both copies are listed: nothing is passed over.
-            engine::Event::Note(_) => return true,
-            engine::Event::Found { total } => Event::Found { total },
-            engine::Event::Rows(rows) => Event::Rows(made(rows)),
-            engine::Event::Updated(rows) => Event::updated(rows),
-            engine::Event::Removed(paths) => Event::Removed(paths),
-            engine::Event::Issue(issue) => Event::Issue(issue),
-            engine::Event::Progress { done, total } => Event::Progress { done, total },
-            engine::Event::Finished(f) => Event::Finished {
-                rows: f.rows,
-                issues: f.issues,
-                elapsed: f.elapsed,
-            },
-        };
-        tx.send(event).is_ok()
+        // Both copies are listed: nothing is passed over.
+        matches!(event, engine::Event::Note(_)) || tx.send(Event::Run(event)).is_ok()
     });
     if finished {
         whole_read(store, setup, &opts, tx);
@@ -171,7 +154,7 @@ fn run_options(
 
 /// Read on to the end every file the rows run left unfinished, so each row has its exact
 /// counts, the files it changed and its tokens (for the `file:` filter and the sort by
-/// tokens), sent as [`Event::Updated`]; files whose cached state is whole already are not
+/// tokens), sent as [`Event::Whole`]; files whose cached state is whole already are not
 /// looked at, unless the content index wants them. The content index is the run's tap: the
 /// sessions it wants (new, changed, renamed) are read whole once, for their rows and their
 /// messages, and it is handed over as it grows ([`Event::ContentReady`]).
@@ -181,15 +164,15 @@ fn whole_read(store: &Store, setup: &CacheSetup, opts: &IndexOptions, tx: &Sende
         whole.tap = content_tap(store, setup, opts, tx).map(|tap| Arc::new(tap) as Arc<dyn Tap>);
     }
     engine::run(store, &whole, &mut |event| {
-        let event = match event {
-            engine::Event::Rows(rows) => Event::Updated(made(rows)),
-            engine::Event::Updated(rows) => Event::updated(rows),
-            engine::Event::Removed(paths) => Event::Removed(paths),
-            engine::Event::Finished(_) => Event::Whole,
-            // The rows run said these already.
-            _ => return true,
-        };
-        tx.send(event).is_ok()
+        let news = matches!(
+            event,
+            engine::Event::Rows(_)
+                | engine::Event::Updated(_)
+                | engine::Event::Removed(_)
+                | engine::Event::Finished(_)
+        );
+        // The rows run said the rest already.
+        !news || tx.send(Event::Whole(event)).is_ok()
     });
 }
 
@@ -219,14 +202,4 @@ fn content_tap(
         opts.threads,
         Box::new(report),
     )
-}
-
-/// The rows of a picker's run: all made (only `list` asks for kept output lines).
-fn made(rows: Vec<Row>) -> Vec<Arc<SessionRow>> {
-    rows.into_iter()
-        .filter_map(|row| match row {
-            Row::Made(row) => Some(row),
-            Row::Kept(_) => None,
-        })
-        .collect()
 }
