@@ -285,13 +285,13 @@ fn main() {
         return;
     }
     let mut t = Table(Vec::new());
-    let (rows, ids) = index_figures(&mut t, &ctx);
+    let rows = index_figures(&mut t, &ctx);
     let row_count = rows.len();
     let mut bad = Vec::new();
     let list_cache = list_figures(&mut t, &ctx, &mut bad);
     screen_figures(&mut t, &ctx, &list_cache, row_count);
     pane::figures(&mut t, &ctx);
-    let content = content::figures(&mut t, &ctx, &ids);
+    let content = content::figures(&mut t, &ctx);
     one_box_figures(&mut t, &rows, &content);
     relevance::figures(&content, &ctx.files, &rows, THREADS);
     drop(rows);
@@ -424,16 +424,12 @@ fn setup(args: &Args, store_dir: &Path) -> Ctx {
 }
 
 /// The indexer in this process: cold (no cache) with the search figures over its rows, then
-/// warm (a cache written by one run, nothing changed since). Returns the rows' number and ids.
-fn index_figures(t: &mut Table, ctx: &Ctx) -> (Vec<SessionRow>, HashMap<PathBuf, String>) {
+/// warm (a cache written by one run, nothing changed since). Returns the rows.
+fn index_figures(t: &mut Table, ctx: &Ctx) -> Vec<SessionRow> {
     let runs: Vec<_> = (0..3).map(|_| run_indexer(&ctx.store, None)).collect();
     let cold_first = median(runs.iter().map(|r| r.0).collect());
     let cold_index = median(runs.iter().map(|r| r.1).collect());
     let rows = runs.into_iter().next().map(|r| r.2).unwrap_or_default();
-    let ids: HashMap<PathBuf, String> = rows
-        .iter()
-        .map(|r| (r.path.clone(), r.id.clone()))
-        .collect();
     let (prepare, keys) = keystrokes::latencies(&rows);
     let row_count = rows.len();
     t.row(
@@ -476,7 +472,7 @@ fn index_figures(t: &mut Table, ctx: &Ctx) -> (Vec<SessionRow>, HashMap<PathBuf,
     );
     let label = "warm indexer refresh to Finished";
     t.row(label, warm_done, None, "-", true);
-    (rows, ids)
+    rows
 }
 
 /// The release binary's `list --json`: cold (exact counts, no cache), with an empty cache, then
@@ -592,12 +588,8 @@ fn one_box_figures(t: &mut Table, rows: &[SessionRow], content: &ContentIndex) {
 fn relevance_only(ctx: &Ctx) {
     let (_, took, rows) = run_indexer(&ctx.store, None);
     println!("{} rows in {:.1} s", rows.len(), took.as_secs_f64());
-    let ids: HashMap<PathBuf, String> = rows
-        .iter()
-        .map(|r| (r.path.clone(), r.id.clone()))
-        .collect();
     let mut t = Table(Vec::new());
-    let content = content::figures(&mut t, ctx, &ids);
+    let content = content::figures(&mut t, ctx);
     one_box_figures(&mut t, &rows, &content);
     t.print();
     content::print_stats(&content);

@@ -80,21 +80,9 @@ pub(crate) fn app(demo: &mut Demo, opts: Options, w: u16, h: u16) -> App {
 
 /// The content index of the demo store, as the indexer would build it.
 fn content_index(demo: &Demo) -> std::sync::Arc<codex_picker::search::fulltext::ContentIndex> {
-    let (files, _) = demo.store.files(true);
-    let ids: Vec<_> = files
-        .iter()
-        .map(|f| {
-            let row = demo.rows.iter().find(|r| r.path == f.path);
-            row.map(|r| r.id.clone())
-        })
-        .collect();
-    let names = Default::default();
-    let targets = codex_picker::search::fulltext::build::targets_for(&files, &ids, &names);
+    let progress = Box::new(|_, _, _: &_| true);
     let (index, _) =
-        codex_picker::search::fulltext::build::build(None, &targets, &files, 1, &mut |_, _, _| {
-            true
-        })
-        .unwrap();
+        codex_picker::search::fulltext::tap::index_store(&demo.store, None, 1, progress).unwrap();
     std::sync::Arc::new(index)
 }
 

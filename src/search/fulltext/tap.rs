@@ -15,8 +15,9 @@ use super::table::Session;
 use super::{ContentIndex, Engine};
 use crate::rollout::transcript::{Transcript, TranscriptOptions};
 use crate::session::SessionRow;
-use crate::store::engine::Tap;
+use crate::store::engine::{self, Tap};
 use crate::store::walk::RolloutFile;
+use crate::store::Store;
 
 /// Told after each commit and at the end: sessions indexed so far, of how many, and the index
 /// searchable as far as it goes; false stops the run.
@@ -264,4 +265,23 @@ impl Tap for ContentTap {
         // (see `build::build`): seeing the merged ones lets those pages go.
         let _ = self.engine.reader.reload();
     }
+}
+
+/// The content index of every session of `store`, archived ones too, kept in `dir` (in memory
+/// when `None`) and brought up to date by a listing of the store that it taps (with no rows
+/// cache), on `threads` threads; `None` when `progress` stopped it. For a caller that wants
+/// the index alone.
+pub fn index_store(
+    store: &Store,
+    dir: Option<&std::path::Path>,
+    threads: usize,
+    progress: Progress,
+) -> Option<(ContentIndex, BuildStats)> {
+    let tap = Arc::new(ContentTap::open(dir, store.names(), threads, progress)?);
+    let opts = engine::Options {
+        tap: Some(tap.clone()),
+        threads,
+        ..engine::Options::list(true)
+    };
+    engine::run(store, &opts, &mut |_| true).then(|| (tap.index(), tap.stats()))
 }
