@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use crate::config::{Flags, Scope, Sort, ThemeName};
 use crate::height::Height;
 use crate::shell::{init::InitShell, Syntax};
+use crate::store::{self, CacheSetup, Store, StoreError};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -48,6 +49,19 @@ pub struct StoreArgs {
     /// Neither read nor write the index cache (read every file afresh)
     #[arg(long, global = true)]
     pub no_cache: bool,
+}
+
+impl StoreArgs {
+    /// The store the flags name (`--demo`, `--codex-home`, else the environment's), or why
+    /// there is none.
+    pub fn resolve(&self) -> Result<Store, StoreError> {
+        store::resolve(self.codex_home.as_deref(), self.demo)
+    }
+
+    /// Where the caches are: the user's cache folder, none with `--no-cache`.
+    pub fn cache_setup(&self) -> CacheSetup {
+        CacheSetup::new(!self.no_cache)
+    }
 }
 
 /// Options of the interactive picker.

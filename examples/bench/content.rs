@@ -1,37 +1,23 @@
 //! The content index figures: building it from every file, a query typed one keystroke at a
 //! time, saving and loading its cache, and the checks that it finds what the generator hid.
 
-use std::collections::HashMap;
-use std::path::PathBuf;
 use std::time::Duration;
 
-use codex_picker::search::fulltext::build as content_build;
-use codex_picker::search::fulltext::ContentIndex;
+use codex_picker::search::fulltext::{tap, ContentIndex};
 use codex_picker::workers::search::PICKER_CONTENT_RESULTS;
 
 use super::keystrokes::Typed;
 use super::{common::gen, time, Ctx, Table, THREADS};
 
-/// Build the index of `ids` (path -> session id) on disk from nothing, open it again with
-/// nothing changed, and time a query typed one keystroke at a time; returns the index.
-pub fn figures(t: &mut Table, ctx: &Ctx, ids: &HashMap<PathBuf, String>) -> ContentIndex {
-    let of_files: Vec<_> = ctx
-        .files
-        .iter()
-        .map(|f| ids.get(&f.path).cloned())
-        .collect();
-    let names = ctx.store.names();
-    let targets = content_build::targets_for(&ctx.files, &of_files, &names);
+/// Build the index of the store's sessions on disk from nothing, open it again with nothing
+/// changed, and time a query typed one keystroke at a time; returns the index.
+pub fn figures(t: &mut Table, ctx: &Ctx) -> ContentIndex {
     let dir = ctx.scratch.join("content.index");
     let _ = std::fs::remove_dir_all(&dir);
-    let pool = codex_picker::store::engine::pool(THREADS, false).expect("threads");
+    // A listing of the store that the index taps: the index is only ever built so.
     let build = || {
-        pool.install(|| {
-            content_build::build(Some(&dir), &targets, &ctx.files, THREADS, &mut |_, _, _| {
-                true
-            })
-        })
-        .expect("content build")
+        let progress = Box::new(|_, _, _: &ContentIndex| true);
+        tap::index_store(&ctx.store, Some(&dir), THREADS, progress).expect("content build")
     };
     let (build_time, (built, _)) = time(build);
     drop(built);

@@ -31,10 +31,12 @@ use std::time::{Duration, Instant};
 
 use codex_picker::search::fulltext::ContentIndex;
 use codex_picker::session::SessionRow;
+use codex_picker::store::engine;
 use codex_picker::store::walk::RolloutFile;
+use codex_picker::store::CacheSetup;
 use codex_picker::store::Store;
 use codex_picker::tui::ui::status;
-use codex_picker::workers::indexer::{self, CacheSetup, Event, IndexOptions};
+use codex_picker::workers::indexer::{self, Event, IndexOptions};
 use common::gen;
 
 const THREADS: usize = 2;
@@ -152,17 +154,18 @@ fn run_indexer(store: &Store, dir: Option<PathBuf>) -> (Duration, Duration, Vec<
     let mut first = None;
     let mut rows: HashMap<PathBuf, SessionRow> = HashMap::new();
     for ev in rx {
+        let Event::Run(ev) = ev else { continue };
         match ev {
-            Event::Rows(r) | Event::Updated(r) => {
+            engine::Event::Removed(paths) => paths.iter().for_each(|p| drop(rows.remove(p))),
+            engine::Event::Finished(_) => break,
+            ev => {
+                let Some(r) = ev.into_rows() else { continue };
                 first.get_or_insert_with(|| t.elapsed());
                 rows.extend(
                     r.into_iter()
                         .map(|r| (r.path.clone(), std::sync::Arc::unwrap_or_clone(r))),
                 );
             }
-            Event::Removed(paths) => paths.iter().for_each(|p| drop(rows.remove(p))),
-            Event::Finished { .. } => break,
-            _ => {}
         }
     }
     let done = t.elapsed();
@@ -282,13 +285,13 @@ fn main() {
         return;
     }
     let mut t = Table(Vec::new());
-    let (rows, ids) = index_figures(&mut t, &ctx);
+    let rows = index_figures(&mut t, &ctx);
     let row_count = rows.len();
     let mut bad = Vec::new();
     let list_cache = list_figures(&mut t, &ctx, &mut bad);
     screen_figures(&mut t, &ctx, &list_cache, row_count);
     pane::figures(&mut t, &ctx);
-    let content = content::figures(&mut t, &ctx, &ids);
+    let content = content::figures(&mut t, &ctx);
     one_box_figures(&mut t, &rows, &content);
     relevance::figures(&content, &ctx.files, &rows, THREADS);
     drop(rows);
@@ -421,16 +424,12 @@ fn setup(args: &Args, store_dir: &Path) -> Ctx {
 }
 
 /// The indexer in this process: cold (no cache) with the search figures over its rows, then
-/// warm (a cache written by one run, nothing changed since). Returns the rows' number and ids.
-fn index_figures(t: &mut Table, ctx: &Ctx) -> (Vec<SessionRow>, HashMap<PathBuf, String>) {
+/// warm (a cache written by one run, nothing changed since). Returns the rows.
+fn index_figures(t: &mut Table, ctx: &Ctx) -> Vec<SessionRow> {
     let runs: Vec<_> = (0..3).map(|_| run_indexer(&ctx.store, None)).collect();
     let cold_first = median(runs.iter().map(|r| r.0).collect());
     let cold_index = median(runs.iter().map(|r| r.1).collect());
     let rows = runs.into_iter().next().map(|r| r.2).unwrap_or_default();
-    let ids: HashMap<PathBuf, String> = rows
-        .iter()
-        .map(|r| (r.path.clone(), r.id.clone()))
-        .collect();
     let (prepare, keys) = keystrokes::latencies(&rows);
     let row_count = rows.len();
     t.row(
@@ -473,7 +472,7 @@ fn index_figures(t: &mut Table, ctx: &Ctx) -> (Vec<SessionRow>, HashMap<PathBuf,
     );
     let label = "warm indexer refresh to Finished";
     t.row(label, warm_done, None, "-", true);
-    (rows, ids)
+    rows
 }
 
 /// The release binary's `list --json`: cold (exact counts, no cache), with an empty cache, then
@@ -589,12 +588,8 @@ fn one_box_figures(t: &mut Table, rows: &[SessionRow], content: &ContentIndex) {
 fn relevance_only(ctx: &Ctx) {
     let (_, took, rows) = run_indexer(&ctx.store, None);
     println!("{} rows in {:.1} s", rows.len(), took.as_secs_f64());
-    let ids: HashMap<PathBuf, String> = rows
-        .iter()
-        .map(|r| (r.path.clone(), r.id.clone()))
-        .collect();
     let mut t = Table(Vec::new());
-    let content = content::figures(&mut t, ctx, &ids);
+    let content = content::figures(&mut t, ctx);
     one_box_figures(&mut t, &rows, &content);
     t.print();
     content::print_stats(&content);

@@ -33,11 +33,7 @@ impl Picker {
         let mut app = App::new(opts, codex_picker::timefmt::now_ms());
         app.update(Action::Resize(ratatui::layout::Rect::new(0, 0, 120, 40)));
         app.apply_index(Event::rows(rows.to_vec()));
-        app.apply_index(Event::Finished {
-            rows: rows.len(),
-            issues: 0,
-            elapsed: Duration::ZERO,
-        });
+        app.apply_index(Event::finished(rows.len(), 0, Duration::ZERO));
         app.apply_index(Event::ContentReady(Arc::new(content.clone())));
         let search = search::spawn(Waker::noop());
         let mut p = Picker { app, search };

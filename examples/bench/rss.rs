@@ -8,8 +8,9 @@ use std::path::Path;
 use std::sync::Arc;
 
 use codex_picker::session::SessionRow;
+use codex_picker::store::CacheSetup;
 use codex_picker::store::Store;
-use codex_picker::workers::indexer::{self, CacheSetup, Event, IndexOptions};
+use codex_picker::workers::indexer::{self, Event, IndexOptions};
 
 /// The picker's work in a process of its own: the indexer with the content phase (its cache in
 /// `cache`, which starts empty, as on a first run),
@@ -37,8 +38,8 @@ pub fn probe(store: &Path, cache: &Path, threads: usize) {
     let mut content = None;
     for ev in rx {
         match ev {
-            Event::Rows(r) | Event::Updated(r) => {
-                for row in r {
+            Event::Run(ev) | Event::Whole(ev) => {
+                for row in ev.into_rows().unwrap_or_default() {
                     match by_path.get(row.path.as_os_str()) {
                         Some(&i) => rows[i] = row,
                         None => {

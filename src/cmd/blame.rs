@@ -28,7 +28,7 @@ pub fn run_blame(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> i32 {
-    let store = match store::resolve(store_args) {
+    let store = match store_args.resolve() {
         Ok(store) => store,
         Err(msg) => {
             say(err, &msg);
@@ -41,7 +41,7 @@ pub fn run_blame(
     let path_text = path.to_string_lossy().into_owned();
     let opts = engine::Options {
         cache: list::cache_file(&store, store_args, "rows"),
-        ..engine::Options::new(store_args.archived, Until::End)
+        ..engine::Options::list(store_args.archived)
     };
     let (rows, issues, _) = engine::rows(&store, &opts);
     report(err, &issues);

@@ -28,7 +28,7 @@ pub fn run_cache(
                 return EXIT_ERROR;
             }
         },
-        CacheAction::Path => match store::resolve(store_args) {
+        CacheAction::Path => match store_args.resolve() {
             Ok(store) => {
                 let rows = store::cache::cache_file(&dir, &store.home, "rows");
                 let content = store::cache::cache_file(&dir, &store.home, "content");

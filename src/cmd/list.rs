@@ -7,20 +7,19 @@
 use std::collections::HashMap;
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use super::output;
 use super::report::{finish, report, report_rows, say};
 use super::{changed, EXIT_ERROR};
 use crate::cli::{ListArgs, StoreArgs};
-use crate::rollout::summary::Until;
 use crate::rollout::usage::{Change, ChangedFile, Tokens, Usage};
+use crate::search::fulltext::tap::{ContentTap, Progress};
 use crate::search::fulltext::{cached, ContentHit, ContentIndex};
 use crate::session::{self, SessionRow};
-use crate::store::engine::{self, Finished, Lines, Row};
+use crate::store::engine::{self, Finished, Kind, Lines, Row, Tap};
 use crate::store::locks::Snapshot;
-use crate::store::walk::RolloutFile;
 use crate::store::{self, cache, Store};
-use crate::workers::indexer::CacheSetup;
 
 pub fn run_list(
     store_args: &StoreArgs,
@@ -28,7 +27,7 @@ pub fn run_list(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> i32 {
-    let store = match store::resolve(store_args) {
+    let store = match store_args.resolve() {
         Ok(store) => store,
         Err(e) => {
             say(err, &e);
@@ -43,12 +42,19 @@ pub fn run_list(
         && args.content.is_none()
         && args.file.is_none()
         && !store_args.verbose;
+    // With `--content` the content index taps the run: the sessions it wants are read whole
+    // once, for their rows and their messages.
+    let tap = args
+        .content
+        .as_ref()
+        .and_then(|_| content_tap(&store, store_args));
+    let kind = Kind::List {
+        lines: whole_json.then(|| json_lines(&store)),
+    };
     let opts = engine::Options {
         cache: cache_file(&store, store_args, "rows"),
-        lines: whole_json.then(json_lines),
-        // Only the content index needs every walked file.
-        walked: args.content.is_some(),
-        ..engine::Options::new(store_args.archived, Until::End)
+        tap: tap.clone().map(|tap| tap as Arc<dyn Tap>),
+        ..engine::Options::new(kind, store_args.archived)
     };
     if whole_json {
         let (rows, issues, _) = engine::collect(&store, &opts);
@@ -75,13 +81,16 @@ pub fn run_list(
         });
     }
     if let Some(query) = &args.content {
-        let walked = &finished.files;
+        let index = match &tap {
+            Some(tap) => content_index(&store, store_args, tap, err),
+            None => ContentIndex::default(),
+        };
         let found = Found {
             rows: &rows,
-            walked,
+            index: &index,
             locks: &locks,
         };
-        return list_content(&store, store_args, args, query, &found, out, err);
+        return list_content(args, query, &found, out, err);
     }
     if let Some(file) = &args.file {
         let result = list_file(out, &rows, file, args, &locks);
@@ -118,30 +127,27 @@ fn list_file(
     }
 }
 
-/// What the run found: the rows, the files walked, and which sessions are open elsewhere.
+/// What the run found: the rows, the content index, and which sessions are open elsewhere.
 struct Found<'a> {
     rows: &'a [SessionRow],
-    walked: &'a [(RolloutFile, Option<String>)],
+    index: &'a ContentIndex,
     locks: &'a Snapshot,
 }
 
 /// `list --content QUERY`: the sessions found whose conversation holds the query.
 fn list_content(
-    store: &Store,
-    store_args: &StoreArgs,
     args: &ListArgs,
     query: &str,
     found: &Found,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> i32 {
-    let (rows, walked) = (found.rows, found.walked);
+    let (rows, index) = (found.rows, found.index);
     let split = crate::search::filter::split(query, crate::timefmt::now_ms());
     if let Some(e) = &split.error {
         say(err, e);
         return EXIT_ERROR;
     }
-    let index = content_index(store, store_args, walked, err);
     let limit = args.limit.unwrap_or(CONTENT_RESULTS);
     // With filters, hits past the limit may be the ones that pass them.
     let asked = if split.filters.is_empty() {
@@ -193,9 +199,10 @@ fn write_lines(out: &mut dyn Write, rows: &[&Row], locks: &Snapshot) -> io::Resu
     out.flush()
 }
 
-/// How `list --json` lines are made, and the fingerprint of their format: the line of a row
-/// with every field set, so that a build that writes lines otherwise never uses another's.
-fn json_lines() -> Lines {
+/// How `list --json` lines are made, and what they are made under: their format (the line of a
+/// row with every field set, so that a build that writes lines otherwise never uses another's)
+/// and the names file as it is now (a line holds its session's name).
+fn json_lines(store: &Store) -> Lines {
     let probe = SessionRow {
         id: "0199aaaa-bbbb-7ccc-8ddd-eeeeeeeeeeee".into(),
         path: PathBuf::from("/s/rollout-x.jsonl"),
@@ -230,9 +237,26 @@ fn json_lines() -> Lines {
             models: vec!["m".into()],
         })),
     };
+    let names = std::fs::metadata(store.names_file())
+        .ok()
+        .filter(std::fs::Metadata::is_file);
+    let mtime_ns = |m: &std::fs::Metadata| {
+        m.modified()
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(0, |d| d.as_nanos() as u64)
+    };
+    let mut made_under = output::row_json(&probe).into_bytes();
+    made_under.extend(
+        names
+            .as_ref()
+            .map_or(0, std::fs::Metadata::len)
+            .to_le_bytes(),
+    );
+    made_under.extend(names.as_ref().map_or(0, mtime_ns).to_le_bytes());
     Lines {
         render: output::row_json,
-        format: cache::fingerprint(output::row_json(&probe).as_bytes()),
+        stamp: cache::Stamp(cache::fingerprint(&made_under)),
     }
 }
 
@@ -262,37 +286,29 @@ const CONTENT_RESULTS: usize = 100;
 /// The cache file of `kind` for a store, unless caching is off (`--no-cache`, or the cache
 /// folder would be inside the Codex home).
 pub(super) fn cache_file(store: &Store, store_args: &StoreArgs, kind: &str) -> Option<PathBuf> {
-    let dir = CacheSetup::from_args(store_args).dir;
-    cache::located(dir.as_deref(), &store.home, kind)
+    store_args.cache_setup().file(&store.home, kind)
 }
 
-/// The content index of the walked sessions, kept in the cache folder when caching is on:
-/// unchanged sessions are kept as indexed, the others read.
+/// The content index as a tap for the listing's run, kept in the cache folder when caching is
+/// on: unchanged sessions are kept as indexed, the others read by the run.
+fn content_tap(store: &Store, store_args: &StoreArgs) -> Option<Arc<ContentTap>> {
+    let cache = cache_file(store, store_args, "content");
+    let threads = store::default_threads();
+    let progress: Progress = Box::new(|_, _, _| true);
+    cached::tap(cache.as_deref(), store.names(), threads, progress).map(Arc::new)
+}
+
+/// The content index the listing's run brought up to date, and with `--verbose` what
+/// happened to it.
 fn content_index(
     store: &Store,
     store_args: &StoreArgs,
-    walked: &[(RolloutFile, Option<String>)],
+    tap: &ContentTap,
     err: &mut dyn Write,
 ) -> ContentIndex {
-    let cache = cache_file(store, store_args, "content");
-    let threads = store::default_threads();
-    let Ok(pool) = engine::pool(threads, false) else {
-        return ContentIndex::default();
-    };
-    let built = pool.install(|| {
-        cached::refresh(
-            cache.as_deref(),
-            walked,
-            &store.names(),
-            threads,
-            &mut |_, _, _| true,
-        )
-    });
-    let Some((index, stats)) = built else {
-        return ContentIndex::default();
-    };
     if store_args.verbose {
-        let dir = cache.as_deref().map(cached::index_dir);
+        let stats = tap.stats();
+        let dir = cache_file(store, store_args, "content").map(|c| cached::index_dir(&c));
         let place = dir
             .as_deref()
             .map_or("in memory".into(), |d| d.display().to_string());
@@ -306,7 +322,7 @@ fn content_index(
             );
         }
     }
-    index
+    tap.index()
 }
 
 /// A content hit: as JSON (the session's line, with what is live about it, and the hit) when

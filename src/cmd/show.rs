@@ -137,7 +137,7 @@ pub fn run_show(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> i32 {
-    let store = match store::resolve(store_args) {
+    let store = match store_args.resolve() {
         Ok(store) => store,
         Err(_) if Path::new(&args.target).is_file() => {
             // A rollout path works without a store; fork parents are then not followed.
@@ -224,7 +224,7 @@ fn show_text(
     if let Some(meta) = &transcript.meta {
         // A fork's own prompt decides whether a name copied from its parent is its own.
         let prompted = transcript.own_entries().iter().any(Entry::is_prompt);
-        row.name = fork::own_name(&row.id, meta, prompted, &names).cloned();
+        row.name = store::names::own_name(&row.id, meta, prompted, &names).cloned();
     }
     let (user, assistant) = transcript.counts();
     row.user_messages = Some(user);

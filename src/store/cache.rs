@@ -3,7 +3,7 @@
 //!
 //! Owns the rows cache (its file layout and the invalidation rules) and the cache folder. One
 //! file per store home (the canonical home path is hashed into the name). Each entry is keyed
-//! by path and holds the file's size, mtime and the resumable [`ScanState`] of the pass made
+//! by path and holds the file's size, mtime and the resumable [`ScanState`](crate::rollout::summary::ScanState) of the pass made
 //! over it:
 //! - same size and mtime: the state is reused (an incomplete pass is read on when counts are
 //!   needed);
@@ -20,9 +20,9 @@
 //! (a test on the encoded bytes of a known state fails until it is). A missing, corrupt,
 //! truncated, old-format or foreign cache is ignored and rebuilt, never trusted and never fatal.
 //! States are kept as they were read (bytes) and decoded only when a row or a pass needs them;
-//! unchanged entries are written back as they were read. Each session's output line (`list
-//! --json`) is kept beside its state, valid while the names file and the line format are those
-//! of the section's [`Stamp`]. A run that changed a few entries writes them to a delta beside the
+//! unchanged entries are written back as they were read. A caller's line of each session (bytes
+//! opaque here: `list --json` keeps its output lines so) is kept beside its state, valid under
+//! the section's [`Stamp`], which the caller makes. A run that changed a few entries writes them to a delta beside the
 //! file (`cache_delta`), merged on loading; the file is written whole again once the delta
 //! would be more than a sixteenth of it.
 
@@ -30,10 +30,14 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use super::cache_codec::{self as codec, Decoded};
-pub use super::cache_codec::{decode_state, encode_state, Bytes, Key, RecordRef, Stamp};
+pub use super::cache_codec::{
+    decode_state, encode_state, rows_version, Bytes, Key, RecordRef, Stamp, ROWS_VERSION,
+};
+pub use super::path_bytes::{path_bytes, path_from};
+use super::row_cache::{Base, Body};
+pub use super::row_cache::{Entry, RowCache};
 use super::walk::RolloutFile;
 use super::Store;
-use crate::rollout::summary::ScanState;
 
 #[path = "cache_delta.rs"]
 mod delta;
@@ -43,38 +47,8 @@ pub use envelope::{
     map_envelope, read_envelope, write_envelope, write_envelope_unsynced, MappedBody, Unusable,
 };
 
-/// The bytes a cache's entries are read from: its file mapped, or a part read into memory.
-#[derive(Debug)]
-enum Body {
-    Mapped(MappedBody),
-    Read(Vec<u8>),
-}
-
-impl std::ops::Deref for Body {
-    type Target = [u8];
-    fn deref(&self) -> &[u8] {
-        match self {
-            Body::Mapped(m) => m,
-            Body::Read(v) => v,
-        }
-    }
-}
-
-/// Raised whenever the body's layout (`cache_codec`), the layout of [`ScanState`] or the meaning
-/// of one of its fields changes (a test on the encoded bytes of a known state fails until it
-/// is). 7: the session id and output line of each record, records in path order. 8: each
-/// state's changed files, tokens and models, and a flag for a state read to the end. 9: a
-/// section's records as a table, their states and lines after it.
-pub const ROWS_VERSION: u32 = 9;
-
 /// Rows in the cache's first section: the newest sessions, a screenful and more.
 pub const HEAD_ROWS: usize = 256;
-
-/// The version word of a rows cache header: `v<ROWS_VERSION>`.
-pub fn rows_version() -> &'static str {
-    static VERSION: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    VERSION.get_or_init(|| format!("v{ROWS_VERSION}"))
-}
 
 /// The hash of every fingerprint (a store home in a cache file's name, a line format): foldhash,
 /// the hash the standard maps here use, with a fixed seed so that it is the same from run to
@@ -116,24 +90,6 @@ pub fn located(cache_dir: Option<&Path>, home: &Path, kind: &str) -> Option<Path
     allowed(&file, home).then_some(file)
 }
 
-pub fn path_bytes(p: &Path) -> &[u8] {
-    p.as_os_str().as_encoded_bytes()
-}
-
-/// A path from its bytes as [`Path::as_os_str`] gives them (cache files store paths so).
-pub fn path_from(b: &[u8]) -> PathBuf {
-    #[cfg(unix)]
-    {
-        use std::ffi::OsStr;
-        use std::os::unix::ffi::OsStrExt;
-        PathBuf::from(OsStr::from_bytes(b))
-    }
-    #[cfg(not(unix))]
-    {
-        PathBuf::from(String::from_utf8_lossy(b).into_owned())
-    }
-}
-
 /// A path in a cache file as its bytes (`#[serde(with = ...)]`), read back without a copy of
 /// the bytes before the path is made.
 pub(crate) mod path_as_bytes {
@@ -150,19 +106,6 @@ pub(crate) mod path_as_bytes {
     }
 }
 
-/// One cached file, its parts as byte ranges of one of the cache's bodies.
-#[derive(Debug, Clone)]
-pub struct Entry {
-    body: usize,
-    record: Decoded,
-}
-
-impl Entry {
-    pub fn key(&self) -> Key {
-        self.record.key
-    }
-}
-
 /// How loading went.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LoadOutcome {
@@ -176,18 +119,6 @@ impl LoadOutcome {
     pub fn missing() -> LoadOutcome {
         LoadOutcome::Ignored(Unusable::Missing.to_string())
     }
-}
-
-/// The rows cache of one store home as loaded: its entries in path order (as bytes), read-only.
-/// A run settles the walked files against it and saves what it ends with ([`save`]).
-#[derive(Debug, Default)]
-pub struct RowCache {
-    pub home: PathBuf,
-    stamp: Stamp,
-    bodies: Vec<Body>,
-    entries: Vec<Entry>,
-    /// The rows file body 0 was loaded from whole, which a save may write a delta against.
-    base: Option<delta::Base>,
 }
 
 /// What the cache says to do with one walked file.
@@ -227,7 +158,7 @@ impl RowCache {
         match loaded {
             Ok(id) => {
                 let paths = cache.entries.iter().map(|e| e.record.path.clone());
-                cache.base = Some(delta::Base {
+                cache.base = Some(Base {
                     id,
                     paths: paths.collect(),
                 });
@@ -293,79 +224,6 @@ impl RowCache {
         Ok(())
     }
 
-    pub fn len(&self) -> usize {
-        self.entries.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
-
-    /// Every entry, in path order (in newest-first order for a [`RowCache::head`]).
-    pub fn entries(&self) -> &[Entry] {
-        &self.entries
-    }
-
-    /// What the output lines were made under.
-    pub fn stamp(&self) -> Stamp {
-        self.stamp
-    }
-
-    fn bytes(&self, e: &Entry, part: &std::ops::Range<usize>) -> &[u8] {
-        &self.bodies[e.body][part.clone()]
-    }
-
-    pub fn path(&self, e: &Entry) -> &[u8] {
-        self.bytes(e, &e.record.path)
-    }
-
-    pub fn id(&self, e: &Entry) -> &[u8] {
-        self.bytes(e, &e.record.id)
-    }
-
-    /// The entry's output line, when one was kept (valid under [`RowCache::stamp`] only).
-    pub fn line(&self, e: &Entry) -> Option<&[u8]> {
-        Some(self.bytes(e, &e.record.line)).filter(|l| !l.is_empty())
-    }
-
-    /// An entry's state; `None` when its bytes do not decode (a cache that cannot be read is
-    /// never trusted: the file is read again).
-    pub fn state(&self, e: &Entry) -> Option<ScanState> {
-        codec::decode_state(self.bytes(e, &e.record.state))
-    }
-
-    /// The file as it was when the entry was written.
-    pub fn file(&self, e: &Entry) -> RolloutFile {
-        let key = e.record.key;
-        RolloutFile {
-            path: path_from(self.path(e)),
-            archived: key.archived,
-            compressed: key.compressed,
-            size: key.size,
-            mtime_ms: key.mtime_ms,
-        }
-    }
-
-    /// The entry is in the rows file this cache was loaded from, as it is there.
-    pub fn in_base(&self, e: &Entry) -> bool {
-        e.body == 0 && self.base.is_some()
-    }
-
-    /// The entry as a record to save again unchanged.
-    pub fn record<'a>(&'a self, e: &Entry, keep_line: bool) -> RecordRef<'a> {
-        RecordRef {
-            path: self.path(e),
-            key: e.record.key,
-            state: self.bytes(e, &e.record.state),
-            id: self.id(e),
-            line: if keep_line {
-                self.bytes(e, &e.record.line)
-            } else {
-                &[]
-            },
-        }
-    }
-
     /// Take the entries of `head` that this cache does not hold as they are (the rest of the
     /// file may not be what the first section was read from: damaged, or rewritten in between),
     /// so that the walk judges the rows made from them by what they were made of.
@@ -390,11 +248,6 @@ impl RowCache {
                 Err(i) => self.entries.insert(i, entry),
             }
         }
-    }
-
-    /// The place of `path` among the entries (as `binary_search` gives it).
-    pub fn find(&self, path: &[u8]) -> Result<usize, usize> {
-        self.entries.binary_search_by(|e| self.path(e).cmp(path))
     }
 }
 

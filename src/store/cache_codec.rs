@@ -2,10 +2,10 @@
 //! compact, documented binary format).
 //!
 //! A section is a table, then the bytes the table points into. The table holds the store home,
-//! the stamp its output lines were made under, and a list of records sorted by path; a record is
-//! one file's key (path, size, mtime, flags), the session id, and the lengths of its
-//! [`ScanState`] (encoded on its own, by [`encode_state`]) and of the session's output line
-//! (0 when none was made). After the table come every record's state, then every record's line,
+//! the stamp its lines were made under, and a list of records sorted by path; a record is one
+//! file's key (path, size, mtime, flags), the session id, and the lengths of its [`ScanState`]
+//! (encoded on its own, by [`encode_state`]) and of the session's line (a caller's bytes, opaque
+//! here; 0 when none was made). After the table come every record's state, then every record's line,
 //! each in record order, as plain bytes. So the table a run merges the walk with, sorts by and
 //! checks ids in lies in a few contiguous pages, not spread between the states and lines; a
 //! state is decoded only when its row is wanted; an unchanged entry is written back by copying
@@ -66,14 +66,11 @@ const FORK: u8 = 8;
 /// counts and usage without decoding it.
 const COMPLETE: u8 = 16;
 
-/// What the output lines of a section were made under: the names file as it was (its size and
-/// modification time) and the line format. A line is only used under the same stamp.
+/// What the lines of a section were made under, as their maker stamped them (opaque here: the
+/// maker knows what its lines depend on besides the row). A line is only used under the same
+/// stamp; 0 is no maker's.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Stamp {
-    pub names_len: u64,
-    pub names_mtime_ns: u64,
-    pub format: u64,
-}
+pub struct Stamp(pub u64);
 
 /// A record of a section's table: its state and line are in the bytes after the table.
 #[derive(Serialize, Deserialize)]
@@ -342,3 +339,17 @@ pub(super) fn decode_delta(bytes: &[u8]) -> Option<DecodedDelta<'_>> {
 #[cfg(test)]
 #[path = "cache_codec_tests.rs"]
 mod tests;
+
+/// Raised whenever the body's layout (`cache_codec`), the layout of [`ScanState`] or the meaning
+/// of one of its fields changes (a test on the encoded bytes of a known state fails until it
+/// is). 7: the session id and output line of each record, records in path order. 8: each
+/// state's changed files, tokens and models, and a flag for a state read to the end. 9: a
+/// section's records as a table, their states and lines after it. 10: the stamp is one word,
+/// the lines' maker's.
+pub const ROWS_VERSION: u32 = 10;
+
+/// The version word of a rows cache header: `v<ROWS_VERSION>`.
+pub fn rows_version() -> &'static str {
+    static VERSION: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    VERSION.get_or_init(|| format!("v{ROWS_VERSION}"))
+}

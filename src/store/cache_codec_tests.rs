@@ -147,11 +147,7 @@ fn sections_round_trip_and_give_each_part_its_bytes() {
             line: b"",
         },
     ];
-    let stamp = Stamp {
-        names_len: 3,
-        names_mtime_ns: 4,
-        format: 5,
-    };
+    let stamp = Stamp(5);
     let body = encode_section(b"xx".to_vec(), b"/home", stamp, &records).unwrap();
     let section = decode_section(&body[2..]).unwrap();
     assert_eq!(section.home, b"/home");
@@ -190,15 +186,11 @@ fn the_encoded_layout_of_a_section_is_the_one_this_version_reads() {
         id: b"01",
         line: b"{1}",
     };
-    let stamp = Stamp {
-        names_len: 3,
-        names_mtime_ns: 4,
-        format: 5,
-    };
+    let stamp = Stamp(5);
     let body = encode_section(Vec::new(), b"/h", stamp, &[record]).unwrap();
     let expected = concat!(
         "022f68",
-        "030405",
+        "05",
         "01",
         "042f732f61",
         "0a",

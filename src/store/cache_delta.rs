@@ -15,22 +15,16 @@ use std::io;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use super::codec::{self, BaseId};
-use super::{envelope, path_bytes, rows_version, Body, Decoded, Entry, RecordRef, RowCache, Stamp};
+use super::envelope;
+use crate::store::cache_codec::{self as codec, rows_version, BaseId, Decoded, RecordRef, Stamp};
+use crate::store::path_bytes::{path_bytes, path_from};
+use crate::store::row_cache::{Body, Entry, RowCache};
 
 /// The envelope kind of a delta.
 const KIND: &str = "rows-delta";
 
 /// A delta is written while it stays under this share of the rows file.
 const SHARE: u64 = 16;
-
-/// The rows file a cache's entries were loaded from: what a delta is written against.
-#[derive(Debug)]
-pub(super) struct Base {
-    pub(super) id: BaseId,
-    /// The paths the rows file holds (ranges of body 0), in path order.
-    pub(super) paths: Vec<Range<usize>>,
-}
 
 /// The delta file beside the rows file `path`.
 pub(super) fn file(path: &Path) -> PathBuf {
@@ -54,7 +48,7 @@ fn read(path: &Path, rc: &RowCache, base: BaseId) -> Option<Read> {
     let delta = codec::decode_delta(&bytes)?;
     let fits = delta.base == base
         && delta.section.stamp == rc.stamp
-        && super::path_from(delta.section.home) == rc.home
+        && path_from(delta.section.home) == rc.home
         && sorted(delta.section.records.iter().map(|r| &bytes[r.path.clone()]))
         && sorted(delta.gone.iter().map(|g| &bytes[g.clone()]));
     if !fits {

@@ -153,20 +153,6 @@ pub fn parent_title(row: &SessionRow, find: &mut dyn FindFile) -> Option<String>
     Some(first.unwrap_or_else(|| format!("session {parent_id}")))
 }
 
-/// The name of session `id` (whose metadata is `meta`) among `names`: none for a fork that has
-/// a prompt of its own when its name is its parent's (codex gives a fork its parent's name).
-pub fn own_name<'a>(
-    id: &str,
-    meta: &Meta,
-    has_prompt: bool,
-    names: &'a std::collections::HashMap<String, String>,
-) -> Option<&'a String> {
-    let name = names.get(id)?;
-    let parent = meta.forked_from_id.as_deref();
-    let inherited = parent.is_some_and(|p| names.get(p) == Some(name));
-    (!(inherited && has_prompt)).then_some(name)
-}
-
 /// The marker where a fork's own part begins: its parent, titled by its first prompt.
 fn fork_marker(base: &HistoryBase, first_prompt: Option<&str>) -> Piece {
     let title = first_prompt

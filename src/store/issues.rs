@@ -1,9 +1,21 @@
 //! Store-wide problems that are not about reading one line: why a file is not a session, and
 //! session ids that more than one file claims. Pure; the callers print the [`FileIssue`]s.
 
-use std::path::Path;
+use std::fmt;
+use std::path::{Path, PathBuf};
 
-use super::FileIssue;
+/// A file (or folder) that was passed over, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileIssue {
+    pub path: PathBuf,
+    pub reason: String,
+}
+
+impl fmt::Display for FileIssue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "codex-picker: {}: {}", self.path.display(), self.reason)
+    }
+}
 
 /// Why a file with no `session_meta` and no message is passed over.
 pub(crate) fn not_a_session_reason(size: u64, skipped_lines: u32) -> String {

@@ -5,103 +5,27 @@
 
 pub mod cache;
 mod cache_codec;
+mod cache_setup;
 pub mod engine;
 pub mod fork;
+mod home;
 pub(crate) mod issues;
 pub(crate) mod locks;
 pub(crate) mod names;
 pub(crate) mod open;
+pub mod path_bytes;
 pub mod reader;
+mod row_cache;
 pub mod walk;
 
+pub use cache_setup::CacheSetup;
+pub use home::Store;
+pub use issues::FileIssue;
 pub use reader::{not_a_session, row_from_scan, row_from_state, scan_file, summarise};
 
-use std::collections::HashMap;
-use std::fmt;
 use std::path::{Path, PathBuf};
 
-use walk::RolloutFile;
-
-/// A file (or folder) that was passed over, and why.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FileIssue {
-    pub path: PathBuf,
-    pub reason: String,
-}
-
-impl fmt::Display for FileIssue {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "codex-picker: {}: {}", self.path.display(), self.reason)
-    }
-}
-
-/// A located store: `<home>/sessions`, `<home>/archived_sessions`, `<home>/session_index.jsonl`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Store {
-    pub home: PathBuf,
-}
-
-impl Store {
-    /// `--codex-home`, else `$CODEX_HOME` when set and non-empty, else `~/.codex`. Any bytes
-    /// a Unix path may hold are kept as they are.
-    pub fn locate(
-        flag: Option<&Path>,
-        codex_home_env: Option<&std::ffi::OsStr>,
-        home_env: Option<&std::ffi::OsStr>,
-    ) -> Option<Store> {
-        if let Some(dir) = flag {
-            return Some(Store {
-                home: dir.to_path_buf(),
-            });
-        }
-        if let Some(env) = codex_home_env.filter(|s| !s.is_empty()) {
-            return Some(Store {
-                home: PathBuf::from(env),
-            });
-        }
-        home_env.filter(|s| !s.is_empty()).map(|h| Store {
-            home: Path::new(h).join(".codex"),
-        })
-    }
-
-    pub fn sessions_dir(&self) -> PathBuf {
-        self.home.join("sessions")
-    }
-
-    pub fn archived_dir(&self) -> PathBuf {
-        self.home.join("archived_sessions")
-    }
-
-    /// The store has a `sessions/` or `archived_sessions/` folder.
-    pub fn exists(&self) -> bool {
-        self.sessions_dir().is_dir() || self.archived_dir().is_dir()
-    }
-
-    /// Rollout files, archived ones too when asked, with their metadata (read on the current
-    /// rayon pool), newest name first.
-    pub fn files(&self, archived: bool) -> (Vec<RolloutFile>, Vec<FileIssue>) {
-        self.walk(archived, true)
-    }
-
-    /// Every rollout, newest name first, walked on the current rayon pool; with `look`, with
-    /// its size and modification time (else 0, see [`RolloutFile::look`]).
-    pub fn walk(&self, archived: bool, look: bool) -> (Vec<RolloutFile>, Vec<FileIssue>) {
-        let archived_dir = self.archived_dir();
-        let archived = archived.then_some(archived_dir.as_path());
-        if look {
-            walk::find_rollouts(&self.sessions_dir(), archived)
-        } else {
-            walk::list_rollouts(&self.sessions_dir(), archived)
-        }
-    }
-
-    /// Names from `session_index.jsonl`.
-    pub fn names(&self) -> HashMap<String, String> {
-        names::read_session_index(&self.home.join("session_index.jsonl"))
-    }
-}
-
-/// Why the flags name no store the program can read.
+/// Why there is no store the program can read.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     /// `--demo`: the demo store could not be laid out in the cache folder.
@@ -118,17 +42,18 @@ pub enum StoreError {
     NoSessions(PathBuf),
 }
 
-/// The store named by the flags, or why there is none.
-pub fn resolve(args: &crate::cli::StoreArgs) -> Result<Store, StoreError> {
-    if args.demo {
+/// The store at `codex_home` (else `$CODEX_HOME`, else `~/.codex`), or the demo store laid out
+/// in the cache folder when `demo`; or why there is none.
+pub fn resolve(codex_home: Option<&Path>, demo: bool) -> Result<Store, StoreError> {
+    if demo {
         let home =
             crate::demo::materialize(&crate::paths::cache_dir()).map_err(StoreError::Demo)?;
         return Ok(Store { home });
     }
     let env = std::env::var_os("CODEX_HOME");
     let home = std::env::var_os("HOME");
-    let store = Store::locate(args.codex_home.as_deref(), env.as_deref(), home.as_deref())
-        .ok_or(StoreError::NoHome)?;
+    let store =
+        Store::locate(codex_home, env.as_deref(), home.as_deref()).ok_or(StoreError::NoHome)?;
     if !store.exists() {
         return Err(StoreError::NoSessions(store.home));
     }

@@ -46,6 +46,20 @@ fn read_from(reader: impl BufRead, names: &mut HashMap<String, String>) {
     }
 }
 
+/// The name of session `id` (whose metadata is `meta`) among `names`: none for a fork that has
+/// a prompt of its own when its name is its parent's (codex gives a fork its parent's name).
+pub(crate) fn own_name<'a>(
+    id: &str,
+    meta: &crate::rollout::record::Meta,
+    has_prompt: bool,
+    names: &'a std::collections::HashMap<String, String>,
+) -> Option<&'a String> {
+    let name = names.get(id)?;
+    let parent = meta.forked_from_id.as_deref();
+    let inherited = parent.is_some_and(|p| names.get(p) == Some(name));
+    (!(inherited && has_prompt)).then_some(name)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

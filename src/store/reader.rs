@@ -109,7 +109,7 @@ fn row_from_parts(
         session::uuid_from_file_name(&file_name).map_or_else(|| file_name.clone(), str::to_owned)
     });
     let (user, assistant) = state.counts();
-    let name = super::fork::own_name(&id, &meta, first.is_some(), names)
+    let name = super::names::own_name(&id, &meta, first.is_some(), names)
         .cloned()
         .or(thread_name);
     SessionRow {

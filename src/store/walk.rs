@@ -19,6 +19,7 @@ use std::time::UNIX_EPOCH;
 use rayon::slice::ParallelSliceMut;
 use walkdir::WalkDir;
 
+use super::path_bytes::{path_bytes, path_from};
 use super::FileIssue;
 use crate::timefmt::Millis;
 
@@ -96,10 +97,6 @@ pub fn mtime_ms(meta: &std::fs::Metadata) -> Millis {
 /// A rollout file name as bytes (see [`is_rollout_name`]).
 fn is_rollout_bytes(name: &[u8]) -> bool {
     name.starts_with(b"rollout-") && (name.ends_with(b".jsonl") || name.ends_with(b".jsonl.zst"))
-}
-
-fn path_bytes(path: &Path) -> &[u8] {
-    path.as_os_str().as_encoded_bytes()
 }
 
 /// The folder part and the name part of a path, as bytes (`Path::parent` and
@@ -272,7 +269,7 @@ fn look_in_folder(files: Vec<RolloutFile>) -> Vec<Result<RolloutFile, FileIssue>
     let folder = files
         .first()
         .map(|f| split_name(&f.path).0)
-        .and_then(|dir| std::fs::File::open(super::cache::path_from(dir)).ok());
+        .and_then(|dir| std::fs::File::open(path_from(dir)).ok());
     files
         .into_iter()
         .map(|f| match &folder {

@@ -10,14 +10,12 @@
 
 use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, TryRecvError};
-use std::sync::Arc;
 
 use crate::workers::locks;
 use std::time::{Duration, Instant};
 
 use crate::codex::{Codex, CodexError};
-use crate::session::SessionRow;
-use crate::store::engine::Held;
+use crate::store::engine::{self, Held, Row};
 use crate::store::Store;
 use crate::tui::app::App;
 use crate::workers::changes::{self, Changes, Done};
@@ -323,7 +321,7 @@ impl Drop for Workers {
 /// applied alone, so the first screenful is drawn at once.
 fn drain_index(app: &mut App, rx: &Receiver<Event>) -> Drained {
     let start = Instant::now();
-    let mut rows: Vec<Arc<SessionRow>> = Vec::new();
+    let mut rows: Vec<Row> = Vec::new();
     let mut out = Drained {
         applied: false,
         urgent: false,
@@ -336,7 +334,7 @@ fn drain_index(app: &mut App, rx: &Receiver<Event>) -> Drained {
             break;
         }
         match rx.try_recv() {
-            Ok(Event::Rows(batch)) => {
+            Ok(Event::Run(engine::Event::Rows(batch))) => {
                 let first = app.rows().is_empty() && rows.is_empty();
                 if rows.is_empty() {
                     rows = batch;
@@ -350,15 +348,16 @@ fn drain_index(app: &mut App, rx: &Receiver<Event>) -> Drained {
                 }
             }
             // Progress only moves a counter: it need not wait for the rows before it.
-            Ok(ev @ Event::Progress { .. }) => {
+            Ok(ev @ Event::Run(engine::Event::Progress { .. })) => {
                 app.apply_index(ev);
                 out.applied = true;
             }
             Ok(ev) => {
                 if !rows.is_empty() {
-                    app.apply_index(Event::Rows(std::mem::take(&mut rows)));
+                    let batch = std::mem::take(&mut rows);
+                    app.apply_index(Event::Run(engine::Event::Rows(batch)));
                 }
-                out.urgent |= matches!(ev, Event::Finished { .. });
+                out.urgent |= matches!(ev, Event::Run(engine::Event::Finished(_)));
                 app.apply_index(ev);
                 out.applied = true;
             }
@@ -370,7 +369,7 @@ fn drain_index(app: &mut App, rx: &Receiver<Event>) -> Drained {
         }
     }
     if !rows.is_empty() {
-        app.apply_index(Event::Rows(rows));
+        app.apply_index(Event::Run(engine::Event::Rows(rows)));
         out.applied = true;
     }
     out

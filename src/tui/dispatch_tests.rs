@@ -2,6 +2,7 @@
 //! row is still changing, and the loop woken by the answers it waits for.
 
 use super::*;
+use crate::session::SessionRow;
 use crate::tui::action::Action;
 use crate::tui::app::Options;
 use crate::workers::conversation_reader::ReadError;
@@ -70,16 +71,19 @@ fn previews(app: &App) -> Vec<String> {
 fn the_first_batch_is_drawn_alone_then_the_waiting_batches_are_taken_at_once() {
     let mut app = app();
     let (tx, rx) = mpsc::channel();
-    tx.send(Event::Found { total: 4 }).unwrap();
+    tx.send(Event::Run(engine::Event::Found { total: 4 }))
+        .unwrap();
     tx.send(Event::rows(vec![row("a", 10)])).unwrap();
-    tx.send(Event::Progress { done: 1, total: 4 }).unwrap();
+    tx.send(Event::Run(engine::Event::Progress { done: 1, total: 4 }))
+        .unwrap();
     tx.send(Event::rows(vec![row("b", 20)])).unwrap();
     tx.send(Event::rows(vec![row("c", 30), row("d", 40)]))
         .unwrap();
     let mut renamed = row("b", 20);
     renamed.preview = "renamed b".into();
     tx.send(Event::updated(vec![renamed])).unwrap();
-    tx.send(Event::Progress { done: 4, total: 4 }).unwrap();
+    tx.send(Event::Run(engine::Event::Progress { done: 4, total: 4 }))
+        .unwrap();
 
     let first = drain_index(&mut app, &rx);
     assert!(first.applied && first.backlog && first.open);
@@ -134,11 +138,7 @@ fn a_conversation_waits_for_the_top_row_to_settle_while_the_first_index_streams_
 
     // Once the index is complete, a conversation is read as soon as it is asked for.
     app.apply_index(Event::rows(vec![row("c", 30)]));
-    app.apply_index(Event::Finished {
-        rows: 3,
-        issues: 0,
-        elapsed: Duration::ZERO,
-    });
+    app.apply_index(Event::finished(3, 0, Duration::ZERO));
     assert!(!app.follows_top());
     workers.send(&mut app);
     assert_eq!(read_asked(&ends).as_deref(), Some("c"));
@@ -151,11 +151,7 @@ fn once_the_index_is_done_the_conversation_wakes_the_loop_when_it_arrives() {
     drop(ends.index);
     assert!(!workers.drain_index(&mut app).open);
     app.apply_index(Event::rows(vec![row("a", 10), row("b", 20)]));
-    app.apply_index(Event::Finished {
-        rows: 2,
-        issues: 0,
-        elapsed: Duration::ZERO,
-    });
+    app.apply_index(Event::finished(2, 0, Duration::ZERO));
     workers.send(&mut app);
     let (gen, job) = ends
         .reader

@@ -15,7 +15,8 @@ use crate::codex::Codex;
 use crate::config::{self, FileConfig, Scope, Settings};
 use crate::height::Height;
 use crate::store::engine::Held;
-use crate::store::{self, Store};
+use crate::store::CacheSetup;
+use crate::store::Store;
 use crate::tui::app::{App, Options, Outcome};
 use crate::tui::dispatch::Workers;
 use crate::tui::event_loop::{self, Host};
@@ -23,7 +24,7 @@ use crate::tui::input::TerminalInput;
 use crate::tui::keys::Keymap;
 use crate::tui::terminal::{self, Modes, Tui};
 use crate::tui::{clipboard, launch, ui};
-use crate::workers::indexer::{self, CacheSetup, IndexOptions};
+use crate::workers::indexer::{self, IndexOptions};
 use crate::workers::wake::{self, Source, Wakeup};
 use crate::workers::{conversation_reader, search, watch};
 
@@ -75,7 +76,7 @@ pub fn run(cli: &Cli) -> i32 {
         eprintln!("codex-picker: {why}");
         return EXIT_ERROR;
     }
-    let store = match store::resolve(&cli.store) {
+    let store = match cli.store.resolve() {
         Ok(store) => store,
         Err(e) => {
             let theme = ui::Theme::from_env(settings.theme);
@@ -107,7 +108,7 @@ pub fn run(cli: &Cli) -> i32 {
             return EXIT_ERROR;
         }
     };
-    let cache = CacheSetup::from_args(&cli.store);
+    let cache = cli.store.cache_setup();
     let mut workers = spawn_workers(store, cache, codex.clone(), wakeup);
     let mut app = App::new(opts, crate::timefmt::now_ms());
     let outcome = event_loop::run(

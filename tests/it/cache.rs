@@ -3,7 +3,6 @@
 
 use crate::common::{bin, stdout};
 use crate::generator::{list, small_store};
-use codex_picker::rollout::summary::Until;
 use codex_picker::session::SessionRow;
 use codex_picker::store::cache;
 use codex_picker::store::engine::{self, Stats};
@@ -35,7 +34,7 @@ pub(crate) fn fixture(sessions: usize) -> Fixture {
 pub(crate) fn opts(cache: Option<&Path>) -> engine::Options {
     engine::Options {
         cache: cache.map(Path::to_path_buf),
-        ..engine::Options::new(true, Until::End)
+        ..engine::Options::list(true)
     }
 }
 
@@ -280,7 +279,8 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
 
 #[test]
 fn indexer_starts_from_the_cache_and_reports_removals() {
-    use codex_picker::workers::indexer::{self, CacheSetup, Event, IndexOptions};
+    use codex_picker::store::CacheSetup;
+    use codex_picker::workers::indexer::{self, Event, IndexOptions};
     let f = fixture(12);
     let setup = CacheSetup {
         dir: Some(f.cache.parent().unwrap().join("index")),
@@ -298,8 +298,9 @@ fn indexer_starts_from_the_cache_and_reports_removals() {
         .collect()
     };
     let content_of = |run: &[Event]| {
-        // The content index, then the whole phase, which ends the run.
-        assert!(matches!(run.last(), Some(Event::Whole)), "{:?}", run.last());
+        // The content index, then the end of the whole read, which ends the run.
+        let end = matches!(run.last(), Some(Event::Whole(engine::Event::Finished(_))));
+        assert!(end, "{:?}", run.last());
         run.iter()
             .rev()
             .find_map(|e| match e {
@@ -309,7 +310,10 @@ fn indexer_starts_from_the_cache_and_reports_removals() {
             .expect("a content index")
     };
     let cold_run = events(&setup);
-    assert!(matches!(cold_run[0], Event::Found { total: 12 }));
+    assert!(matches!(
+        cold_run[0],
+        Event::Run(engine::Event::Found { total: 12 })
+    ));
     let content = content_of(&cold_run);
     assert_eq!(
         content.len(),
@@ -317,20 +321,27 @@ fn indexer_starts_from_the_cache_and_reports_removals() {
         "every session searchable on a cold start"
     );
     let warm = events(&setup);
-    let Event::Rows(first) = &warm[0] else {
+    let Event::Run(engine::Event::Rows(first)) = &warm[0] else {
         panic!("the first event is not the cached rows: {:?}", warm[0]);
     };
     assert_eq!(first.len(), 12);
-    assert!(!warm
-        .iter()
-        .any(|e| matches!(e, Event::Updated(_) | Event::Removed(_))));
+    // Nothing changed: no row is sent again, none removed (the cached rows aside).
+    assert!(!warm.iter().any(|e| matches!(
+        e,
+        Event::Run(engine::Event::Updated(_) | engine::Event::Removed(_))
+            | Event::Whole(
+                engine::Event::Rows(_) | engine::Event::Updated(_) | engine::Event::Removed(_)
+            )
+    )));
     let gone = plain_file(&f);
     std::fs::remove_file(&gone).unwrap();
     let after = events(&setup);
     let removed: Vec<&PathBuf> = after
         .iter()
         .filter_map(|e| match e {
-            Event::Removed(p) => Some(p),
+            Event::Run(engine::Event::Removed(p)) | Event::Whole(engine::Event::Removed(p)) => {
+                Some(p)
+            }
             _ => None,
         })
         .flatten()
@@ -341,7 +352,8 @@ fn indexer_starts_from_the_cache_and_reports_removals() {
 
 /// Rows of one indexer run, by path, fork titles and removals applied.
 pub(crate) fn indexer_rows(f: &Fixture, dir: Option<PathBuf>) -> Vec<SessionRow> {
-    use codex_picker::workers::indexer::{self, CacheSetup, Event, IndexOptions};
+    use codex_picker::store::CacheSetup;
+    use codex_picker::workers::indexer::{self, Event, IndexOptions};
     let mut rows = std::collections::BTreeMap::new();
     let rx = indexer::spawn_with(
         Store {
@@ -354,15 +366,18 @@ pub(crate) fn indexer_rows(f: &Fixture, dir: Option<PathBuf>) -> Vec<SessionRow>
         },
     );
     for event in rx {
+        let (Event::Run(event) | Event::Whole(event)) = event else {
+            continue;
+        };
         match event {
-            Event::Rows(r) | Event::Updated(r) => {
-                rows.extend(
-                    r.into_iter()
-                        .map(|r| (r.path.clone(), Arc::unwrap_or_clone(r))),
-                );
-            }
-            Event::Removed(paths) => paths.iter().for_each(|p| drop(rows.remove(p))),
-            _ => {}
+            engine::Event::Removed(paths) => paths.iter().for_each(|p| drop(rows.remove(p))),
+            event => rows.extend(
+                event
+                    .into_rows()
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|r| (r.path.clone(), Arc::unwrap_or_clone(r))),
+            ),
         }
     }
     rows.into_values().collect()
@@ -375,7 +390,7 @@ fn indexer_gives_the_same_rows_cold_cached_and_warm() {
     let no_cache = indexer_rows(&f, None);
     assert_eq!(no_cache.len(), 30);
     // The preview, then every file read to its end: the rows `list` makes.
-    let mut whole = engine::rows(&store_of(&f), &engine::Options::new(true, Until::End)).0;
+    let mut whole = engine::rows(&store_of(&f), &engine::Options::list(true)).0;
     whole.sort_by(|a, b| a.path.cmp(&b.path));
     assert_eq!(no_cache, whole, "a cold index reads as list does");
     assert_eq!(

@@ -1,11 +1,8 @@
 //! Content search: real messages only, case-insensitive, ranked, with hit positions; its cache
 //! round-trips and is refreshed file by file.
 
-use codex_picker::search::fulltext::build;
-use codex_picker::search::fulltext::ContentIndex;
-use codex_picker::store::walk::RolloutFile;
+use codex_picker::search::fulltext::{build, tap, ContentIndex};
 use codex_picker::store::Store;
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, UNIX_EPOCH};
 
@@ -59,25 +56,17 @@ fn session(home: &Path, n: u32, age: u64, body: &[String]) -> PathBuf {
     path
 }
 
-/// Every rollout of the store at `home`, and each one's session id (from its name): the
-/// content targets, as [`build::targets_for`] makes them.
-fn targets_of(home: &Path) -> (Vec<RolloutFile>, Vec<Option<String>>) {
-    let (files, _) = Store {
+/// The store at `home`.
+fn store_at(home: &Path) -> Store {
+    Store {
         home: home.to_path_buf(),
     }
-    .files(true);
-    let ids = files
-        .iter()
-        .map(|f| Some(f.path.file_name().unwrap().to_string_lossy()[28..64].to_owned()))
-        .collect();
-    (files, ids)
 }
 
+/// The content index of every session at `home`, kept in `dir` (in memory when `None`), as a
+/// listing that it taps brings it up to date.
 fn index_of(home: &Path, dir: Option<&Path>) -> (ContentIndex, build::BuildStats) {
-    let (files, ids) = targets_of(home);
-    let names = HashMap::new();
-    let targets = build::targets_for(&files, &ids, &names);
-    build::build(dir, &targets, &files, 2, &mut |_, _, _| true).unwrap()
+    tap::index_store(&store_at(home), dir, 2, Box::new(|_, _, _| true)).unwrap()
 }
 
 fn found(index: &ContentIndex, q: &str) -> Vec<(PathBuf, usize, String)> {
@@ -304,16 +293,15 @@ fn a_cancelled_build_stops_and_never_hangs() {
             &[user(&format!("note {n}")), agent("ok")],
         );
     }
-    let (files, ids) = targets_of(dir.path());
+    let store = store_at(dir.path());
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
-        let names = HashMap::new();
-        let targets = build::targets_for(&files, &ids, &names);
         let mut calls = 0;
-        let built = build::build(None, &targets, &files, 2, &mut |_, _, _| {
+        let progress = Box::new(move |_, _, _: &ContentIndex| {
             calls += 1;
             calls < 2
         });
+        let built = tap::index_store(&store, None, 2, progress);
         let _ = tx.send(built.is_none());
     });
     let cancelled = rx

@@ -5,8 +5,10 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use codex_picker::store::engine;
+use codex_picker::store::CacheSetup;
 use codex_picker::store::Store;
-use codex_picker::workers::indexer::{self, CacheSetup, Event, IndexOptions};
+use codex_picker::workers::indexer::{self, Event, IndexOptions};
 use serde_json::Value;
 
 use crate::common::{bin, json_lines, stderr, stdout};
@@ -86,9 +88,12 @@ fn picker_run(home: &Path, cache: &Path, before: Option<&Held>) -> Held {
     run.sent.clear();
     run.issues.clear();
     for event in rx {
+        let (Event::Run(event) | Event::Whole(event)) = event else {
+            continue;
+        };
         match event {
-            Event::Rows(r) | Event::Updated(r) => {
-                for r in r {
+            engine::Event::Rows(_) | engine::Event::Updated(_) => {
+                for r in event.into_rows().unwrap_or_default() {
                     run.sent.push(r.path.clone());
                     run.files.insert(r.path.clone(), (r.size, r.updated_ms));
                     let texts = [
@@ -101,14 +106,14 @@ fn picker_run(home: &Path, cache: &Path, before: Option<&Held>) -> Held {
                     run.rows.insert(r.path.clone(), line);
                 }
             }
-            Event::Removed(paths) => {
+            engine::Event::Removed(paths) => {
                 for p in paths {
                     run.rows.remove(&p);
                     run.files.remove(&p);
                     run.sent.push(p);
                 }
             }
-            Event::Issue(issue) => run.issues.push(issue.path),
+            engine::Event::Issue(issue) => run.issues.push(issue.path),
             _ => {}
         }
     }

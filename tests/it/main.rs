@@ -42,6 +42,7 @@ mod markdown;
 mod open_elsewhere;
 mod read_only;
 mod readme_keys;
+mod tap;
 mod terminal_safety;
 mod theme_screens;
 mod usage;

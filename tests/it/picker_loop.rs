@@ -10,12 +10,12 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use codex_picker::store::CacheSetup;
 use codex_picker::store::Store;
 use codex_picker::tui::app::{App, Options, Outcome};
 use codex_picker::tui::event_loop::{self, Host, Input};
 use codex_picker::tui::picker;
 use codex_picker::tui::ui::Theme;
-use codex_picker::workers::indexer::CacheSetup;
 use codex_picker::workers::wake::{self, Source, Wakeup};
 use ratatui::backend::{Backend, ClearType, TestBackend, WindowSize};
 use ratatui::buffer::Cell;

@@ -42,7 +42,7 @@ pub(crate) fn demo() -> Demo {
 /// file times shifted so the newest is 7 minutes before [`now`].
 pub(crate) fn store_at(dir: tempfile::TempDir, home: std::path::PathBuf) -> Demo {
     let store = Store { home };
-    let opts = engine::Options::new(true, codex_picker::rollout::summary::Until::FirstPrompt);
+    let opts = engine::Options::new(engine::Kind::First, true);
     let (mut rows, _, _) = engine::rows(&store, &opts);
     // File times follow the wall clock; shift them so the newest is 7 minutes before `now()`.
     let newest = rows.iter().map(|r| r.updated_ms).max().unwrap();
@@ -70,36 +70,20 @@ pub(crate) fn store_at(dir: tempfile::TempDir, home: std::path::PathBuf) -> Demo
 pub(crate) fn app(demo: &mut Demo, opts: Options, w: u16, h: u16) -> App {
     let mut app = App::new(opts, now());
     app.update(Action::Resize(ratatui::layout::Rect::new(0, 0, w, h)));
-    app.apply_index(Event::Found {
+    app.apply_index(Event::Run(engine::Event::Found {
         total: demo.rows.len(),
-    });
+    }));
     app.apply_index(Event::rows(demo.rows.clone()));
-    app.apply_index(Event::Finished {
-        rows: demo.rows.len(),
-        issues: 0,
-        elapsed: Duration::ZERO,
-    });
+    app.apply_index(Event::finished(demo.rows.len(), 0, Duration::ZERO));
     settle(&mut app, demo);
     app
 }
 
 /// The content index of the demo store, as the indexer would build it.
 fn content_index(demo: &Demo) -> std::sync::Arc<codex_picker::search::fulltext::ContentIndex> {
-    let (files, _) = demo.store.files(true);
-    let ids: Vec<_> = files
-        .iter()
-        .map(|f| {
-            let row = demo.rows.iter().find(|r| r.path == f.path);
-            row.map(|r| r.id.clone())
-        })
-        .collect();
-    let names = Default::default();
-    let targets = codex_picker::search::fulltext::build::targets_for(&files, &ids, &names);
+    let progress = Box::new(|_, _, _: &_| true);
     let (index, _) =
-        codex_picker::search::fulltext::build::build(None, &targets, &files, 1, &mut |_, _, _| {
-            true
-        })
-        .unwrap();
+        codex_picker::search::fulltext::tap::index_store(&demo.store, None, 1, progress).unwrap();
     std::sync::Arc::new(index)
 }
 
@@ -148,12 +132,8 @@ pub(crate) fn text_of(term: &Terminal<TestBackend>) -> String {
 fn empty_store() {
     let mut app = App::new(all(), now());
     app.update(Action::Resize(ratatui::layout::Rect::new(0, 0, 120, 20)));
-    app.apply_index(Event::Found { total: 0 });
-    app.apply_index(Event::Finished {
-        rows: 0,
-        issues: 0,
-        elapsed: Duration::ZERO,
-    });
+    app.apply_index(Event::Run(engine::Event::Found { total: 0 }));
+    app.apply_index(Event::finished(0, 0, Duration::ZERO));
     let term = screen(&app, 120, 20);
     assert!(text_of(&term).contains("no sessions in this Codex home"));
     insta::assert_snapshot!("empty_store", term.backend());
@@ -164,12 +144,12 @@ fn indexing_in_progress() {
     let mut demo = demo();
     let mut app = App::new(all(), now());
     app.update(Action::Resize(ratatui::layout::Rect::new(0, 0, 120, 24)));
-    app.apply_index(Event::Found { total: 5678 });
+    app.apply_index(Event::Run(engine::Event::Found { total: 5678 }));
     app.apply_index(Event::rows(demo.rows[..4].to_vec()));
-    app.apply_index(Event::Progress {
+    app.apply_index(Event::Run(engine::Event::Progress {
         done: 1234,
         total: 5678,
-    });
+    }));
     settle(&mut app, &mut demo);
     let term = screen(&app, 120, 24);
     assert!(text_of(&term).contains("indexed 1,234 / 5,678"));

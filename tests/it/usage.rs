@@ -328,14 +328,15 @@ fn used_in_row(row: &codex_picker::session::SessionRow) -> Option<Used> {
     Some((files, tokens))
 }
 
-/// The picker's indexer on stores it has never seen: the content phase reads each session
-/// once, for its messages and for what it changed and used, so by the time the content index
-/// is ready every row has the files and tokens `list` gives; the whole phase after it then
-/// has nothing left to read or send.
+/// The picker's indexer on stores it has never seen: the whole read, its content index as its
+/// tap, reads each session once, for its messages and for what it changed and used, so by the
+/// time the content index is ready every row has the files and tokens `list` gives, and
+/// nothing is read or sent after it.
 #[test]
 fn the_pickers_content_phase_gives_each_row_its_files_and_tokens_in_the_same_read() {
-    use codex_picker::store::Store;
-    use codex_picker::workers::indexer::{self, CacheSetup, Event, IndexOptions};
+    use codex_picker::store::CacheSetup;
+    use codex_picker::store::{engine, Store};
+    use codex_picker::workers::indexer::{self, Event, IndexOptions};
     for home in recorded_homes() {
         let want: BTreeMap<String, Used> = list_json(&home, &["--no-cache", "--archived"])
             .iter()
@@ -354,20 +355,21 @@ fn the_pickers_content_phase_gives_each_row_its_files_and_tokens_in_the_same_rea
         let (mut at_content_end, mut sent_after) = (BTreeMap::new(), 0);
         for event in rx {
             match event {
-                Event::Rows(r) | Event::Updated(r) => {
+                Event::Whole(engine::Event::Finished(_)) => break,
+                Event::Run(event) | Event::Whole(event) => {
+                    let r = event.into_rows().unwrap_or_default();
                     sent_after += r.len();
                     for row in r {
                         let path = row.path.to_string_lossy().into_owned();
                         rows.insert(path, used_in_row(&row));
                     }
                 }
-                // The last one ends the content phase.
+                // The last one comes after every row of the whole read.
                 Event::ContentReady(_) => {
                     at_content_end = rows.clone();
                     sent_after = 0;
                 }
-                Event::Whole => break,
-                _ => {}
+                Event::ContentProgress { .. } => {}
             }
         }
         assert_eq!(at_content_end.len(), want.len(), "{}", home.display());
@@ -375,7 +377,7 @@ fn the_pickers_content_phase_gives_each_row_its_files_and_tokens_in_the_same_rea
             assert_eq!(
                 at_content_end.get(path),
                 Some(&Some(used.clone())),
-                "{path}: the row as the content phase left it"
+                "{path}: the row as the whole read left it"
             );
         }
         assert_eq!(sent_after, 0, "{}: rows sent again", home.display());

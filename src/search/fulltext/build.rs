@@ -1,45 +1,28 @@
-//! Building the content index and keeping it up to date with the store.
-//!
-//! Owns opening (an index that is missing, damaged, of another version, or whose session table
-//! disagrees with it is started over, never trusted), the text extraction (the transcript rule
-//! with tools off: every real user and assistant message, whole, each once, no tool output, no
-//! injected context) with one more document of the session's labels (name, folder, branch), and
-//! the incremental build: sessions whose file has the size and mtime it was indexed at, and the
-//! same name, are kept, gone ones deleted, new and changed ones read again, in batches, each
-//! batch committed so that searches see it while the build goes on.
+//! The content index's folder and its writing: opening (an index that is missing, damaged, of
+//! another version, or whose session table disagrees with it is started over, never trusted),
+//! the documents of a session (the transcript rule with tools off: every real user and assistant
+//! message, whole, each once, no tool output, no injected context, and one more document of the
+//! session's labels: name, folder, branch), the writer and its commits. Which sessions are read
+//! and when is the tap's (`tap`): the index is brought up to date only as a tap on the index
+//! engine's whole read.
 
-use std::collections::HashMap;
-use std::ffi::OsStr;
 use std::path::Path;
 use std::sync::{Arc, RwLock};
 
-use rayon::prelude::*;
-
-use tantivy::{Index, IndexWriter, ReloadPolicy, TantivyDocument, Term};
+use tantivy::{Index, IndexWriter, ReloadPolicy, TantivyDocument};
 
 use super::schema::{self, Fields, Place};
 use super::table::{Session, Table};
 use super::{ContentIndex, Engine};
 use crate::rollout::record::Role;
-use crate::rollout::summary::ScanState;
-use crate::rollout::transcript::{Entry, TranscriptOptions};
-use crate::store::walk::RolloutFile;
+use crate::rollout::transcript::{Entry, Transcript};
 
 /// Sessions read between two commits.
-const BATCH: usize = 1000;
+pub(super) const BATCH: usize = 1000;
 /// Memory the index writer may use for all its threads.
 const WRITER_MEMORY: usize = 40 << 20;
 /// The file that says which schema version the folder's index is.
 const VERSION_FILE: &str = crate::store::cache::INDEX_MARK;
-
-/// One session to index: its file, id (the row's id) and name, borrowed from the caller's
-/// list of the store's files (a large store's list is not copied again for the build).
-#[derive(Debug, Clone, Copy)]
-pub struct Target<'a> {
-    pub file: &'a RolloutFile,
-    pub id: &'a str,
-    pub name: Option<&'a str>,
-}
 
 /// What a build did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -57,45 +40,9 @@ pub struct BuildStats {
     pub not_updated: Option<String>,
 }
 
-/// Targets for every session among the walked `files` (`ids` holds each one's session id,
-/// `None` for a file that is not a session), named by `names` (session id to name).
-pub fn targets_for<'a>(
-    files: &'a [RolloutFile],
-    ids: &'a [Option<String>],
-    names: &'a HashMap<String, String>,
-) -> Vec<Target<'a>> {
-    files
-        .iter()
-        .zip(ids)
-        .filter_map(|(file, id)| {
-            let id = id.as_deref()?;
-            Some(Target {
-                file,
-                id,
-                name: names.get(id).map(String::as_str),
-            })
-        })
-        .collect()
-}
-
-/// A session read whole by the build: its file as the build knew it, and the row summary's
-/// pass over that file, made on the way ([`crate::store::fork::read_transcript_summarised`]).
-pub type WholePass = (RolloutFile, ScanState);
-
-/// Read one file's messages by the transcript rule (a paginated fork includes its parent's
-/// history), each with its place in the session, then its labels (`name`, the folder and
-/// branch of its metadata), when it has any; and the summary of its own file, when it could be
-/// read.
-fn extract(
-    file: &RolloutFile,
-    files: &[RolloutFile],
-    name: Option<&str>,
-) -> (Vec<(Place, String)>, Option<ScanState>) {
-    let opts = TranscriptOptions::messages_only();
-    let Ok((t, pass)) = crate::store::fork::read_transcript_summarised(file, &mut { files }, &opts)
-    else {
-        return (Vec::new(), None);
-    };
+/// A session's messages, each with its place in the session, then its labels (`name`, the
+/// folder and branch of its metadata), when it has any.
+pub(super) fn messages(t: Transcript, name: Option<&str>) -> Vec<(Place, String)> {
     let mut first = true;
     let meta = t.meta.as_ref();
     let label = schema::label(
@@ -122,7 +69,7 @@ fn extract(
     if !label.is_empty() {
         out.push((Place::Label, label));
     }
-    (out, Some(pass))
+    out
 }
 
 /// Why an index on disk is not used as it is (it is then started over), or cannot be made.
@@ -225,136 +172,11 @@ fn engine(
     })
 }
 
-/// What to do to bring the table to `targets`: sessions to delete and targets to read.
-fn plan(table: &Table, targets: &[Target<'_>]) -> (Vec<u64>, Vec<usize>, usize) {
-    // Keyed by the paths' bytes, as the table keys them.
-    let wanted: foldhash::HashMap<&OsStr, usize> = targets
-        .iter()
-        .enumerate()
-        .map(|(i, t)| (t.file.path.as_os_str(), i))
-        .collect();
-    let gone = table
-        .iter()
-        .filter(|(_, s)| !wanted.contains_key(s.path.as_os_str()))
-        .map(|(n, _)| n)
-        .collect();
-    let mut reused = 0;
-    let mut read = Vec::new();
-    for (i, t) in targets.iter().enumerate() {
-        if wanted.get(t.file.path.as_os_str()) != Some(&i) {
-            continue; // the same path twice: the later one counts
-        }
-        let same = table
-            .number_of(&t.file.path)
-            .and_then(|n| table.get(n))
-            .is_some_and(|s| {
-                s.size == t.file.size
-                    && s.mtime_ms == t.file.mtime_ms
-                    && s.name.as_deref() == t.name
-            });
-        if same {
-            reused += 1;
-        } else {
-            read.push(i);
-        }
-    }
-    (gone, read, reused)
-}
-
-/// Build or update the index in `dir` (in memory when `None`) for `targets`, reading on the
-/// current rayon pool and writing on up to `threads` writer threads. `files` is every rollout
-/// of the store (fork parents). `progress(done, total, index)` is called at the start and
-/// after each committed batch, with the index searchable as far as it goes; when it returns
-/// false the build stops after that batch and `None` is returned (what was committed stays).
-pub fn build(
-    dir: Option<&Path>,
-    targets: &[Target<'_>],
-    files: &[RolloutFile],
-    threads: usize,
-    progress: &mut dyn FnMut(usize, usize, &ContentIndex) -> bool,
-) -> Option<(ContentIndex, BuildStats)> {
-    build_summarising(dir, targets, files, threads, progress, &mut |_| {})
-}
-
-/// [`build`] that also hands `read_whole` the sessions each committed batch read, each with
-/// the row summary's pass over its file (before that batch's `progress`): a caller that
-/// wants sessions' counts, changed files and tokens need not read them again.
-pub fn build_summarising(
-    dir: Option<&Path>,
-    targets: &[Target<'_>],
-    files: &[RolloutFile],
-    threads: usize,
-    progress: &mut dyn FnMut(usize, usize, &ContentIndex) -> bool,
-    read_whole: &mut dyn FnMut(Vec<WholePass>),
-) -> Option<(ContentIndex, BuildStats)> {
-    let (index, rebuilt) = match open(dir) {
-        Ok(opened) => opened,
-        Err(why) => {
-            // No folder for it: an index in memory still answers.
-            let (index, _) = open(None).ok()?;
-            (index, Some(why.to_string()))
-        }
-    };
-    let e = index.engine.clone()?;
-    let (gone, read, reused) = plan(&e.table(), targets);
-    let mut stats = BuildStats {
-        reused,
-        rebuilt,
-        ..BuildStats::default()
-    };
-    let total = targets.len();
-    if !progress(reused, total, &index) {
-        return None;
-    }
-    if gone.is_empty() && read.is_empty() {
-        return Some((index, stats));
-    }
-    let mut writer: IndexWriter = match writer(&e.index, threads) {
-        Ok(w) => w,
-        Err(err) => {
-            stats.not_updated = Some(err.to_string());
-            return Some((index, stats));
-        }
-    };
-    for &n in &gone {
-        writer.delete_term(Term::from_field_u64(e.fields.session, n));
-    }
-    stats.removed = gone.len();
-    if read.is_empty() {
-        if let Err(err) = commit(&e, &mut writer, true, &gone, Vec::new()) {
-            stats.not_updated = Some(err);
-        }
-        progress(total, total, &index);
-        return Some((index, stats));
-    }
-    let mut done = reused;
-    for (b, batch) in read.chunks(BATCH).enumerate() {
-        let (added, passes) = read_batch(&e, &writer, targets, files, batch);
-        if let Err(err) = commit(&e, &mut writer, b == 0, &gone, added) {
-            stats.not_updated = Some(err);
-            return Some((index, stats));
-        }
-        read_whole(passes);
-        stats.read += batch.len();
-        done += batch.len();
-        if !progress(done, total, &index) {
-            return None;
-        }
-    }
-    let _ = writer.wait_merging_threads();
-    // The merges that ended since the last commit replaced segments the reader still maps and
-    // that they read whole: seeing the merged ones lets those pages go (at 30,000 sessions the
-    // picker's resident set otherwise kept 25-30 MB of them until a later build's first
-    // commit). A failed reload leaves the searches on what they had, which is still whole.
-    let _ = e.reader.reload();
-    Some((index, stats))
-}
-
 /// The index writer: up to `threads` indexing threads (at most 4) sharing [`WRITER_MEMORY`],
 /// and one merging thread. Merges run beside the build; one at a time keeps the segments a
 /// merge reads (mapped from disk, so they count in the resident set) and its buffers to those
 /// of one merge, and a machine with a few cores gains nothing from more.
-fn writer(index: &Index, threads: usize) -> tantivy::Result<IndexWriter> {
+pub(super) fn writer(index: &Index, threads: usize) -> tantivy::Result<IndexWriter> {
     let threads = threads.clamp(1, 4);
     let opts = tantivy::indexer::IndexWriterOptions::builder()
         .num_worker_threads(threads)
@@ -364,62 +186,8 @@ fn writer(index: &Index, threads: usize) -> tantivy::Result<IndexWriter> {
     index.writer_with_options(opts)
 }
 
-/// Read the targets `batch` on `threads` threads and hand their messages to `writer` (each
-/// session's old messages deleted first); returns the table entries to record and the passes
-/// made on the way.
-fn read_batch(
-    e: &Engine,
-    writer: &IndexWriter,
-    targets: &[Target<'_>],
-    files: &[RolloutFile],
-    batch: &[usize],
-) -> (Vec<(u64, Session)>, Vec<WholePass>) {
-    let numbered: Vec<(usize, u64, Option<u64>)> = {
-        let mut table = e
-            .table
-            .write()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        batch
-            .iter()
-            .map(|&i| {
-                (
-                    i,
-                    table.take_number(),
-                    table.number_of(&targets[i].file.path),
-                )
-            })
-            .collect()
-    };
-    // On the caller's rayon pool: each session's messages go to the writer as they are read.
-    let (added, passes): (Vec<_>, Vec<Option<WholePass>>) = numbered
-        .par_iter()
-        .map(|&(i, number, old)| {
-            let t = &targets[i];
-            if let Some(old) = old {
-                writer.delete_term(Term::from_field_u64(e.fields.session, old));
-            }
-            let (messages, pass) = extract(t.file, files, t.name);
-            for (ordinal, (place, text)) in messages.iter().enumerate() {
-                let doc = message_doc(&e.fields, number, ordinal, *place, text);
-                // Fails only when the writer is gone; the commit then says so.
-                let _ = writer.add_document(doc);
-            }
-            let session = Session {
-                path: t.file.path.clone(),
-                id: t.id.to_owned(),
-                size: t.file.size,
-                mtime_ms: t.file.mtime_ms,
-                messages: messages.len() as u64,
-                name: t.name.map(str::to_owned),
-            };
-            ((number, session), pass.map(|p| (t.file.clone(), p)))
-        })
-        .unzip();
-    (added, passes.into_iter().flatten().collect())
-}
-
 /// The document of one message.
-fn message_doc(
+pub(super) fn message_doc(
     f: &Fields,
     session: u64,
     ordinal: usize,
@@ -436,7 +204,7 @@ fn message_doc(
 
 /// Commit what the writer holds, record `added` (and, on the first commit, the deletion of
 /// `gone`) in the table, save the table, and let searches see it.
-fn commit(
+pub(super) fn commit(
     e: &Engine,
     writer: &mut IndexWriter,
     first: bool,

@@ -10,8 +10,9 @@
 //! first prompt, prompt, reply); then sessions holding the words between their messages
 //! (`spread`); recency breaks ties. The hit carries the best message's place and a snippet
 //! around its match (`snippet`).
-//! The index is built and kept up to date by [`build`] (incrementally, against its session
-//! table, `table`); [`cached`] is the one entry point the picker and `list --content` use.
+//! The index is kept up to date incrementally, against its session table (`table`), as a tap
+//! on the index engine's whole read (`tap`), or built on its own by [`build`]; [`cached`] is
+//! the one entry point the picker and `list --content` use.
 //! Which text is indexed follows the transcript rule (reading-rules section 5): no tool output,
 //! no injected context.
 
@@ -24,6 +25,7 @@ mod schema;
 mod snippet;
 mod spread;
 mod table;
+pub mod tap;
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;

@@ -26,275 +26,27 @@
 //! changed. Parallel work runs on one rayon pool per run; events go to the caller's sink on
 //! the calling thread, in batches; a sink that returns false stops the run.
 
+mod event;
+mod options;
 mod out;
-mod passes;
 mod plan;
 mod settle;
+mod settled;
+mod spill;
+mod tap;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
 
-use crate::rollout::summary::Until;
 use crate::session::SessionRow;
-use crate::timefmt::Millis;
 
-use super::cache::RowCache;
-use super::walk::RolloutFile;
 use super::{FileIssue, Store};
 
-pub use passes::Passes;
-pub use settle::Stats;
-
-/// How a session's output line (`list --json`) is made, and a fingerprint of that format: a
-/// line kept in the cache is used only under the same format and the same names file.
-#[derive(Debug, Clone, Copy)]
-pub struct Lines {
-    pub render: fn(&SessionRow) -> String,
-    pub format: u64,
-}
-
-/// When a run sends the rows of sessions whose cached state is still good.
-#[derive(Debug, Clone)]
-pub enum Cached {
-    /// As the walk settles them, among the others (a listing).
-    Settled,
-    /// Before walking (the picker's first screen).
-    First,
-    /// Only those the sink does not hold already (a picker's later run): a cached session whose
-    /// file is as the sink's row was made of is neither made nor sent, so the run sends only
-    /// what changed since, and what the sink never had (a cache another process wrote).
-    Known(Arc<Held>),
-}
-
-/// The files a receiver holds rows of, each as its row was made of it (path, size, mtime).
-/// Hashed, not kept: a wrong answer would need two 64-bit hashes to agree.
-#[derive(Debug, Default)]
-pub struct Held {
-    files: foldhash::HashSet<u64>,
-    paths: foldhash::HashSet<u64>,
-    hasher: foldhash::fast::RandomState,
-}
-
-/// What a receiver has of a cached session.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Has {
-    Nothing,
-    /// A row of the same path, made of the file as it was at another time: told when it goes.
-    Path,
-    /// Its row as the cache has it: nothing to send while the file stays so.
-    AsCached,
-}
-
-impl Held {
-    /// Held rows of `files`: each file's path, size and modification time.
-    pub fn of<'a>(files: impl IntoIterator<Item = (&'a Path, u64, Millis)>) -> Held {
-        use std::hash::BuildHasher;
-        let mut held = Held::default();
-        for (path, size, mtime_ms) in files {
-            let path = path.as_os_str().as_encoded_bytes();
-            held.files
-                .insert(held.hasher.hash_one((path, size, mtime_ms)));
-            held.paths.insert(held.hasher.hash_one(path));
-        }
-        held
-    }
-
-    /// What the receiver has of the file at `path` (its bytes), cached with `size` and
-    /// `mtime_ms`.
-    pub(crate) fn has(&self, path: &[u8], size: u64, mtime_ms: Millis) -> Has {
-        use std::hash::BuildHasher;
-        if self
-            .files
-            .contains(&self.hasher.hash_one((path, size, mtime_ms)))
-        {
-            Has::AsCached
-        } else if self.paths.contains(&self.hasher.hash_one(path)) {
-            Has::Path
-        } else {
-            Has::Nothing
-        }
-    }
-}
-
-/// What a run reads and how it reports.
-#[derive(Debug, Clone)]
-pub struct Options {
-    /// Archived sessions are walked too.
-    pub archived: bool,
-    /// How far each file is read: the first prompt (the picker) or to the end (exact counts).
-    pub until: Until,
-    /// The rows cache file; `None` reads everything and writes nothing.
-    pub cache: Option<PathBuf>,
-    /// When the rows of unchanged cached sessions are sent, if at all.
-    pub cached: Cached,
-    /// Make and keep each session's output line, and hand unchanged ones out as [`Row::Kept`].
-    pub lines: Option<Lines>,
-    /// Threads of the run's pool.
-    pub threads: usize,
-    /// The pool's threads run at a lower priority (the picker's, so typing keeps a core).
-    pub background: bool,
-    /// Only files not read to their end before are settled: unchanged files whose cached
-    /// state is a whole pass are skipped (the picker's second run, after its preview run has
-    /// sent their rows whole).
-    pub incomplete_only: bool,
-    /// Keep every walked file in [`Finished::files`] (the content index and the picker take
-    /// their sessions from it; a listing does not need it).
-    pub walked: bool,
-    /// Rows per batch (a batch is also sent when `flush_every` passes).
-    pub batch: usize,
-    pub flush_every: Duration,
-    /// Whole passes the caller made of some files since it had their rows (the picker's
-    /// content index reads each session whole): a file still as it was then is settled from
-    /// its pass, not read, and its row is not sent again (the caller made it from the pass).
-    pub passes: Option<Arc<Passes>>,
-}
-
-impl Options {
-    /// A run that reads `until` with the default pace and no cache.
-    pub fn new(archived: bool, until: Until) -> Self {
-        Options {
-            archived,
-            until,
-            cache: None,
-            cached: Cached::Settled,
-            lines: None,
-            threads: super::default_threads(),
-            background: false,
-            incomplete_only: false,
-            walked: true,
-            batch: 256,
-            flush_every: Duration::from_millis(30),
-            passes: None,
-        }
-    }
-}
-
-/// A session's row as a run hands it out.
-#[derive(Debug, Clone)]
-pub enum Row {
-    /// Made in this run (read, or decoded from the cache). Behind a pointer: most rows of a
-    /// warm `list` are [`Row::Kept`], a few words each; shared, so the picker keeps (and hands
-    /// its search thread) the row as made instead of copies of it.
-    Made(Arc<SessionRow>),
-    /// Unchanged since the cache kept its output line (only with [`Options::lines`]).
-    Kept(Kept),
-}
-
-/// An unchanged session of the rows cache: what it sorts by and its output line.
-#[derive(Debug, Clone)]
-pub struct Kept {
-    cache: Arc<RowCache>,
-    entry: usize,
-}
-
-impl Kept {
-    pub fn updated_ms(&self) -> Millis {
-        self.cache.entries()[self.entry].key().mtime_ms
-    }
-
-    pub fn id(&self) -> &[u8] {
-        self.cache.id(&self.cache.entries()[self.entry])
-    }
-
-    pub fn path(&self) -> &[u8] {
-        self.cache.path(&self.cache.entries()[self.entry])
-    }
-
-    /// The output line (no newline).
-    pub fn line(&self) -> &[u8] {
-        self.cache
-            .line(&self.cache.entries()[self.entry])
-            .unwrap_or_default()
-    }
-}
-
-impl Row {
-    pub fn updated_ms(&self) -> Millis {
-        match self {
-            Row::Made(r) => r.updated_ms,
-            Row::Kept(k) => k.updated_ms(),
-        }
-    }
-
-    pub fn id(&self) -> &[u8] {
-        match self {
-            Row::Made(r) => r.id.as_bytes(),
-            Row::Kept(k) => k.id(),
-        }
-    }
-
-    pub fn path(&self) -> &[u8] {
-        match self {
-            Row::Made(r) => r.path.as_os_str().as_encoded_bytes(),
-            Row::Kept(k) => k.path(),
-        }
-    }
-
-    /// The order of a listing: updated newest first, ties by id descending, then by path (the
-    /// order of [`SessionRow::cmp_updated_desc`]).
-    pub fn cmp_updated_desc(a: &Row, b: &Row) -> std::cmp::Ordering {
-        b.updated_ms()
-            .cmp(&a.updated_ms())
-            .then_with(|| b.id().cmp(a.id()))
-            .then_with(|| a.path().cmp(b.path()))
-    }
-}
-
-/// `rows` in the order of [`Row::cmp_updated_desc`], each row's keys read once (a kept row's
-/// keys are in the cache, a lookup each).
-pub fn newest_first(rows: &[Row]) -> Vec<&Row> {
-    use std::cmp::Reverse;
-    let mut keyed: Vec<_> = rows
-        .iter()
-        .map(|r| ((Reverse(r.updated_ms()), Reverse(r.id()), r.path()), r))
-        .collect();
-    keyed.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    keyed.into_iter().map(|(_, r)| r).collect()
-}
-
-/// What a run tells its sink, in this order: cached `Rows` (with [`Cached::First`]),
-/// `Found`, then `Rows` / `Updated` / `Removed` / `Issue` / `Progress` in any mix, `Note`s,
-/// `Finished`.
-#[derive(Debug)]
-pub enum Event {
-    /// The walk finished: this many rollout files are in the store.
-    Found { total: usize },
-    /// Sessions not sent before in this run.
-    Rows(Vec<Row>),
-    /// Rows that replace earlier ones with the same path (a file that changed since the cache,
-    /// or a fork titled from its parent).
-    Updated(Vec<SessionRow>),
-    /// Rows sent earlier whose files are gone (or are no longer sessions): drop them.
-    Removed(Vec<PathBuf>),
-    /// A file or folder passed over.
-    Issue(FileIssue),
-    /// A file listed, with a warning about it (its session id is in another file too).
-    Note(FileIssue),
-    /// Files settled so far (unchanged cached files count as done at once).
-    Progress { done: usize, total: usize },
-    /// The run ended.
-    Finished(Box<Finished>),
-}
-
-/// The end of a run: what it found and what it did with the cache.
-#[derive(Debug, Default)]
-pub struct Finished {
-    /// Every rollout walked, newest first, with its session id (`None`: not a session); empty
-    /// unless [`Options::walked`].
-    pub files: Vec<(RolloutFile, Option<String>)>,
-    pub rows: usize,
-    /// Files and folders passed over.
-    pub issues: usize,
-    pub elapsed: Duration,
-    pub stats: Stats,
-    /// Why an existing cache was not used (missing, corrupt, old format...).
-    pub cache_ignored: Option<String>,
-    /// The cache had anything to change (and was saved, unless saving is not allowed).
-    pub changed: bool,
-    /// Saving the cache failed (the rows are still right).
-    pub save_error: Option<String>,
-}
+pub use event::{newest_first, Event, Finished, Kept, Row};
+pub(crate) use options::Has;
+pub use options::{Held, Kind, Lines, Options};
+pub use settled::Stats;
+pub use tap::Tap;
 
 /// Run the engine over `store`, telling `sink` what it finds. Returns false when the sink
 /// stopped it.
@@ -356,13 +108,11 @@ pub fn collect(store: &Store, opts: &Options) -> (Vec<Row>, Vec<FileIssue>, Fini
 /// [`collect`] for a run that keeps no output lines: every row made, newest first (in the
 /// order of [`SessionRow::cmp_updated_desc`]).
 pub fn rows(store: &Store, opts: &Options) -> (Vec<SessionRow>, Vec<FileIssue>, Finished) {
-    let (rows, issues, finished) = collect(
-        store,
-        &Options {
-            lines: None,
-            ..opts.clone()
-        },
-    );
+    let mut opts = opts.clone();
+    if let Kind::List { lines } = &mut opts.kind {
+        *lines = None;
+    }
+    let (rows, issues, finished) = collect(store, &opts);
     let mut rows: Vec<SessionRow> = rows
         .into_iter()
         .filter_map(|row| match row {

@@ -7,11 +7,14 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::plan::Work;
-use super::settle::{Fresh, Pass, Settled, Stats};
+use super::settled::{Fresh, Pass, Settled, Stats};
+use super::spill::Spill;
+use super::tap::Tap;
 use super::{Event, Has, Kept, Options, Row};
 use crate::session::SessionRow;
 use crate::store::cache::{self, RowCache};
 use crate::store::walk::RolloutFile;
+use crate::store::FileIssue;
 
 /// A walked file's session id, as far as the run knows it.
 #[derive(Debug, Clone)]
@@ -23,34 +26,51 @@ pub(super) enum Id {
     Made(String),
 }
 
-/// The calling thread's side of a run: the sink, the batch waiting to go, and what the run
-/// learns of each walked file.
-pub(super) struct Out<'s> {
-    pub(super) sink: &'s mut dyn FnMut(Event) -> bool,
-    pub(super) batch_size: usize,
-    pub(super) flush_every: std::time::Duration,
-    pub(super) alive: bool,
-    pub(super) rows: Vec<Row>,
-    pub(super) updated: Vec<SessionRow>,
-    pub(super) removed: Vec<PathBuf>,
-    pub(super) done: usize,
-    pub(super) total: usize,
-    pub(super) issues: usize,
+/// What the run learned of each walked file as the readers settled it, handed over once they
+/// are done.
+#[derive(Default)]
+pub(super) struct Learned {
     pub(super) ids: Vec<Id>,
     /// Each file as its reader looked at it (a start with nothing cached; empty otherwise).
     pub(super) looked: Vec<Option<RolloutFile>>,
-    /// Files that could not be looked at.
-    pub(super) unread: Vec<bool>,
     /// Boxed: a warm run has one slot for every walked file and fills few of them.
     pub(super) fresh: Vec<Option<Box<Fresh>>>,
+    /// The states of `fresh`, waiting for the save.
+    pub(super) spill: Spill,
+    /// Forks to title from their parents.
     pub(super) forks: Vec<SessionRow>,
     pub(super) stats: Stats,
+    /// Files and folders passed over.
+    pub(super) issues: usize,
+    /// Why an existing cache was not used.
     pub(super) ignored: Option<String>,
-    pub(super) last_flush: Option<Instant>,
+}
+
+/// The calling thread's side of a run: the sink, the batch waiting to go, and what the run
+/// learns of each walked file.
+pub(super) struct Out<'s> {
+    sink: &'s mut dyn FnMut(Event) -> bool,
+    batch_size: usize,
+    flush_every: std::time::Duration,
+    alive: bool,
+    rows: Vec<Row>,
+    updated: Vec<SessionRow>,
+    removed: Vec<PathBuf>,
+    done: usize,
+    total: usize,
+    learned: Learned,
+    last_flush: Option<Instant>,
+    /// Told after each batch of settled files.
+    tap: Option<Arc<dyn Tap>>,
 }
 
 impl<'s> Out<'s> {
-    pub(super) fn new(sink: &'s mut dyn FnMut(Event) -> bool, opts: &Options) -> Self {
+    /// The calling thread's side of a run whose cache was not used because of `ignored`.
+    pub(super) fn new(
+        sink: &'s mut dyn FnMut(Event) -> bool,
+        opts: &Options,
+        ignored: Option<String>,
+    ) -> Self {
         Out {
             sink,
             batch_size: opts.batch.max(1),
@@ -61,16 +81,34 @@ impl<'s> Out<'s> {
             removed: Vec::new(),
             done: 0,
             total: 0,
-            issues: 0,
-            ids: Vec::new(),
-            looked: Vec::new(),
-            unread: Vec::new(),
-            fresh: Vec::new(),
-            forks: Vec::new(),
-            stats: Stats::default(),
-            ignored: None,
+            learned: Learned {
+                ignored,
+                spill: spill(opts),
+                ..Learned::default()
+            },
             last_flush: None,
+            tap: opts.tap.clone(),
         }
+    }
+
+    /// The sink still listens.
+    pub(super) fn alive(&self) -> bool {
+        self.alive
+    }
+
+    /// The walk found `total` files, and these problems.
+    pub(super) fn found(&mut self, total: usize, issues: Vec<FileIssue>) {
+        self.total = total;
+        self.send(Event::Found { total });
+        self.learned.issues += issues.len();
+        for issue in issues {
+            self.send(Event::Issue(issue));
+        }
+    }
+
+    /// What the run learned of the walked files (taken: asked once, after the readers).
+    pub(super) fn learned(&mut self) -> Learned {
+        std::mem::take(&mut self.learned)
     }
 
     pub(super) fn send(&mut self, event: Event) {
@@ -86,12 +124,12 @@ impl<'s> Out<'s> {
         sent: &[Has],
         cold: bool,
     ) {
-        self.ids = vec![Id::None; files.len()];
+        let learned = &mut self.learned;
+        learned.ids = vec![Id::None; files.len()];
         if cold {
-            self.looked = vec![None; files.len()];
+            learned.looked = vec![None; files.len()];
         }
-        self.unread = vec![false; files.len()];
-        self.fresh = (0..files.len()).map(|_| None).collect();
+        learned.fresh = (0..files.len()).map(|_| None).collect();
         self.removed.extend(
             work.gone
                 .iter()
@@ -99,10 +137,10 @@ impl<'s> Out<'s> {
                 .map(|&e| cache::path_from(rc.path(&rc.entries()[e]))),
         );
         for &(i, e) in work.kept.iter().chain(&work.skipped) {
-            self.ids[i] = Id::Cached(e);
+            learned.ids[i] = Id::Cached(e);
         }
-        self.stats.reused = work.kept.len() + work.skipped.len();
-        self.done = self.stats.reused;
+        learned.stats.reused = work.kept.len() + work.skipped.len();
+        self.done = learned.stats.reused;
         let kept = work.kept.iter().map(|&(_, e)| {
             Row::Kept(Kept {
                 cache: Arc::clone(rc),
@@ -123,7 +161,10 @@ impl<'s> Out<'s> {
     ) {
         loop {
             match rx.recv_timeout(self.flush_every) {
-                Ok(settled) => settled.into_iter().for_each(|s| self.take(s, files, sent)),
+                Ok(settled) => {
+                    settled.into_iter().for_each(|s| self.take(s, files, sent));
+                    self.alive = self.alive && self.tap.as_ref().is_none_or(|tap| tap.settled());
+                }
                 Err(mpsc::RecvTimeoutError::Timeout) => {}
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
             }
@@ -144,20 +185,19 @@ impl<'s> Out<'s> {
     fn take(&mut self, s: Settled, files: &[RolloutFile], sent: &[Has]) {
         self.done += 1;
         let i = s.todo.file;
-        if let Some(slot) = self.looked.get_mut(i) {
+        if let Some(slot) = self.learned.looked.get_mut(i) {
             *slot = s.looked;
         }
         match s.pass {
-            Pass::Unread => self.unread[i] = true,
-            Pass::Reused => self.stats.reused += 1,
-            Pass::Passed => self.stats.passed += 1,
+            Pass::Unread => {}
+            Pass::Reused => self.learned.stats.reused += 1,
             Pass::Resumed(b) => {
-                self.stats.resumed += 1;
-                self.stats.bytes_read += b;
+                self.learned.stats.resumed += 1;
+                self.learned.stats.bytes_read += b;
             }
             Pass::Rescanned(b) => {
-                self.stats.rescanned += 1;
-                self.stats.bytes_read += b;
+                self.learned.stats.rescanned += 1;
+                self.learned.stats.bytes_read += b;
             }
         }
         let has = s.todo.entry.map_or(Has::Nothing, |(e, _)| sent[e]);
@@ -165,36 +205,35 @@ impl<'s> Out<'s> {
             Ok(made) => made,
             Err(issue) => {
                 // Not a session (yet): forget it so a later run looks again.
-                self.stats.forgotten += usize::from(s.todo.entry.is_some());
+                self.learned.stats.forgotten += usize::from(s.todo.entry.is_some());
                 if has != Has::Nothing {
                     self.removed.push(files[i].path.clone());
                 }
-                self.issues += 1;
+                self.learned.issues += 1;
                 self.send(Event::Issue(issue));
                 return;
             }
         };
         let row = made.row;
-        self.stats.stored += usize::from(made.state.is_some());
-        self.stats.lines += usize::from(made.line.is_some());
+        self.learned.stats.stored += usize::from(made.state.is_some());
+        self.learned.stats.lines += usize::from(made.line.is_some());
         if made.state.is_some() || made.line.is_some() {
-            self.fresh[i] = Some(Box::new(Fresh {
-                state: made.state,
+            let state = made.state.map(|s| self.learned.spill.push(&s));
+            self.learned.fresh[i] = Some(Box::new(Fresh {
+                state,
                 line: made.line,
                 id: row.id.clone(),
                 fork: made.fork,
                 complete: made.complete,
             }));
         }
-        self.ids[i] = Id::Made(row.id.clone());
+        self.learned.ids[i] = Id::Made(row.id.clone());
         let titled = row.first_user_message.is_some();
-        // A fork's row made by the caller from its pass was titled and counted then.
-        let passed = matches!(s.pass, Pass::Passed);
-        if made.fork && !passed && (!titled || row.user_messages.is_some()) {
-            self.forks.push(row.clone());
+        if made.fork && (!titled || row.user_messages.is_some()) {
+            self.learned.forks.push(row.clone());
         }
         match (has, s.pass) {
-            (Has::AsCached, Pass::Reused) | (_, Pass::Passed) => {}
+            (Has::AsCached, Pass::Reused) => {}
             (Has::Nothing, _) => self.rows.push(Row::Made(Arc::new(row))),
             _ => self.updated.push(row),
         }
@@ -217,5 +256,14 @@ impl<'s> Out<'s> {
         let (done, total) = (self.done, self.total);
         self.send(Event::Progress { done, total });
         self.last_flush = Some(Instant::now());
+    }
+}
+
+/// Where the states a run reads wait for the save: a whole read's in a file beside the rows
+/// cache (it runs beside the picker's content index build), any other run's in memory.
+fn spill(opts: &Options) -> Spill {
+    match (&opts.kind, opts.cache.as_deref()) {
+        (super::Kind::Whole, Some(cache)) => Spill::beside(cache.parent()),
+        _ => Spill::default(),
     }
 }

@@ -16,6 +16,8 @@ pub(super) struct Todo {
     pub file: usize,
     /// The cache entry it starts from and how (none: read from the start).
     pub entry: Option<(usize, Plan)>,
+    /// The run's tap wants its entries: it is read whole.
+    pub tapped: bool,
 }
 
 /// The plan of a run.
@@ -44,9 +46,11 @@ pub(super) struct Ask<'a> {
     pub lines: bool,
     /// What the sink has of each entry.
     pub sent: &'a [Has],
-    /// Unchanged files whose cached state is a whole pass need nothing (an earlier run of the
-    /// caller's made their rows whole).
-    pub incomplete_only: bool,
+    /// A whole read: unchanged files whose cached state is a whole pass need nothing (the
+    /// sink has their rows whole already).
+    pub whole: bool,
+    /// The files the run's tap wants the entries of (empty: no tap): they are read whole.
+    pub tapped: &'a [bool],
 }
 
 /// Merge `files` (newest name first, as walked) with the entries of `rc` (path order).
@@ -70,10 +74,12 @@ pub(super) fn plan(files: &[RolloutFile], rc: &RowCache, ask: &Ask) -> Work {
                 found => break found == Some(Ordering::Equal),
             }
         };
+        let tapped = ask.tapped.get(i).copied().unwrap_or(false);
         if !matched {
             work.todo.push(Todo {
                 file: i,
                 entry: None,
+                tapped,
             });
             continue;
         }
@@ -83,11 +89,11 @@ pub(super) fn plan(files: &[RolloutFile], rc: &RowCache, ask: &Ask) -> Work {
         let key = entries[e].key();
         let how = cache::plan(&key, file);
         let sent = ask.sent.get(e) == Some(&Has::AsCached);
-        if how == Plan::Fresh && key.session && key.complete && ask.incomplete_only {
+        if how == Plan::Fresh && key.session && key.complete && ask.whole && !tapped {
             work.skipped.push((i, e));
             continue;
         }
-        if how == Plan::Fresh && key.session && !key.fork {
+        if how == Plan::Fresh && key.session && !key.fork && !tapped {
             if ask.lines && rc.line(&entries[e]).is_some() {
                 work.kept.push((i, e));
                 continue;
@@ -102,6 +108,7 @@ pub(super) fn plan(files: &[RolloutFile], rc: &RowCache, ask: &Ask) -> Work {
         work.todo.push(Todo {
             file: i,
             entry: Some((e, how)),
+            tapped,
         });
     }
     for e in next..entries.len() {

@@ -12,92 +12,17 @@ use std::time::Instant;
 use rayon::prelude::*;
 use rayon::ThreadPool;
 
-use super::out::{Id, Out};
+use super::out::{Id, Learned, Out};
 use super::plan::{self, Todo, Work};
-use super::{Cached, Event, Finished, Has, Options, Row};
+use super::settled::{Made, Pass, Settled};
+use super::{Event, Finished, Has, Kind, Options, Row};
 use crate::rollout::summary::{ScanOptions, ScanState, Until};
-use crate::session::SessionRow;
 use crate::store::cache::{self, LoadOutcome, Plan, RowCache, Stamp};
 use crate::store::walk::RolloutFile;
 use crate::store::{fork, issues, reader, FileIssue, Store};
 
-/// What a run did: the test-visible account of the work.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Stats {
-    /// Files whose cached state (or line) was used without reading.
-    pub reused: usize,
-    /// Files read on from a cached offset (grown, or incomplete when counts were needed).
-    pub resumed: usize,
-    /// Files read from the start (new or rewritten).
-    pub rescanned: usize,
-    /// Files settled from a whole pass the caller made ([`super::Options::passes`]).
-    pub passed: usize,
-    /// Cached files that are gone.
-    pub removed: usize,
-    /// Walked files the cache had an entry for.
-    pub cached: usize,
-    /// Bytes of (decompressed) text read by all passes.
-    pub bytes_read: u64,
-    /// States written into the cache (files read, new or changed).
-    pub stored: usize,
-    /// Entries dropped for files that are not sessions (yet).
-    pub forgotten: usize,
-    /// Output lines made (and kept in the cache).
-    pub lines: usize,
-}
-
-impl Stats {
-    /// Whether the run changed the cache (so it is worth saving). A file that is not a session
-    /// and was not cached either is read each time but changes nothing.
-    pub fn changed_cache(&self) -> bool {
-        self.stored + self.forgotten + self.removed + self.lines > 0
-    }
-}
-
 /// Files a reader takes at a time.
 const CHUNK: usize = 8;
-
-/// How a file's pass went.
-#[derive(Debug, Clone, Copy)]
-pub(super) enum Pass {
-    /// The file could not be looked at.
-    Unread,
-    Reused,
-    /// From a pass the caller made: the caller has the row.
-    Passed,
-    Resumed(u64),
-    Rescanned(u64),
-}
-
-/// A session a reader made, and what the cache keeps of it anew.
-pub(super) struct Made {
-    pub(super) row: SessionRow,
-    /// The state's bytes, when the file was read.
-    pub(super) state: Option<Vec<u8>>,
-    /// The output line, when one was made.
-    pub(super) line: Option<String>,
-    pub(super) fork: bool,
-    /// The state is a whole pass.
-    pub(super) complete: bool,
-}
-
-/// One settled file.
-pub(super) struct Settled {
-    pub(super) todo: Todo,
-    /// The file as looked at by its reader (a start with nothing cached), when it could be.
-    pub(super) looked: Option<RolloutFile>,
-    pub(super) pass: Pass,
-    pub(super) made: Result<Made, FileIssue>,
-}
-
-/// What the cache keeps anew for one walked file.
-pub(super) struct Fresh {
-    pub(super) state: Option<Vec<u8>>,
-    pub(super) line: Option<String>,
-    pub(super) id: String,
-    pub(super) fork: bool,
-    pub(super) complete: bool,
-}
 
 pub(super) struct Run<'a> {
     store: &'a Store,
@@ -120,7 +45,7 @@ impl<'a> Run<'a> {
             pool,
             started: Instant::now(),
             names: OnceLock::new(),
-            stamp: stamp(store, opts),
+            stamp: opts.lines().map_or(Stamp::default(), |l| l.stamp),
             stop: AtomicBool::new(false),
             cold: false,
         }
@@ -137,28 +62,18 @@ impl<'a> Run<'a> {
 
     pub(super) fn go(mut self, sink: &mut dyn FnMut(Event) -> bool) -> bool {
         let file = self.opts.cache.as_deref();
-        let head = match (file, &self.opts.cached) {
-            (Some(file), Cached::First) => RowCache::head(file, &self.store.home),
+        let head = match (file, &self.opts.kind) {
+            (Some(file), Kind::First) => RowCache::head(file, &self.store.home),
             _ => RowCache::empty(&self.store.home),
         };
         if !head.is_empty() && !sink(Event::Rows(self.rows_of(&head, None))) {
             return false;
         }
-        let archived = self.opts.archived;
         // With no cache file the files are listed by name only: each reader looks at its file
-        // first, so reading starts as soon as the names are listed.
-        self.cold = head.is_empty() && file.is_none_or(|f| !f.is_file());
-        let look = !self.cold;
-        let ((files, walk_issues), (mut rc, outcome)) = self.pool.install(|| {
-            rayon::join(
-                || self.store.walk(archived, look),
-                || match file {
-                    Some(file) if look => RowCache::load(file, &self.store.home),
-                    Some(_) => (RowCache::empty(&self.store.home), LoadOutcome::missing()),
-                    None => (RowCache::empty(&self.store.home), LoadOutcome::Loaded),
-                },
-            )
-        });
+        // first, so reading starts as soon as the names are listed. A tap compares what it has
+        // with each file as it is: they are looked at while walked.
+        self.cold = head.is_empty() && file.is_none_or(|f| !f.is_file()) && self.opts.tap.is_none();
+        let ((files, walk_issues), (mut rc, outcome)) = self.walk_and_load();
         let mut in_head: Vec<Vec<u8>> = head
             .entries()
             .iter()
@@ -168,48 +83,68 @@ impl<'a> Run<'a> {
         in_head.sort_unstable();
         rc.adopt(head);
         let sent = self.sent(&rc);
-        if matches!(self.opts.cached, Cached::First) {
+        if matches!(self.opts.kind, Kind::First) {
             let rest = self.rows_of(&rc, Some(&in_head));
             if !rest.is_empty() && !sink(Event::Rows(rest)) {
                 return false;
             }
         }
         let rc = Arc::new(rc);
-        let mut out = Out::new(sink, self.opts);
-        out.ignored = match outcome {
+        let ignored = match outcome {
             LoadOutcome::Ignored(why) if file.is_some() => Some(why),
             _ => None,
         };
-        out.total = files.len();
-        out.send(Event::Found { total: files.len() });
-        out.issues += walk_issues.len();
-        for issue in walk_issues {
-            out.send(Event::Issue(issue));
-        }
-        let ask = plan::Ask {
-            until: self.opts.until,
-            archived,
-            lines: self.opts.lines.is_some() && rc.stamp() == self.stamp,
-            sent: &sent,
-            incomplete_only: self.opts.incomplete_only,
-        };
-        let work = plan::plan(&files, &rc, &ask);
+        let mut out = Out::new(sink, self.opts, ignored);
+        out.found(files.len(), walk_issues);
+        let work = self.plan(&files, &rc, &sent);
         out.begin(&rc, &files, &work, &sent, self.cold);
         self.settle_all(&rc, &files, &work, &sent, &mut out);
-        if !out.alive {
+        if !out.alive() {
             return false;
         }
+        let mut learned = out.learned();
         let files = if self.cold {
-            // Each file as its reader looked at it; one that could not be is dropped below.
+            // Each file as its reader looked at it.
             files
                 .into_iter()
-                .zip(std::mem::take(&mut out.looked))
+                .zip(std::mem::take(&mut learned.looked))
                 .map(|(f, looked)| looked.unwrap_or(f))
                 .collect()
         } else {
             files
         };
-        self.finish(rc, files, &work, out)
+        self.finish(rc, files, &work, learned, out)
+    }
+
+    /// The walk, and the rows cache loaded beside it (looked at only when the run is not
+    /// cold).
+    fn walk_and_load(&self) -> ((Vec<RolloutFile>, Vec<FileIssue>), (RowCache, LoadOutcome)) {
+        let home = &self.store.home;
+        let look = !self.cold;
+        self.pool.install(|| {
+            rayon::join(
+                || self.store.walk(self.opts.archived, look),
+                || match self.opts.cache.as_deref() {
+                    Some(file) if look => RowCache::load(file, home),
+                    Some(_) => (RowCache::empty(home), LoadOutcome::missing()),
+                    None => (RowCache::empty(home), LoadOutcome::Loaded),
+                },
+            )
+        })
+    }
+
+    /// What to do with each walked file, the tap asked which it wants.
+    fn plan(&self, files: &[RolloutFile], rc: &RowCache, sent: &[Has]) -> Work {
+        let tapped = self.opts.tap.as_ref().map(|tap| tap.wants(files));
+        let ask = plan::Ask {
+            until: self.opts.until(),
+            archived: self.opts.archived,
+            lines: self.opts.lines().is_some() && rc.stamp() == self.stamp,
+            sent,
+            whole: matches!(self.opts.kind, Kind::Whole),
+            tapped: tapped.as_deref().unwrap_or_default(),
+        };
+        plan::plan(files, rc, &ask)
     }
 
     /// What the sink has of each entry of `rc` (the rows sent first, or those it holds).
@@ -222,10 +157,12 @@ impl<'a> Run<'a> {
                 Has::Nothing
             }
         };
-        match &self.opts.cached {
-            Cached::Settled => vec![Has::Nothing; rc.len()],
-            Cached::First => entries.map(|e| wanted(e, Has::AsCached)).collect(),
-            Cached::Known(held) => entries
+        match &self.opts.kind {
+            Kind::List { .. } => vec![Has::Nothing; rc.len()],
+            Kind::First => entries.map(|e| wanted(e, Has::AsCached)).collect(),
+            // The first or a later run sent a row of every cached session.
+            Kind::Whole => entries.map(|e| wanted(e, Has::Path)).collect(),
+            Kind::Later(held) => entries
                 .map(|e| {
                     let key = e.key();
                     wanted(e, held.has(rc.path(e), key.size, key.mtime_ms))
@@ -280,7 +217,7 @@ impl<'a> Run<'a> {
                     });
             });
             out.receive(&rx, files, sent);
-            if !out.alive {
+            if !out.alive() {
                 self.stop.store(true, Ordering::Relaxed);
             }
             // The readers end by themselves once told to stop; what they still send is dropped.
@@ -289,15 +226,16 @@ impl<'a> Run<'a> {
     }
 
     /// Settle one file: from the cache when that is enough, else read (on from a cached offset
-    /// when it only grew); its row, or why it is not a session.
+    /// when it only grew; whole, once, when the tap wants it); its row, or why it is not a
+    /// session.
     fn settle(&self, rc: &RowCache, files: &[RolloutFile], todo: Todo) -> Settled {
         if !self.cold {
-            return self.settle_file(rc, &files[todo.file], todo);
+            return self.settle_file(rc, files, &files[todo.file], todo);
         }
         match files[todo.file].clone().look() {
             Ok(file) => Settled {
                 looked: Some(file.clone()),
-                ..self.settle_file(rc, &file, todo)
+                ..self.settle_file(rc, files, &file, todo)
             },
             Err(issue) => Settled {
                 todo,
@@ -309,27 +247,33 @@ impl<'a> Run<'a> {
     }
 
     /// [`Run::settle`] of a file looked at.
-    fn settle_file(&self, rc: &RowCache, file: &RolloutFile, todo: Todo) -> Settled {
+    fn settle_file(
+        &self,
+        rc: &RowCache,
+        files: &[RolloutFile],
+        file: &RolloutFile,
+        todo: Todo,
+    ) -> Settled {
         let entry = todo.entry.map(|(e, how)| (&rc.entries()[e], how));
-        let (passed, pass_bytes) = match self.opts.passes.as_deref().and_then(|p| p.of(file)) {
-            Some((state, bytes)) => (Some(state), Some(bytes)),
-            None => (None, None),
-        };
-        let given = passed.is_some();
-        let (mut state, fresh) = match (passed, entry) {
-            (Some(state), _) => (state, true),
-            (None, Some((e, how))) if how != Plan::Rescan => match rc.state(e) {
+        if todo.tapped {
+            if let Some(settled) = self.settle_tapped(files, file, todo) {
+                return settled;
+            }
+        }
+        let (mut state, fresh) = match entry {
+            Some((e, how)) if how != Plan::Rescan => match rc.state(e) {
                 // A grown file is read on from the state's offset, which must lie within it.
                 Some(s) if how == Plan::Fresh || s.offset <= file.size => (s, how == Plan::Fresh),
                 _ => (ScanState::default(), false),
             },
             _ => (ScanState::default(), false),
         };
-        let read = !fresh || (self.opts.until == Until::End && !state.complete);
+        let until = self.opts.until();
+        let read = !fresh || (until == Until::End && !state.complete);
         let from = state.offset;
-        let mut pass = if given { Pass::Passed } else { Pass::Reused };
+        let mut pass = Pass::Reused;
         if read {
-            let scanned = reader::scan_file(file, &mut state, &ScanOptions::new(self.opts.until));
+            let scanned = reader::scan_file(file, &mut state, &ScanOptions::new(until));
             let bytes = state.offset.saturating_sub(from);
             pass = if from == 0 {
                 Pass::Rescanned(bytes)
@@ -345,48 +289,87 @@ impl<'a> Run<'a> {
                 };
             }
         }
-        if let Some(issue) = reader::not_a_session(file, &state) {
-            return Settled {
-                todo,
-                looked: None,
-                pass,
-                made: Err(issue),
-            };
+        let kept_line =
+            entry.is_some_and(|(e, _)| rc.line(e).is_some() && rc.stamp() == self.stamp);
+        Settled {
+            todo,
+            looked: None,
+            pass,
+            made: self.made(file, state, read, kept_line),
         }
-        let keep = (read || given) && self.opts.cache.is_some();
-        // A pass's bytes are its state's encoding already.
-        let encoded = keep.then(|| pass_bytes.unwrap_or_else(|| cache::encode_state(&state)));
+    }
+
+    /// A file the tap wants, read whole once: for its row and for the tap. `None` when it
+    /// could not be read so (it is then read as any other file; the tap is told).
+    fn settle_tapped(
+        &self,
+        files: &[RolloutFile],
+        file: &RolloutFile,
+        todo: Todo,
+    ) -> Option<Settled> {
+        let tap = self.opts.tap.as_deref()?;
+        let read = fork::read_transcript_summarised(file, &mut { files }, &tap.options());
+        let Ok((transcript, state)) = read else {
+            tap.take(file, None);
+            return None;
+        };
+        let pass = Pass::Rescanned(state.offset);
+        let made = self.made(file, state, true, false);
+        tap.take(file, made.as_ref().ok().map(|m| (&m.row, transcript)));
+        Some(Settled {
+            todo,
+            looked: None,
+            pass,
+            made,
+        })
+    }
+
+    /// The row of a file's `state` (`read` in this run, or as cached, with its output line
+    /// kept when `kept_line`), and what the cache keeps of it anew; or why it is not a session.
+    fn made(
+        &self,
+        file: &RolloutFile,
+        state: ScanState,
+        read: bool,
+        kept_line: bool,
+    ) -> Result<Made, FileIssue> {
+        if let Some(issue) = reader::not_a_session(file, &state) {
+            return Err(issue);
+        }
+        let keep = read && self.opts.cache.is_some();
+        let encoded = keep.then(|| cache::encode_state(&state));
         let fork = state
             .meta
             .as_ref()
             .is_some_and(|m| m.history_base.is_some());
         let complete = state.complete;
         let row = reader::row_from_state(file, state, self.names());
-        let has_line = |e: &cache::Entry| rc.line(e).is_some() && rc.stamp() == self.stamp;
-        let want_line = !fork && (read || given || !entry.is_some_and(|(e, _)| has_line(e)));
-        let line = match self.opts.lines {
+        let want_line = !fork && (read || !kept_line);
+        let line = match self.opts.lines() {
             Some(lines) if want_line => Some((lines.render)(&row)),
             _ => None,
         };
-        Settled {
-            todo,
-            looked: None,
-            pass,
-            made: Ok(Made {
-                row,
-                state: encoded,
-                line,
-                fork,
-                complete,
-            }),
-        }
+        Ok(Made {
+            row,
+            state: encoded,
+            line,
+            fork,
+            complete,
+        })
     }
 
     /// Forks titled from their parents, duplicate ids, the cache saved, `Finished`.
-    fn finish(self, rc: Arc<RowCache>, files: Vec<RolloutFile>, work: &Work, mut out: Out) -> bool {
+    fn finish(
+        self,
+        rc: Arc<RowCache>,
+        files: Vec<RolloutFile>,
+        work: &Work,
+        mut learned: Learned,
+        mut out: Out,
+    ) -> bool {
         // Every row goes before the updates that title forks.
         out.flush();
-        let forks = std::mem::take(&mut out.forks);
+        let forks = std::mem::take(&mut learned.forks);
         let titled = self.pool.install(|| {
             forks
                 .into_par_iter()
@@ -402,7 +385,7 @@ impl<'a> Run<'a> {
         }
         // Each id read once, as it is hashed: most are the cache's own bytes, scattered
         // through its map, and reading one is mostly waiting for memory.
-        let known = std::mem::take(&mut out.ids);
+        let known = std::mem::take(&mut learned.ids);
         let id_of = |id| id_of(&rc, id);
         let dups = issues::duplicate_ids(
             known
@@ -414,36 +397,34 @@ impl<'a> Run<'a> {
             out.send(Event::Note(note));
         }
         out.flush();
-        let mut stats = std::mem::take(&mut out.stats);
+        // Every row is sent: the tap's end comes after them.
+        if let (Some(tap), true) = (&self.opts.tap, out.alive()) {
+            tap.end();
+        }
+        let mut stats = std::mem::take(&mut learned.stats);
         stats.removed = work.gone.len();
         stats.cached = work.entry_of.iter().flatten().count();
-        let changed = stats.changed_cache() || out.ignored.is_some();
+        let changed = stats.changed_cache() || learned.ignored.is_some();
         let mut save_error = None;
         if let (true, Some(file)) = (changed, self.opts.cache.as_deref()) {
             if cache::allowed(file, &self.store.home) {
-                save_error = self.save(file, &rc, &files, work, &out, &known).err();
+                save_error = self.save(file, &rc, &files, work, &learned, &known).err();
             }
         }
         let rows = known.iter().filter(|id| !matches!(id, Id::None)).count();
-        let walked = if self.opts.walked {
-            walked(files, known.iter().map(id_of), &out.unread)
-        } else {
-            // Tens of thousands of paths: not worth waiting for on the way to the output.
-            crate::store::drop_later(files);
-            Vec::new()
-        };
+        // Tens of thousands of paths: not worth waiting for on the way to the output.
+        crate::store::drop_later(files);
         let finished = Finished {
-            files: walked,
             rows,
-            issues: out.issues,
+            issues: learned.issues,
             elapsed: self.started.elapsed(),
             stats,
-            cache_ignored: out.ignored.take(),
+            cache_ignored: learned.ignored.take(),
             changed,
             save_error: save_error.map(|e| e.to_string()),
         };
         out.send(Event::Finished(Box::new(finished)));
-        out.alive
+        out.alive()
     }
 
     /// Save what the run ends with: the walked sessions (kept as read, or anew) and the entries
@@ -454,10 +435,14 @@ impl<'a> Run<'a> {
         rc: &RowCache,
         files: &[RolloutFile],
         work: &Work,
-        out: &Out,
+        learned: &Learned,
         ids: &[Id],
     ) -> std::io::Result<()> {
-        let stamp = if self.opts.lines.is_some() {
+        let spilled = learned
+            .spill
+            .view()
+            .ok_or_else(|| std::io::Error::other("the states read could not be read back"))?;
+        let stamp = if self.opts.lines().is_some() {
             self.stamp
         } else {
             rc.stamp()
@@ -468,7 +453,7 @@ impl<'a> Run<'a> {
         let mut records = Vec::with_capacity(files.len() + work.unwalked.len());
         for (i, f) in files.iter().enumerate().rev() {
             let old = work.entry_of[i].map(|e| &entries[e]);
-            match (&out.fresh[i], old) {
+            match (&learned.fresh[i], old) {
                 (Some(new), _) => records.push((
                     cache::RecordRef {
                         path: f.path.as_os_str().as_encoded_bytes(),
@@ -482,7 +467,7 @@ impl<'a> Run<'a> {
                             complete: new.complete,
                         },
                         state: match (&new.state, old) {
-                            (Some(state), _) => state,
+                            (Some(state), _) => spilled.get(state),
                             (None, Some(e)) => rc.record(e, false).state,
                             (None, None) => continue,
                         },
@@ -518,48 +503,5 @@ fn id_text(id: &[u8]) -> Cow<'_, str> {
     match std::str::from_utf8(id) {
         Ok(text) => Cow::Borrowed(text),
         Err(_) => String::from_utf8_lossy(id),
-    }
-}
-
-/// Every walked file that could be looked at, newest first, with its session id.
-fn walked<'a>(
-    files: Vec<RolloutFile>,
-    ids: impl Iterator<Item = Option<Cow<'a, str>>>,
-    unread: &[bool],
-) -> Vec<(RolloutFile, Option<String>)> {
-    let mut walked: Vec<(RolloutFile, Option<String>)> = files
-        .into_iter()
-        .zip(ids)
-        .enumerate()
-        .filter(|(i, _)| !unread.get(*i).copied().unwrap_or(false))
-        .map(|(_, (file, id))| (file, id.map(Cow::into_owned)))
-        .collect();
-    walked.sort_unstable_by(|a, b| newest_first(&a.0, &b.0));
-    walked
-}
-
-/// Most recently modified first; ties in path order, so the order is the same from run to run.
-pub(super) fn newest_first(a: &RolloutFile, b: &RolloutFile) -> std::cmp::Ordering {
-    b.mtime_ms
-        .cmp(&a.mtime_ms)
-        .then_with(|| a.path.cmp(&b.path))
-}
-
-/// The stamp this run's output lines are made under: the names file as it is now, and the line
-/// format (none when no lines are made).
-fn stamp(store: &Store, opts: &Options) -> Stamp {
-    let names = std::fs::metadata(store.home.join("session_index.jsonl"))
-        .ok()
-        .filter(std::fs::Metadata::is_file);
-    let mtime_ns = |m: &std::fs::Metadata| {
-        m.modified()
-            .ok()
-            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-            .map_or(0, |d| d.as_nanos() as u64)
-    };
-    Stamp {
-        names_len: names.as_ref().map_or(0, std::fs::Metadata::len),
-        names_mtime_ns: names.as_ref().map_or(0, mtime_ns),
-        format: opts.lines.map_or(0, |l| l.format),
     }
 }

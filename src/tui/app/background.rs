@@ -6,8 +6,9 @@ use super::searches::Freshness;
 use super::types::Reselect;
 use super::App;
 use crate::rollout::transcript::Transcript;
-use crate::search::fulltext::ContentHit;
+use crate::search::fulltext::{ContentHit, ContentIndex};
 use crate::session::SessionRow;
+use crate::store::engine;
 use crate::tui::action::Focus;
 use crate::workers::conversation_reader::ReadError;
 use crate::workers::indexer::Event;
@@ -18,14 +19,22 @@ impl App {
     /// An indexer event.
     pub fn apply_index(&mut self, event: Event) {
         self.index.apply(&event);
+        let (event, whole) = match event {
+            Event::Run(event) => (event, false),
+            Event::Whole(event) => (event, true),
+            Event::ContentProgress { .. } => return,
+            Event::ContentReady(index) => return self.take_content_index(index),
+        };
         match event {
             // A later run's cached rows, sent before it walks, are what the list has: taking
             // them would bring back, until the walk says they are gone, sessions deleted or
             // moved since the cache was written.
-            Event::Rows(_) if self.index.rerun_before_walk() => {}
+            engine::Event::Rows(_) if !whole && self.index.rerun_before_walk() => {}
             // Rows of a later run (the store read again) may be known already.
-            Event::Rows(rows) | Event::Updated(rows) => self.take_rows(rows),
-            Event::Removed(paths) => {
+            event @ (engine::Event::Rows(_) | engine::Event::Updated(_)) => {
+                self.take_rows(event.into_rows().unwrap_or_default());
+            }
+            engine::Event::Removed(paths) => {
                 if let Some(row) = self.selected_row().filter(|r| paths.contains(&r.path)) {
                     let title = super::session_actions::short_title(row.title());
                     self.screen
@@ -34,13 +43,14 @@ impl App {
                 self.rows.remove(&paths);
                 self.rows_changed();
             }
-            Event::Found { .. }
-            | Event::Issue(_)
-            | Event::Progress { .. }
-            | Event::ContentProgress { .. } => {}
-            // A filter or sort on what sessions changed and used may keep more rows now.
-            Event::Whole => self.rows_changed(),
-            Event::Finished { .. } => {
+            engine::Event::Found { .. }
+            | engine::Event::Issue(_)
+            | engine::Event::Note(_)
+            | engine::Event::Progress { .. } => {}
+            // Every row is whole: a filter or sort on what sessions changed and used may keep
+            // more rows now.
+            engine::Event::Finished(_) if whole => self.rows_changed(),
+            engine::Event::Finished(_) => {
                 self.rows.run_ended();
                 if self.filters.settle_scope() {
                     let root = self.filters.root().unwrap_or("");
@@ -51,20 +61,22 @@ impl App {
                     self.refilter(Reselect::Keep);
                 }
             }
-            Event::ContentReady(index) => {
-                self.outbox
-                    .search
-                    .push(Request::ContentIndex(index.clone()));
-                self.searches.set_index(index);
-                // A query runs again on what is indexed now: the one box's looks in the
-                // conversations too from now on.
-                if !self.list.parsed().is_empty() {
-                    self.request_search();
-                }
-                self.pane.invalidate();
-                self.rebuild_pane();
-            }
         }
+    }
+
+    /// The content index as far as it goes: searches use it from now on.
+    fn take_content_index(&mut self, index: Arc<ContentIndex>) {
+        self.outbox
+            .search
+            .push(Request::ContentIndex(index.clone()));
+        self.searches.set_index(index);
+        // A query runs again on what is indexed now: the one box's looks in the conversations
+        // too from now on.
+        if !self.list.parsed().is_empty() {
+            self.request_search();
+        }
+        self.pane.invalidate();
+        self.rebuild_pane();
     }
 
     /// Rows from the indexer: new ones are added (the search worker prepares their haystacks,

@@ -97,14 +97,18 @@ fn the_counts_add_up_over_every_filter_after_a_deletion_and_an_unreadable_folder
     };
     check_all(&mut app, "at start");
     assert_eq!(app.live_rows(), 6);
-    app.apply_index(Event::Removed(vec![PathBuf::from("/s/b.jsonl")]));
-    app.apply_index(Event::Removed(vec![PathBuf::from("/s/f.jsonl")]));
+    app.apply_index(Event::Run(engine::Event::Removed(vec![PathBuf::from(
+        "/s/b.jsonl",
+    )])));
+    app.apply_index(Event::Run(engine::Event::Removed(vec![PathBuf::from(
+        "/s/f.jsonl",
+    )])));
     assert_eq!(app.live_rows(), 4, "deleted sessions are counted nowhere");
     check_all(&mut app, "after deletions");
-    app.apply_index(Event::Issue(crate::store::FileIssue {
+    app.apply_index(Event::Run(engine::Event::Issue(crate::store::FileIssue {
         path: PathBuf::from("/s/2026"),
         reason: "permission denied".into(),
-    }));
+    })));
     check_all(&mut app, "with an unreadable folder");
 }
 

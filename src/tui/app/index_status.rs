@@ -2,6 +2,7 @@
 //! read of files found, whether the rows phase has ended, files passed over, and the content
 //! phase's progress. Changed only by [`IndexStatus::apply`].
 
+use crate::store::engine;
 use crate::workers::indexer::Event;
 
 #[derive(Debug, Clone, Default)]
@@ -27,24 +28,36 @@ pub struct IndexStatus {
 impl IndexStatus {
     /// Take in what an event says about progress; its rows and its index are for the others.
     pub fn apply(&mut self, event: &Event) {
-        if let Event::Found { .. } = event {
+        let run = match event {
+            Event::Run(run) => run,
+            Event::Whole(run) => {
+                self.whole |= matches!(run, engine::Event::Finished(_));
+                return;
+            }
+            Event::ContentProgress { .. } if self.rerun => return,
+            Event::ContentProgress { done, total } => {
+                self.content_progress = Some((*done, *total));
+                return;
+            }
+            Event::ContentReady(_) => {
+                self.content_progress = None;
+                return;
+            }
+        };
+        if let engine::Event::Found { .. } = run {
             self.walked = true;
         }
-        match *event {
-            Event::Found { .. } | Event::Progress { .. } if self.rerun => {}
-            Event::Found { total } => self.progress = Some((0, total)),
-            Event::Progress { done, total } => self.progress = Some((done, total)),
-            Event::Issue(_) => self.issues += 1,
-            Event::Finished { .. } => {
+        match *run {
+            engine::Event::Found { .. } | engine::Event::Progress { .. } if self.rerun => {}
+            engine::Event::Found { total } => self.progress = Some((0, total)),
+            engine::Event::Progress { done, total } => self.progress = Some((done, total)),
+            engine::Event::Issue(_) => self.issues += 1,
+            engine::Event::Finished(_) => {
                 self.progress = None;
                 self.finished = true;
                 self.rerun_going = false;
             }
-            Event::ContentProgress { .. } if self.rerun => {}
-            Event::ContentProgress { done, total } => self.content_progress = Some((done, total)),
-            Event::ContentReady(_) => self.content_progress = None,
-            Event::Whole => self.whole = true,
-            Event::Rows(_) | Event::Updated(_) | Event::Removed(_) => {}
+            _ => {}
         }
     }
 

@@ -36,7 +36,7 @@ fn empty_app_in(folder: &str) -> App {
 #[test]
 fn while_indexing_a_folder_without_sessions_so_far_shows_every_folder() {
     let mut app = empty_app_in("/w/p");
-    app.apply_index(Event::Found { total: 3 });
+    app.apply_index(Event::Run(engine::Event::Found { total: 3 }));
     app.apply_index(Event::rows(vec![row("c", "/w/q", 30, true, false)]));
     assert_eq!(app.filters().scope(), Scope::Folder);
     assert_eq!(app.filters().effective_scope(), Scope::All);
@@ -70,11 +70,7 @@ fn while_indexing_the_selection_follows_the_top_until_the_user_moves() {
         "a chosen row stays chosen"
     );
     app.update(Action::First);
-    app.apply_index(Event::Finished {
-        rows: 3,
-        issues: 0,
-        elapsed: std::time::Duration::ZERO,
-    });
+    app.apply_index(Event::finished(3, 0, std::time::Duration::ZERO));
     // A session that appears later (codex running beside the picker) does not move the reader.
     app.apply_index(Event::rows(vec![row("new", "/w/p", 70, true, false)]));
     assert_eq!(app.selected_row().unwrap().id, "z");
@@ -92,11 +88,7 @@ fn tab_while_the_folder_scope_waits_chooses_the_folder() {
         "what the list showed was all folders"
     );
     assert!(shown(&app).is_empty());
-    app.apply_index(Event::Finished {
-        rows: 1,
-        issues: 0,
-        elapsed: std::time::Duration::ZERO,
-    });
+    app.apply_index(Event::finished(1, 0, std::time::Duration::ZERO));
     assert_eq!(
         app.filters().effective_scope(),
         Scope::Folder,
@@ -110,11 +102,7 @@ fn folder_without_sessions_falls_back_to_all_and_says_so() {
         scope_root: Some("/elsewhere".into()),
         ..Options::default()
     });
-    app.apply_index(Event::Finished {
-        rows: 6,
-        issues: 0,
-        elapsed: std::time::Duration::ZERO,
-    });
+    app.apply_index(Event::finished(6, 0, std::time::Duration::ZERO));
     assert_eq!(app.filters().scope(), Scope::All);
     assert!(app
         .screen()

@@ -277,14 +277,14 @@ fn reading_the_store_again_does_not_bring_back_what_was_deleted_or_moved() {
         "nothing comes back before the walk"
     );
     // Then the walk: the moved file is new to it, the old paths are gone.
-    app.apply_index(Event::Found { total: 5 });
+    app.apply_index(Event::Run(engine::Event::Found { total: 5 }));
     let mut archived = row("a", "/w/p", 50, true, true);
     archived.path = moved;
     app.apply_index(Event::rows(vec![archived]));
-    app.apply_index(Event::Removed(vec![
+    app.apply_index(Event::Run(engine::Event::Removed(vec![
         PathBuf::from("/s/a.jsonl"),
         PathBuf::from("/s/b.jsonl"),
-    ]));
+    ])));
     answer(&mut app);
     assert_eq!(shown(&app), ["c", "d", "e"]);
     assert_eq!(app.live_rows(), 5, "a (archived) c d e f");
@@ -295,7 +295,7 @@ fn a_run_that_walked_before_a_change_does_not_bring_back_the_old_paths() {
     let mut app = app_with(all());
     // The store is being read again, its walk done, when codex archives a and deletes b.
     app.index_restarted();
-    app.apply_index(Event::Found { total: 6 });
+    app.apply_index(Event::Run(engine::Event::Found { total: 6 }));
     app.update(Action::Archive);
     let asked = changes(&mut app);
     let moved = PathBuf::from("/h/archived_sessions/a.jsonl");
@@ -312,14 +312,10 @@ fn a_run_that_walked_before_a_change_does_not_bring_back_the_old_paths() {
     ]));
     answer(&mut app);
     assert_eq!(shown(&app), ["c", "d", "e"], "the old paths stay empty");
-    app.apply_index(Event::Finished {
-        rows: 6,
-        issues: 0,
-        elapsed: std::time::Duration::ZERO,
-    });
+    app.apply_index(Event::finished(6, 0, std::time::Duration::ZERO));
     // A later run walks after the changes: a file put back at an old path is a session again.
     app.index_restarted();
-    app.apply_index(Event::Found { total: 6 });
+    app.apply_index(Event::Run(engine::Event::Found { total: 6 }));
     app.apply_index(Event::rows(vec![row("b", "/w/p/sub", 40, true, false)]));
     answer(&mut app);
     assert_eq!(shown(&app), ["b", "c", "d", "e"]);

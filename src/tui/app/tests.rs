@@ -4,6 +4,7 @@ use super::*;
 use crate::rollout::transcript::{Entry, Transcript};
 use crate::search::fulltext::{ContentHit, ContentIndex};
 use crate::search::title::{self, Haystack, Recency};
+use crate::store::engine;
 use crate::tui::action::Focus;
 use crate::workers::indexer::Event;
 use crate::workers::search::Request;
