@@ -17,7 +17,7 @@ use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use crate::session::SessionRow;
-use crate::store::{self, FileIssue};
+use crate::store::{FileIssue, Problem};
 
 pub use crate::cli::{EXIT_CANCELLED, EXIT_ERROR, EXIT_OK};
 pub use blame::run_blame;
@@ -46,10 +46,7 @@ fn report_rows(err: &mut dyn Write, rows: &[SessionRow], verbose: bool) {
         return;
     }
     for row in rows.iter().filter(|r| r.skipped_lines > 0) {
-        let issue = FileIssue {
-            path: row.path.clone(),
-            reason: store::issues::skipped_lines_note(row.skipped_lines),
-        };
+        let issue = FileIssue::new(&row.path, Problem::SkippedLines(row.skipped_lines));
         report(err, &[issue]);
     }
 }
