@@ -152,7 +152,8 @@ fn added_in(row: &SessionRow, path: &str, text: &str) -> Result<Option<Option<St
     let file = RolloutFile::at(&row.path).map_err(|e| e.to_string())?;
     // Which shapes each role's messages come from, as the transcript reads them.
     let mut state = ScanState::default();
-    store::scan_file(&file, &mut state, &ScanOptions::new(Until::End)).map_err(|i| i.reason)?;
+    store::scan_file(&file, &mut state, &ScanOptions::new(Until::End))
+        .map_err(|i| i.problem.to_string())?;
     let sources = state.sources();
     let reader = store::open::open_at(&file.path, file.compressed, 0).map_err(|e| e.to_string())?;
     let opts = ReadOptions {

@@ -5,7 +5,7 @@ use std::io::{self, Write};
 
 use crate::cli::{EXIT_ERROR, EXIT_OK};
 use crate::session::SessionRow;
-use crate::store::{self, FileIssue};
+use crate::store::{FileIssue, Problem};
 
 /// One `codex-picker: <message>` line on stderr, neutralised: messages echo paths and arguments.
 pub(super) fn say(err: &mut dyn Write, msg: impl std::fmt::Display) {
@@ -27,10 +27,7 @@ pub(super) fn report_rows(err: &mut dyn Write, rows: &[SessionRow], verbose: boo
         return;
     }
     for row in rows.iter().filter(|r| r.skipped_lines > 0) {
-        let issue = FileIssue {
-            path: row.path.clone(),
-            reason: store::issues::skipped_lines_note(row.skipped_lines),
-        };
+        let issue = FileIssue::new(&row.path, Problem::SkippedLines(row.skipped_lines));
         report(err, &[issue]);
     }
 }

@@ -13,7 +13,7 @@ use crate::rollout::transcript::{Entry, Parse, TranscriptOptions};
 use crate::session::{self, SessionRow};
 use crate::store::fork;
 use crate::store::walk::RolloutFile;
-use crate::store::{self, FileIssue, Store};
+use crate::store::{self, FileIssue, Problem, Store};
 
 /// The longest message the `show` text view prints whole; `--full` lifts it, JSON and Markdown
 /// are always whole.
@@ -121,12 +121,12 @@ fn other_copies(shown: &RolloutFile, files: &[RolloutFile]) -> Vec<FileIssue> {
     files
         .iter()
         .filter(|f| f.path != shown.path && file_id(f) == Some(id))
-        .map(|f| FileIssue {
-            path: f.path.clone(),
-            reason: format!(
-                "session id {id} is also in this file; showing {}",
-                shown.path.display()
-            ),
+        .map(|f| {
+            let problem = Problem::AlsoShown {
+                id: id.to_owned(),
+                shown: shown.path.clone(),
+            };
+            FileIssue::new(&f.path, problem)
         })
         .collect()
 }
@@ -278,14 +278,8 @@ fn show_streamed(
         return EXIT_ERROR;
     }
     if verbose && state.skipped_lines > 0 {
-        let reason = store::issues::skipped_lines_note(state.skipped_lines);
-        report(
-            err,
-            &[FileIssue {
-                path: file.path.clone(),
-                reason,
-            }],
-        );
+        let problem = Problem::SkippedLines(state.skipped_lines);
+        report(err, &[FileIssue::new(&file.path, problem)]);
     }
     let streamed = match view {
         Streamed::Json => {
@@ -300,14 +294,7 @@ fn show_streamed(
     };
     match streamed {
         Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
-            let reason = e.to_string();
-            report(
-                err,
-                &[FileIssue {
-                    path: file.path.clone(),
-                    reason,
-                }],
-            );
+            report(err, &[FileIssue::io(&file.path, &e)]);
             EXIT_ERROR
         }
         other => finish(other.and_then(|_| out.flush()), err),

@@ -107,17 +107,17 @@ pub(crate) mod path_as_bytes {
 }
 
 /// How loading went.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug)]
 pub enum LoadOutcome {
     Loaded,
-    /// No usable cache: the reason (missing, corrupt, old format, another home).
-    Ignored(String),
+    /// No usable cache: why (missing, corrupt, old format, another home).
+    Ignored(Unusable),
 }
 
 impl LoadOutcome {
     /// There is no cache file yet.
     pub fn missing() -> LoadOutcome {
-        LoadOutcome::Ignored(Unusable::Missing.to_string())
+        LoadOutcome::Ignored(Unusable::Missing)
     }
 }
 
@@ -165,7 +165,7 @@ impl RowCache {
                 delta::merge(&mut cache, path);
                 (cache, LoadOutcome::Loaded)
             }
-            Err(why) => (RowCache::empty(home), LoadOutcome::Ignored(why.to_string())),
+            Err(why) => (RowCache::empty(home), LoadOutcome::Ignored(why)),
         }
     }
 

@@ -219,10 +219,7 @@ fn read_whole(
     read: Read<'_>,
     watch: &mut dyn FnMut(Option<Transcript>) -> bool,
 ) -> Result<Transcript, FileIssue> {
-    let issue = |e: io::Error| FileIssue {
-        path: file.path.clone(),
-        reason: e.to_string(),
-    };
+    let issue = |e: io::Error| FileIssue::io(&file.path, &e);
     let reader = open_at(&file.path, file.compressed, 0).map_err(issue)?;
     let mut own = Own {
         fork: Vec::new(),

@@ -1,24 +1,84 @@
-//! Store-wide problems that are not about reading one line: why a file is not a session, and
+//! Store-wide problems that are not about reading one line: what went wrong with a file
+//! ([`Problem`]: the io error's kind, not a session, lines skipped, a loop, a second copy), and
 //! session ids that more than one file claims. Pure; the callers print the [`FileIssue`]s.
 
 use std::fmt;
+use std::io;
 use std::path::{Path, PathBuf};
 
-/// A file (or folder) that was passed over, and why.
+/// A file (or folder) that was passed over or read in part, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FileIssue {
     pub path: PathBuf,
-    pub reason: String,
+    pub problem: Problem,
+}
+
+impl FileIssue {
+    pub fn new(path: impl Into<PathBuf>, problem: Problem) -> FileIssue {
+        FileIssue {
+            path: path.into(),
+            problem,
+        }
+    }
+
+    /// An io error met opening or reading `path`.
+    pub fn io(path: impl Into<PathBuf>, err: &io::Error) -> FileIssue {
+        FileIssue::new(path, Problem::io(err))
+    }
 }
 
 impl fmt::Display for FileIssue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "codex-picker: {}: {}", self.path.display(), self.reason)
+        write!(f, "codex-picker: {}: {}", self.path.display(), self.problem)
+    }
+}
+
+/// What went wrong with a file, as a caller can tell the cases apart; shown as one line.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Problem {
+    /// Opening, reading or looking at it failed: the error's kind, and its words.
+    #[error("{message}")]
+    Io {
+        kind: io::ErrorKind,
+        message: String,
+    },
+    /// The walk came back to a folder it was already inside of (a link that loops).
+    #[error("{message}")]
+    Loop { ancestor: PathBuf, message: String },
+    /// A symbolic link where a rollout was looked for: not followed.
+    #[error("symbolic link, not followed")]
+    Symlink,
+    /// Named like a rollout but not a regular file.
+    #[error("not a regular file")]
+    NotAFile,
+    /// Neither session metadata nor a message: passed over.
+    #[error("{}", not_a_session_reason(*size, *skipped_lines))]
+    NotASession { size: u64, skipped_lines: u32 },
+    /// Listed, but lines of it could not be read (said with `--verbose`).
+    #[error("{}", skipped_lines_note(*.0))]
+    SkippedLines(u32),
+    /// Another file, earlier by path, has the same session id; both are listed.
+    #[error("session id {id} is also in {}; both are listed", first.display())]
+    SameId { id: String, first: PathBuf },
+    /// This file has the id of the session being shown, which is `shown`.
+    #[error("session id {id} is also in this file; showing {}", shown.display())]
+    AlsoShown { id: String, shown: PathBuf },
+    /// The store could not be read at all (its reading threads did not start).
+    #[error("cannot start reading threads: {0}")]
+    NoThreads(String),
+}
+
+impl Problem {
+    pub fn io(err: &io::Error) -> Problem {
+        Problem::Io {
+            kind: err.kind(),
+            message: err.to_string(),
+        }
     }
 }
 
 /// Why a file with no `session_meta` and no message is passed over.
-pub(crate) fn not_a_session_reason(size: u64, skipped_lines: u32) -> String {
+fn not_a_session_reason(size: u64, skipped_lines: u32) -> String {
     match (size, skipped_lines) {
         (0, _) => "empty file".to_owned(),
         (_, 0) => "no session metadata and no message".to_owned(),
@@ -28,7 +88,7 @@ pub(crate) fn not_a_session_reason(size: u64, skipped_lines: u32) -> String {
 }
 
 /// The `--verbose` note for a listed file with lines that could not be read.
-pub(crate) fn skipped_lines_note(skipped_lines: u32) -> String {
+fn skipped_lines_note(skipped_lines: u32) -> String {
     match skipped_lines {
         1 => "listed; skipped 1 unreadable line".to_owned(),
         n => format!("listed; skipped {n} unreadable lines"),
@@ -58,12 +118,12 @@ pub(crate) fn duplicate_ids<'a, S: AsRef<str>>(
         .filter(|g| g.len() > 1)
     {
         let (id, first) = (group[0].0.as_ref(), group[0].1);
-        let first = first.display().to_string();
         for (_, path) in &group[1..] {
-            issues.push(FileIssue {
-                path: path.to_path_buf(),
-                reason: format!("session id {id} is also in {first}; both are listed"),
-            });
+            let problem = Problem::SameId {
+                id: id.to_owned(),
+                first: first.to_path_buf(),
+            };
+            issues.push(FileIssue::new(*path, problem));
         }
     }
     issues.sort_by(|a, b| a.path.cmp(&b.path));
@@ -106,7 +166,7 @@ mod tests {
         let paths: Vec<_> = issues.iter().map(|i| i.path.clone()).collect();
         assert_eq!(paths, [PathBuf::from("/s/1"), PathBuf::from("/s/2")]);
         assert_eq!(
-            issues[0].reason,
+            issues[0].problem.to_string(),
             "session id a is also in /s/0; both are listed"
         );
     }

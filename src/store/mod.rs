@@ -20,7 +20,7 @@ pub mod walk;
 
 pub use cache_setup::CacheSetup;
 pub use home::Store;
-pub use issues::FileIssue;
+pub use issues::{FileIssue, Problem};
 pub use reader::{not_a_session, row_from_scan, row_from_state, scan_file, summarise};
 
 use std::path::{Path, PathBuf};

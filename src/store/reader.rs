@@ -5,8 +5,9 @@
 
 use std::collections::HashMap;
 
+use super::issues::{FileIssue, Problem};
+use super::open;
 use super::walk::RolloutFile;
-use super::{issues, open, FileIssue};
 use crate::rollout::record::Meta;
 use crate::rollout::rules;
 use crate::rollout::summary::{ScanOptions, ScanState, Until};
@@ -24,19 +25,16 @@ pub fn scan_file(
     state: &mut ScanState,
     opts: &ScanOptions,
 ) -> Result<(), FileIssue> {
-    let issue = |reason: String| FileIssue {
-        path: file.path.clone(),
-        reason,
-    };
+    let issue = |e: std::io::Error| FileIssue::io(&file.path, &e);
     let buf = match opts.until {
         Until::FirstPrompt => PREVIEW_BUF,
         Until::End => FULL_BUF,
     };
-    let reader = open::open_at_with(&file.path, file.compressed, state.offset, buf)
-        .map_err(|e| issue(e.to_string()))?;
+    let reader =
+        open::open_at_with(&file.path, file.compressed, state.offset, buf).map_err(issue)?;
     // A read error part-way ends the pass like the end of the file once the file is known to
     // be a session (the reader's rule); before that it is the file's problem.
-    state.scan(reader, opts).map_err(|e| issue(e.to_string()))
+    state.scan(reader, opts).map_err(issue)
 }
 
 /// Why a scanned file is not a session, if it is not.
@@ -44,11 +42,11 @@ pub fn not_a_session(file: &RolloutFile, state: &ScanState) -> Option<FileIssue>
     if state.meta.is_some() || state.saw_message {
         return None;
     }
-    let reason = issues::not_a_session_reason(file.size, state.skipped_lines);
-    Some(FileIssue {
-        path: file.path.clone(),
-        reason,
-    })
+    let problem = Problem::NotASession {
+        size: file.size,
+        skipped_lines: state.skipped_lines,
+    };
+    Some(FileIssue::new(&file.path, problem))
 }
 
 /// Build the row of a scanned file.

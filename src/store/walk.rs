@@ -19,8 +19,8 @@ use std::time::UNIX_EPOCH;
 use rayon::slice::ParallelSliceMut;
 use walkdir::WalkDir;
 
+use super::issues::{FileIssue, Problem};
 use super::path_bytes::{path_bytes, path_from};
-use super::FileIssue;
 use crate::timefmt::Millis;
 
 /// One rollout file found by the walk.
@@ -74,10 +74,13 @@ impl RolloutFile {
                 ..self
             }),
             // Worded as walkdir words a failed metadata call.
-            Err(err) => Err(FileIssue {
-                reason: format!("IO error for operation on {}: {err}", self.path.display()),
-                path: self.path,
-            }),
+            Err(err) => {
+                let problem = Problem::Io {
+                    kind: err.kind(),
+                    message: format!("IO error for operation on {}: {err}", self.path.display()),
+                };
+                Err(FileIssue::new(self.path, problem))
+            }
         }
     }
 }
@@ -220,10 +223,7 @@ fn walk_tree<'s>(
             Ok(entry) => entry,
             Err(err) => {
                 let path = err.path().map(Path::to_path_buf).unwrap_or_default();
-                let reason = err
-                    .io_error()
-                    .map_or_else(|| err.to_string(), ToString::to_string);
-                issues.push(FileIssue { path, reason });
+                issues.push(FileIssue::new(path, walk_problem(&err)));
                 continue;
             }
         };
@@ -238,9 +238,9 @@ fn walk_tree<'s>(
         }
         // A folder named like a rollout is walked too, and reported.
         if kind.is_symlink() {
-            issues.push(issue(path, "symbolic link, not followed"));
+            issues.push(FileIssue::new(path, Problem::Symlink));
         } else if !kind.is_file() {
-            issues.push(issue(path, "not a regular file"));
+            issues.push(FileIssue::new(path, Problem::NotAFile));
         } else {
             if folder
                 .last()
@@ -256,10 +256,20 @@ fn walk_tree<'s>(
     dirs
 }
 
-fn issue(path: PathBuf, reason: &str) -> FileIssue {
-    FileIssue {
-        path,
-        reason: reason.to_owned(),
+/// What a walk error was: a folder loop, or an io error (worded as walkdir words it).
+fn walk_problem(err: &walkdir::Error) -> Problem {
+    if let Some(ancestor) = err.loop_ancestor() {
+        return Problem::Loop {
+            ancestor: ancestor.to_path_buf(),
+            message: err.to_string(),
+        };
+    }
+    match err.io_error() {
+        Some(io) => Problem::io(io),
+        None => Problem::Io {
+            kind: std::io::ErrorKind::Other,
+            message: err.to_string(),
+        },
     }
 }
 
@@ -400,10 +410,13 @@ mod tests {
         let listed = RolloutFile::listed(path.clone(), false);
         let issue = listed.look().unwrap_err();
         assert_eq!(issue.path, path);
+        let Problem::Io { kind, message } = &issue.problem else {
+            panic!("an io problem: {:?}", issue.problem);
+        };
+        assert_eq!(*kind, std::io::ErrorKind::NotFound);
         assert!(
-            issue.reason.starts_with("IO error for operation on"),
-            "{}",
-            issue.reason
+            message.starts_with("IO error for operation on"),
+            "{message}"
         );
     }
 
@@ -530,23 +543,25 @@ mod tests {
                 (files[2].0.clone(), 7, true, true),
             ]
         );
-        let reasons: Vec<(PathBuf, &str)> = issues
+        let problems: Vec<(PathBuf, Problem)> = issues
             .iter()
-            .map(|i| (i.path.clone(), i.reason.as_str()))
+            .map(|i| (i.path.clone(), i.problem.clone()))
             .collect();
         assert_eq!(
-            reasons,
+            problems,
             [
                 (
                     sessions.join("2025/01/01/rollout-l.jsonl"),
-                    "symbolic link, not followed"
+                    Problem::Symlink
                 ),
                 (
                     files[1].0.parent().unwrap().to_path_buf(),
-                    "not a regular file"
+                    Problem::NotAFile
                 ),
             ]
         );
+        assert_eq!(problems[0].1.to_string(), "symbolic link, not followed");
+        assert_eq!(problems[1].1.to_string(), "not a regular file");
     }
 
     #[test]

@@ -42,7 +42,7 @@ pub enum ReadError {
     #[error("{0}")]
     Open(#[from] std::io::Error),
     /// The file could not be read through.
-    #[error("{}", .0.reason)]
+    #[error("{}", .0.problem)]
     Read(FileIssue),
 }
 

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use super::settled::Stats;
 use crate::session::SessionRow;
-use crate::store::cache::RowCache;
+use crate::store::cache::{RowCache, Unusable};
 use crate::store::FileIssue;
 use crate::timefmt::Millis;
 
@@ -146,9 +146,9 @@ pub struct Finished {
     pub elapsed: Duration,
     pub stats: Stats,
     /// Why an existing cache was not used (missing, corrupt, old format...).
-    pub cache_ignored: Option<String>,
+    pub cache_ignored: Option<Unusable>,
     /// The cache had anything to change (and was saved, unless saving is not allowed).
     pub changed: bool,
     /// Saving the cache failed (the rows are still right).
-    pub save_error: Option<String>,
+    pub save_error: Option<std::io::Error>,
 }

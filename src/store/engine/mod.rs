@@ -40,7 +40,7 @@ use std::sync::Arc;
 
 use crate::session::SessionRow;
 
-use super::{FileIssue, Store};
+use super::{FileIssue, Problem, Store};
 
 pub use event::{newest_first, Event, Finished, Kept, Row};
 pub(crate) use options::Has;
@@ -54,10 +54,10 @@ pub fn run(store: &Store, opts: &Options, sink: &mut dyn FnMut(Event) -> bool) -
     match pool(opts.threads, opts.background) {
         Ok(pool) => settle::Run::new(store, opts, &pool).go(sink),
         // No threads to be had: the run is not possible, and says so.
-        Err(e) => sink(Event::Issue(FileIssue {
-            path: store.home.clone(),
-            reason: format!("cannot start reading threads: {e}"),
-        })),
+        Err(e) => sink(Event::Issue(FileIssue::new(
+            store.home.clone(),
+            Problem::NoThreads(e.to_string()),
+        ))),
     }
 }
 

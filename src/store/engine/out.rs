@@ -12,6 +12,7 @@ use super::spill::Spill;
 use super::tap::Tap;
 use super::{Event, Has, Kept, Options, Row};
 use crate::session::SessionRow;
+use crate::store::cache::Unusable;
 use crate::store::cache::{self, RowCache};
 use crate::store::walk::RolloutFile;
 use crate::store::FileIssue;
@@ -43,7 +44,7 @@ pub(super) struct Learned {
     /// Files and folders passed over.
     pub(super) issues: usize,
     /// Why an existing cache was not used.
-    pub(super) ignored: Option<String>,
+    pub(super) ignored: Option<Unusable>,
 }
 
 /// The calling thread's side of a run: the sink, the batch waiting to go, and what the run
@@ -69,7 +70,7 @@ impl<'s> Out<'s> {
     pub(super) fn new(
         sink: &'s mut dyn FnMut(Event) -> bool,
         opts: &Options,
-        ignored: Option<String>,
+        ignored: Option<Unusable>,
     ) -> Self {
         Out {
             sink,

@@ -421,7 +421,7 @@ impl<'a> Run<'a> {
             stats,
             cache_ignored: learned.ignored.take(),
             changed,
-            save_error: save_error.map(|e| e.to_string()),
+            save_error,
         };
         out.send(Event::Finished(Box::new(finished)));
         out.alive()

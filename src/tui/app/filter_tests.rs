@@ -105,10 +105,10 @@ fn the_counts_add_up_over_every_filter_after_a_deletion_and_an_unreadable_folder
     )])));
     assert_eq!(app.live_rows(), 4, "deleted sessions are counted nowhere");
     check_all(&mut app, "after deletions");
-    app.apply_index(Event::Run(engine::Event::Issue(crate::store::FileIssue {
-        path: PathBuf::from("/s/2026"),
-        reason: "permission denied".into(),
-    })));
+    let denied = std::io::Error::from(std::io::ErrorKind::PermissionDenied);
+    app.apply_index(Event::Run(engine::Event::Issue(
+        crate::store::FileIssue::io("/s/2026", &denied),
+    )));
     check_all(&mut app, "with an unreadable folder");
 }
 
