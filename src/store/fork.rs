@@ -137,11 +137,9 @@ pub fn fill_from_parent(row: &mut SessionRow, find: &mut dyn FindFile) {
 /// The parent of a fork as a reader names it (its first prompt, else its id), when the
 /// session is one.
 pub fn parent_title(row: &SessionRow, find: &mut dyn FindFile) -> Option<String> {
-    let parent_id = row.meta.forked_from_id.as_deref().or(row
-        .meta
-        .history_base
-        .as_ref()
-        .map(|b| b.thread_id.as_str()))?;
+    let meta = &row.meta;
+    let base = meta.history_base.as_ref().map(|b| b.thread_id.as_str());
+    let parent_id = meta.forked_from_id.as_deref().or(base)?;
     let first = find
         .find(parent_id)
         .filter(|p| p.path != row.path)
