@@ -4,6 +4,7 @@
 
 use std::time::{Duration, Instant};
 
+use codex_picker::rollout::record::Meta;
 use codex_picker::search::title::{self, Haystack, Recency, Searcher};
 use codex_picker::session::SessionRow;
 
@@ -113,8 +114,11 @@ fn rows(n: usize) -> Vec<SessionRow> {
                 ),
                 name: (i % 7 == 0).then(|| format!("{} {}", rng.pick(WORDS), rng.pick(WORDS))),
                 preview,
-                cwd: Some(format!("/home/dev/work/{}", rng.pick(PROJECTS))),
-                git_branch: Some(rng.pick(BRANCHES).to_owned()),
+                meta: Meta {
+                    cwd: Some(format!("/home/dev/work/{}", rng.pick(PROJECTS))),
+                    git_branch: Some(rng.pick(BRANCHES).to_owned()),
+                    ..Meta::default()
+                },
                 updated_ms: 1_700_000_000_000 + i as i64 * 1000,
                 ..SessionRow::default()
             }

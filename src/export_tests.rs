@@ -1,5 +1,5 @@
 use super::*;
-use crate::rollout::record::Shape;
+use crate::rollout::record::{Meta, Shape};
 use proptest::prelude::*;
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 
@@ -32,8 +32,11 @@ fn reasoning(text: &str) -> Entry {
 fn row() -> SessionRow {
     SessionRow {
         id: "01a22be8-1d47-79f0-99fd-e14291b12af2".into(),
-        cwd: Some("/home/dev/my_project".into()),
-        git_branch: Some("main".into()),
+        meta: Meta {
+            cwd: Some("/home/dev/my_project".into()),
+            git_branch: Some("main".into()),
+            ..Meta::default()
+        },
         preview: "fix the *flaky* test".into(),
         ..SessionRow::default()
     }
@@ -160,7 +163,7 @@ fn a_hostile_header_stays_plain_text_on_its_lines() {
     let mut row = row();
     row.id = "x`; rm -rf ~ `".into();
     row.name = Some("title\nwith # [link](http://x) <b> _em_ snake_case".into());
-    row.cwd = Some("``/odd path``".into());
+    row.meta.cwd = Some("``/odd path``".into());
     let mut out = Vec::new();
     let transcript = Transcript::default();
     write_markdown(&mut out, &row, &transcript, false).unwrap();
@@ -343,7 +346,7 @@ fn an_escape_sequence_never_reaches_the_output() {
     let hostile = "red \u{1b}[31mtext\u{1b}]52;c;aGk=\u{7} \u{9b}2J\u{7f}\r\n\u{202e}rtl";
     let mut row = row();
     row.name = Some(hostile.into());
-    row.cwd = Some(hostile.into());
+    row.meta.cwd = Some(hostile.into());
     let transcript = Transcript {
         entries: vec![message(Role::User, hostile), output(hostile)],
         ..Transcript::default()

@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
-use crate::rollout::record::HistoryBase;
+use crate::rollout::record::Meta;
 use crate::rollout::usage::Usage;
 use crate::timefmt::{self, Millis};
 
@@ -15,19 +15,13 @@ use crate::timefmt::{self, Millis};
 pub struct SessionRow {
     pub id: String,
     pub path: PathBuf,
-    /// `session_meta.timestamp` as written (UTC).
-    pub created_at: Option<String>,
+    /// The file's first `session_meta` as written (`timestamp` in UTC). Its `id` is moved to
+    /// [`Self::id`] when the row is made, so it is `None` here.
+    pub meta: Meta,
+    /// `meta.timestamp` as a time.
     pub created_ms: Option<Millis>,
     /// The file's modification time.
     pub updated_ms: Millis,
-    pub cwd: Option<String>,
-    pub git_branch: Option<String>,
-    pub source: Option<String>,
-    pub originator: Option<String>,
-    pub cli_version: Option<String>,
-    pub model_provider: Option<String>,
-    pub forked_from_id: Option<String>,
-    pub history_base: Option<HistoryBase>,
     pub interactive: bool,
     pub archived: bool,
     pub name: Option<String>,
@@ -60,10 +54,11 @@ impl SessionRow {
     /// when it names one (codex 0.171's own TUI writes `source: "vscode"`), else `source`
     /// (reading-rules section 6).
     pub fn client(&self) -> Option<&str> {
-        self.originator
+        self.meta
+            .originator
             .as_deref()
             .and_then(client_of_originator)
-            .or(self.source.as_deref())
+            .or(self.meta.source.as_deref())
     }
 
     /// `exec`, `mcp`, `subagent`, ... for non-interactive sessions; `None` for interactive ones.
@@ -71,7 +66,7 @@ impl SessionRow {
         if self.interactive {
             None
         } else {
-            Some(self.source.as_deref().unwrap_or("other"))
+            Some(self.meta.source.as_deref().unwrap_or("other"))
         }
     }
 
@@ -203,10 +198,10 @@ pub fn metadata_lines(row: &SessionRow) -> Vec<(String, String)> {
     if let Some(name) = &row.name {
         lines.push(("name".into(), name.clone()));
     }
-    if let Some(cwd) = &row.cwd {
+    if let Some(cwd) = &row.meta.cwd {
         lines.push(("cwd".into(), cwd.clone()));
     }
-    if let Some(branch) = &row.git_branch {
+    if let Some(branch) = &row.meta.git_branch {
         lines.push(("branch".into(), branch.clone()));
     }
     if let Some(created) = row.created_ms {
@@ -214,19 +209,19 @@ pub fn metadata_lines(row: &SessionRow) -> Vec<(String, String)> {
     }
     lines.push(("updated".into(), timefmt::format_short(row.updated_ms)));
     let mut origin = Vec::new();
-    if let Some(v) = &row.cli_version {
+    if let Some(v) = &row.meta.cli_version {
         origin.push(format!("codex {v}"));
     }
     if let Some(client) = row.client() {
         origin.push(client.to_owned());
     }
-    if let Some(p) = &row.model_provider {
+    if let Some(p) = &row.meta.model_provider {
         origin.push(p.clone());
     }
     if !origin.is_empty() {
         lines.push(("origin".into(), origin.join(" · ")));
     }
-    if let Some(parent) = &row.forked_from_id {
+    if let Some(parent) = &row.meta.forked_from_id {
         lines.push(("forked from".into(), parent.clone()));
     }
     if row.archived {
@@ -282,8 +277,11 @@ mod tests {
     #[test]
     fn the_client_is_named_by_the_originator_when_it_names_one() {
         let row = |originator: Option<&str>, source: Option<&str>| SessionRow {
-            originator: originator.map(str::to_owned),
-            source: source.map(str::to_owned),
+            meta: Meta {
+                originator: originator.map(str::to_owned),
+                source: source.map(str::to_owned),
+                ..Meta::default()
+            },
             ..SessionRow::default()
         };
         for (originator, source, client) in [

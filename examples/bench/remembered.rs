@@ -61,7 +61,7 @@ pub fn words_of(text: &str) -> Vec<String> {
 
 /// The words of a row's folder, branch and name.
 fn label_words(row: &SessionRow) -> Vec<String> {
-    [&row.cwd, &row.git_branch, &row.name]
+    [&row.meta.cwd, &row.meta.git_branch, &row.name]
         .into_iter()
         .flatten()
         .flat_map(|t| words_of(t))
@@ -242,6 +242,7 @@ impl Text {
             .collect();
         rare.sort();
         let folder = row
+            .meta
             .cwd
             .as_deref()
             .and_then(|c| c.rsplit('/').find(|p| !p.is_empty()))

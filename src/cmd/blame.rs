@@ -139,7 +139,7 @@ fn write_hit(out: &mut dyn Write, row: &SessionRow, prompt: Option<&str>) -> io:
         timefmt::format_short(row.updated_ms)
     )?;
     writeln!(out, "  title:  {}", sanitize::one_line(row.title()))?;
-    if let Some(cwd) = &row.cwd {
+    if let Some(cwd) = &row.meta.cwd {
         writeln!(out, "  folder: {}", sanitize::one_line(cwd))?;
     }
     let prompt = prompt.map_or("(no prompt before the patch)".into(), sanitize::one_line);

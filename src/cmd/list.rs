@@ -13,6 +13,7 @@ use super::output;
 use super::report::{finish, report, report_rows, say};
 use super::{changed, EXIT_ERROR};
 use crate::cli::{ListArgs, StoreArgs};
+use crate::rollout::record::Meta;
 use crate::rollout::usage::{Change, ChangedFile, Tokens, Usage};
 use crate::search::fulltext::tap::{ContentTap, Progress};
 use crate::search::fulltext::{cached, ContentHit, ContentIndex};
@@ -75,7 +76,8 @@ pub fn run_list(
     if let Some(dir) = &args.cwd {
         let dir = normalise_dir(dir);
         rows.retain(|r| {
-            r.cwd
+            r.meta
+                .cwd
                 .as_deref()
                 .is_some_and(|c| session::cwd_within(c, &dir))
         });
@@ -206,17 +208,20 @@ fn json_lines(store: &Store) -> Lines {
     let probe = SessionRow {
         id: "0199aaaa-bbbb-7ccc-8ddd-eeeeeeeeeeee".into(),
         path: PathBuf::from("/s/rollout-x.jsonl"),
-        created_at: Some("2026-01-01T00:00:00.000Z".into()),
+        meta: Meta {
+            id: None,
+            timestamp: Some("2026-01-01T00:00:00.000Z".into()),
+            cwd: Some("/w".into()),
+            git_branch: Some("b".into()),
+            source: Some("exec".into()),
+            originator: Some("o".into()),
+            cli_version: Some("v".into()),
+            model_provider: Some("p".into()),
+            forked_from_id: Some("f".into()),
+            history_base: None,
+        },
         created_ms: Some(1),
         updated_ms: 2,
-        cwd: Some("/w".into()),
-        git_branch: Some("b".into()),
-        source: Some("exec".into()),
-        originator: Some("o".into()),
-        cli_version: Some("v".into()),
-        model_provider: Some("p".into()),
-        forked_from_id: Some("f".into()),
-        history_base: None,
         interactive: false,
         archived: true,
         name: Some("n".into()),

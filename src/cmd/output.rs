@@ -33,15 +33,15 @@ fn push_row_json(out: &mut Vec<u8>, row: &SessionRow) {
     if let Some(hex) = path_hex(&row.path) {
         o.str("path_bytes", &hex);
     }
-    o.opt_str("created_at", row.created_at.as_deref())
+    o.opt_str("created_at", row.meta.timestamp.as_deref())
         .str("updated_at", &updated)
-        .opt_str("cwd", row.cwd.as_deref())
-        .opt_str("git_branch", row.git_branch.as_deref())
-        .opt_str("source", row.source.as_deref())
-        .opt_str("originator", row.originator.as_deref())
+        .opt_str("cwd", row.meta.cwd.as_deref())
+        .opt_str("git_branch", row.meta.git_branch.as_deref())
+        .opt_str("source", row.meta.source.as_deref())
+        .opt_str("originator", row.meta.originator.as_deref())
         .opt_str("client", row.client())
-        .opt_str("cli_version", row.cli_version.as_deref())
-        .opt_str("model_provider", row.model_provider.as_deref())
+        .opt_str("cli_version", row.meta.cli_version.as_deref())
+        .opt_str("model_provider", row.meta.model_provider.as_deref())
         .bool("interactive", row.interactive)
         .bool("archived", row.archived)
         .opt_str("name", row.name.as_deref())
@@ -49,7 +49,7 @@ fn push_row_json(out: &mut Vec<u8>, row: &SessionRow) {
         .str("preview", &row.preview)
         .opt_u64("user_messages", row.user_messages.map(u64::from))
         .opt_u64("assistant_messages", row.assistant_messages.map(u64::from))
-        .opt_str("forked_from_id", row.forked_from_id.as_deref())
+        .opt_str("forked_from_id", row.meta.forked_from_id.as_deref())
         .u64("size", row.size)
         .u64("skipped_lines", u64::from(row.skipped_lines));
     push_usage_json(&mut o, row.usage.as_deref());
@@ -270,7 +270,7 @@ impl Table {
         } else {
             row.kind_label().unwrap_or("").to_owned()
         };
-        let kind = if row.forked_from_id.is_some() {
+        let kind = if row.meta.forked_from_id.is_some() {
             format!("⑂ {kind}").trim_end().to_owned()
         } else {
             kind
@@ -287,6 +287,7 @@ impl Table {
         }
         if self.project {
             let project = row
+                .meta
                 .cwd
                 .as_deref()
                 .map(session::project_of)
@@ -296,7 +297,7 @@ impl Table {
             line.push(' ');
         }
         if self.branch {
-            let branch = sanitize::one_line(row.git_branch.as_deref().unwrap_or(""));
+            let branch = sanitize::one_line(row.meta.git_branch.as_deref().unwrap_or(""));
             line.push_str(&fit(&branch, 14));
             line.push(' ');
         }
@@ -345,6 +346,7 @@ pub(crate) fn write_entry_json(out: &mut dyn Write, entry: &Entry) -> io::Result
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rollout::record::Meta;
     use std::path::PathBuf;
 
     /// The row as serde_json with the safe formatter writes it: the written form must be it.
@@ -398,15 +400,15 @@ mod tests {
         sanitize::json_string(&RowJson {
             id: &row.id,
             path: &path,
-            created_at: row.created_at.as_deref(),
+            created_at: row.meta.timestamp.as_deref(),
             updated_at: timefmt::format_rfc3339(row.updated_ms),
-            cwd: row.cwd.as_deref(),
-            git_branch: row.git_branch.as_deref(),
-            source: row.source.as_deref(),
-            originator: row.originator.as_deref(),
+            cwd: row.meta.cwd.as_deref(),
+            git_branch: row.meta.git_branch.as_deref(),
+            source: row.meta.source.as_deref(),
+            originator: row.meta.originator.as_deref(),
             client: row.client(),
-            cli_version: row.cli_version.as_deref(),
-            model_provider: row.model_provider.as_deref(),
+            cli_version: row.meta.cli_version.as_deref(),
+            model_provider: row.meta.model_provider.as_deref(),
             interactive: row.interactive,
             archived: row.archived,
             name: row.name.as_deref(),
@@ -414,7 +416,7 @@ mod tests {
             preview: &row.preview,
             user_messages: row.user_messages,
             assistant_messages: row.assistant_messages,
-            forked_from_id: row.forked_from_id.as_deref(),
+            forked_from_id: row.meta.forked_from_id.as_deref(),
             size: row.size,
             skipped_lines: row.skipped_lines,
             files_changed: row.usage.as_ref().map(|u| {
@@ -448,15 +450,18 @@ mod tests {
         let full = SessionRow {
             id: "019a-\"id\"".into(),
             path: PathBuf::from(format!("/s/rollout-{hostile}.jsonl")),
-            created_at: Some("2026-11-30T10:02:41.879Z".into()),
+            meta: Meta {
+                timestamp: Some("2026-11-30T10:02:41.879Z".into()),
+                cwd: Some(hostile.into()),
+                git_branch: Some("main".into()),
+                source: Some("cli".into()),
+                originator: Some(hostile.into()),
+                cli_version: Some("0.171.0".into()),
+                model_provider: Some("openai".into()),
+                forked_from_id: Some("parent".into()),
+                ..Meta::default()
+            },
             updated_ms: 1_764_496_961_879,
-            cwd: Some(hostile.into()),
-            git_branch: Some("main".into()),
-            source: Some("cli".into()),
-            originator: Some(hostile.into()),
-            cli_version: Some("0.171.0".into()),
-            model_provider: Some("openai".into()),
-            forked_from_id: Some("parent".into()),
             interactive: true,
             archived: true,
             name: Some(hostile.into()),

@@ -60,11 +60,11 @@ impl QueryFilters {
         let holds = |field: Option<&str>, want: &str| {
             field.is_some_and(|f| f.to_lowercase().contains(want))
         };
-        self.dirs.iter().all(|d| holds(row.cwd.as_deref(), d))
+        self.dirs.iter().all(|d| holds(row.meta.cwd.as_deref(), d))
             && self
                 .branches
                 .iter()
-                .all(|b| holds(row.git_branch.as_deref(), b))
+                .all(|b| holds(row.meta.git_branch.as_deref(), b))
             && self.files.iter().all(|f| {
                 row.usage
                     .as_ref()
@@ -197,13 +197,17 @@ fn period(text: &str) -> Option<(Millis, Millis)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rollout::record::Meta;
 
     const NOW: Millis = 1_764_496_961_879; // 2025-11-30T10:02:41.879Z
 
     fn row(cwd: &str, branch: &str, updated: &str) -> SessionRow {
         SessionRow {
-            cwd: Some(cwd.into()),
-            git_branch: Some(branch.into()),
+            meta: Meta {
+                cwd: Some(cwd.into()),
+                git_branch: Some(branch.into()),
+                ..Meta::default()
+            },
             updated_ms: parse_rfc3339(updated).unwrap(),
             ..SessionRow::default()
         }

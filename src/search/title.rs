@@ -92,8 +92,8 @@ pub fn field_text(row: &SessionRow, field: usize) -> String {
     match field {
         NAME => text(&row.name),
         PREVIEW => sanitize::one_line(&row.preview),
-        CWD => text(&row.cwd),
-        BRANCH => text(&row.git_branch),
+        CWD => text(&row.meta.cwd),
+        BRANCH => text(&row.meta.git_branch),
         _ => sanitize::one_line(&row.id),
     }
 }

@@ -1,14 +1,18 @@
 //! Tests of the query language, every operator, ranking, smart case and highlights.
 
 use super::*;
+use crate::rollout::record::Meta;
 
 fn row(id: &str, name: Option<&str>, preview: &str, cwd: &str, branch: &str, t: i64) -> SessionRow {
     SessionRow {
         id: id.into(),
         name: name.map(Into::into),
         preview: preview.into(),
-        cwd: Some(cwd.into()),
-        git_branch: Some(branch.into()),
+        meta: Meta {
+            cwd: Some(cwd.into()),
+            git_branch: Some(branch.into()),
+            ..Meta::default()
+        },
         updated_ms: t,
         created_ms: Some(1000 - t),
         ..SessionRow::default()

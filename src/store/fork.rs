@@ -114,7 +114,7 @@ pub fn fill_from_parent(row: &mut SessionRow, find: &mut dyn FindFile) {
     if !untitled && !counted {
         return;
     }
-    let Some(parent) = parent_of(&row.path, row.history_base.as_ref(), find) else {
+    let Some(parent) = parent_of(&row.path, row.meta.history_base.as_ref(), find) else {
         return;
     };
     let until = if counted {
@@ -137,10 +137,9 @@ pub fn fill_from_parent(row: &mut SessionRow, find: &mut dyn FindFile) {
 /// The parent of a fork as a reader names it (its first prompt, else its id), when the
 /// session is one.
 pub fn parent_title(row: &SessionRow, find: &mut dyn FindFile) -> Option<String> {
-    let parent_id = row
-        .forked_from_id
-        .as_deref()
-        .or(row.history_base.as_ref().map(|b| b.thread_id.as_str()))?;
+    let meta = &row.meta;
+    let base = meta.history_base.as_ref().map(|b| b.thread_id.as_str());
+    let parent_id = meta.forked_from_id.as_deref().or(base)?;
     let first = find
         .find(parent_id)
         .filter(|p| p.path != row.path)

@@ -91,14 +91,14 @@ pub fn row_from_state(
 fn row_from_parts(
     file: &RolloutFile,
     state: &ScanState,
-    meta: Meta,
+    mut meta: Meta,
     first: Option<String>,
     thread_name: Option<String>,
     usage: Option<Usage>,
     names: &HashMap<String, String>,
 ) -> SessionRow {
     // The file name is only needed when the metadata has no id.
-    let id = meta.id.clone().unwrap_or_else(|| {
+    let id = meta.id.take().unwrap_or_else(|| {
         let file_name = file
             .path
             .file_name()
@@ -117,17 +117,9 @@ fn row_from_parts(
             .unwrap_or_default(),
         first_user_message: first,
         created_ms: meta.timestamp.as_deref().and_then(timefmt::parse_rfc3339),
-        created_at: meta.timestamp,
         updated_ms: file.mtime_ms,
         interactive: session::is_interactive_source(meta.source.as_deref()),
-        cwd: meta.cwd,
-        git_branch: meta.git_branch,
-        source: meta.source,
-        originator: meta.originator,
-        cli_version: meta.cli_version,
-        model_provider: meta.model_provider,
-        forked_from_id: meta.forked_from_id,
-        history_base: meta.history_base,
+        meta,
         archived: file.archived,
         name,
         user_messages: state.complete.then_some(user),

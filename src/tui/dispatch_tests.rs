@@ -2,6 +2,7 @@
 //! row is still changing, and the loop woken by the answers it waits for.
 
 use super::*;
+use crate::rollout::record::Meta;
 use crate::session::SessionRow;
 use crate::tui::action::Action;
 use crate::tui::app::Options;
@@ -16,7 +17,10 @@ fn row(id: &str, t: i64) -> SessionRow {
         id: id.into(),
         path: PathBuf::from(format!("/s/{id}.jsonl")),
         preview: format!("preview of {id}"),
-        cwd: Some("/w".into()),
+        meta: Meta {
+            cwd: Some("/w".into()),
+            ..Meta::default()
+        },
         updated_ms: t,
         interactive: true,
         ..SessionRow::default()

@@ -98,9 +98,9 @@ fn picker_run(home: &Path, cache: &Path, before: Option<&Held>) -> Held {
                     run.files.insert(r.path.clone(), (r.size, r.updated_ms));
                     let texts = [
                         r.first_user_message.as_deref(),
-                        r.git_branch.as_deref(),
-                        r.cwd.as_deref(),
-                        r.created_at.as_deref(),
+                        r.meta.git_branch.as_deref(),
+                        r.meta.cwd.as_deref(),
+                        r.meta.timestamp.as_deref(),
                     ];
                     let line = shown(&r.id, &r.path, texts, r.archived);
                     run.rows.insert(r.path.clone(), line);

@@ -7,6 +7,7 @@
 
 use codex_picker::cmd::show_text::{write_transcript_text, TextView};
 use codex_picker::export::write_markdown;
+use codex_picker::rollout::record::Meta;
 use codex_picker::rollout::transcript::{read_transcript, Entry, Marker, TranscriptOptions};
 use codex_picker::sanitize::is_dangerous;
 use codex_picker::session::SessionRow;
@@ -114,9 +115,12 @@ fn row(a: &str) -> SessionRow {
     SessionRow {
         id: a.to_owned(),
         name: Some(a.to_owned()),
-        cwd: Some(a.to_owned()),
-        originator: Some(a.to_owned()),
-        forked_from_id: Some(a.to_owned()),
+        meta: Meta {
+            cwd: Some(a.to_owned()),
+            originator: Some(a.to_owned()),
+            forked_from_id: Some(a.to_owned()),
+            ..Meta::default()
+        },
         ..SessionRow::default()
     }
 }

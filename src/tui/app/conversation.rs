@@ -185,10 +185,10 @@ fn header(b: &mut Built, row: &SessionRow, t: Option<&Transcript>, width: usize,
         );
     }
     if let Some(usage) = &row.usage {
-        let (all, fork) = (view.expanded.all, row.history_base.is_some());
+        let (all, fork) = (view.expanded.all, row.meta.history_base.is_some());
         let facts = super::usage_view::facts(
             usage,
-            row.cwd.as_deref(),
+            row.meta.cwd.as_deref(),
             (all, &view.keys.expand_all),
             fork,
             &view.prices,

@@ -130,7 +130,7 @@ impl Filters {
 
 /// A row belongs to the folder scope when its cwd is `root` or below it.
 pub fn in_scope(row: &SessionRow, root: Option<&str>) -> bool {
-    match (root, row.cwd.as_deref()) {
+    match (root, row.meta.cwd.as_deref()) {
         (Some(root), Some(cwd)) => crate::session::cwd_within(cwd, Path::new(root)),
         (None, _) => true,
         _ => false,

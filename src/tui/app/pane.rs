@@ -586,7 +586,8 @@ fn flip(view: &mut View, entry: usize) {
 /// Whether the session's folder no longer exists: the one look at the file system in the
 /// pane's state (a `stat`, when a session is shown or acted on).
 pub(super) fn folder_missing(row: &SessionRow) -> bool {
-    row.cwd
+    row.meta
+        .cwd
         .as_deref()
         .is_some_and(|c| !c.is_empty() && !std::path::Path::new(c).is_dir())
 }

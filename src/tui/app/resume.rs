@@ -45,7 +45,7 @@ impl Handoff {
             resume.push(' ');
             resume.push_str(&q(arg));
         }
-        match row.cwd.as_deref() {
+        match row.meta.cwd.as_deref() {
             Some(cwd) if !cwd.is_empty() => {
                 let dashes = if cwd.starts_with('-') { "-- " } else { "" };
                 format!("cd {dashes}{} && {resume}", q(cwd))
@@ -59,7 +59,7 @@ impl Handoff {
         Launch {
             fork,
             id: row.id.clone(),
-            cwd: if here { None } else { row.cwd.clone() },
+            cwd: if here { None } else { row.meta.cwd.clone() },
             args: self.args.clone(),
         }
     }

@@ -1,6 +1,7 @@
 //! One test per action on [`App`], plus the background messages.
 
 use super::*;
+use crate::rollout::record::Meta;
 use crate::rollout::transcript::{Entry, Transcript};
 use crate::search::fulltext::{ContentHit, ContentIndex};
 use crate::search::title::{self, Haystack, Recency};
@@ -37,7 +38,10 @@ fn row(id: &str, cwd: &str, t: i64, interactive: bool, archived: bool) -> Sessio
         id: id.into(),
         path: PathBuf::from(format!("/s/{id}.jsonl")),
         preview: format!("preview of {id}"),
-        cwd: Some(cwd.into()),
+        meta: Meta {
+            cwd: Some(cwd.into()),
+            ..Meta::default()
+        },
         updated_ms: t,
         created_ms: Some(1_000 - t),
         interactive,
@@ -396,7 +400,7 @@ fn the_resume_command_is_quoted_for_the_shell_asked_for() {
         r"cd '/w/it\'s \\ here' && codex resume 'id'\x1b']0;x'\x07 --model 'o3 mini'"
     );
     // A folder that reads as an option is still the folder.
-    r.cwd = Some("-rf".into());
+    r.meta.cwd = Some("-rf".into());
     assert!(handoff(Syntax::Posix)
         .resume_command(&r)
         .starts_with("cd -- -rf && "));

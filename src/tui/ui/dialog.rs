@@ -226,7 +226,7 @@ fn confirm_lines(facts: Option<Facts>, now: Millis, theme: &Theme) -> Vec<Line<'
         holder = held;
         let title = crate::sanitize::one_line(row.title());
         lines.push(field("title", format!("“{title}”")));
-        let folder = row.cwd.as_deref().unwrap_or("(unknown)");
+        let folder = row.meta.cwd.as_deref().unwrap_or("(unknown)");
         lines.push(field("folder", crate::sanitize::one_line(folder)));
         let age = match crate::timefmt::relative(row.updated_ms, now) {
             now if now == "now" => "just now".to_owned(),

@@ -256,6 +256,7 @@ fn row_line(
     spans.column(&project, &project_marks, theme.project, cols.project, 1);
     if let Some(branch_w) = cols.branch {
         let branch = row
+            .meta
             .git_branch
             .as_deref()
             .map(sanitize::one_line)
@@ -280,7 +281,7 @@ fn kind_label(row: &SessionRow) -> Option<String> {
         row.kind_label()
     };
     let kind = kind.map(|k| textwidth::truncate(&sanitize::one_line(k), 10));
-    match (row.forked_from_id.is_some(), kind) {
+    match (row.meta.forked_from_id.is_some(), kind) {
         (true, Some(k)) => Some(format!("⑂ {k}")),
         (true, None) => Some("⑂".to_owned()),
         (false, kind) => kind,
@@ -348,6 +349,7 @@ const MIN_SNIPPET: usize = 10;
 /// [`project_of`]: crate::session::project_of
 fn project(row: &SessionRow, marks: &Highlights) -> (String, Vec<usize>) {
     let cwd = row
+        .meta
         .cwd
         .as_deref()
         .map(sanitize::one_line)
