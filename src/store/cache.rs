@@ -41,9 +41,8 @@ use super::Store;
 
 #[path = "cache_delta.rs"]
 mod delta;
-#[path = "cache_envelope.rs"]
-mod envelope;
-pub use envelope::{
+use super::cache_envelope as envelope;
+pub use super::cache_envelope::{
     map_envelope, read_envelope, write_envelope, write_envelope_unsynced, MappedBody, Unusable,
 };
 

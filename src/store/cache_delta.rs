@@ -15,8 +15,8 @@ use std::io;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use super::envelope;
 use crate::store::cache_codec::{self as codec, rows_version, BaseId, Decoded, RecordRef, Stamp};
+use crate::store::cache_envelope as envelope;
 use crate::store::path_bytes::{path_bytes, path_from};
 use crate::store::row_cache::{Body, Entry, RowCache};
 

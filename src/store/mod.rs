@@ -5,6 +5,7 @@
 
 pub mod cache;
 mod cache_codec;
+mod cache_envelope;
 mod cache_setup;
 pub mod engine;
 pub mod fork;

@@ -5,8 +5,8 @@
 use std::ops::Range;
 use std::path::PathBuf;
 
-use super::cache::MappedBody;
 use super::cache_codec::{self as codec, BaseId, Decoded, Key, RecordRef, Stamp};
+use super::cache_envelope::MappedBody;
 use super::path_bytes::path_from;
 use super::walk::RolloutFile;
 use crate::rollout::summary::ScanState;
