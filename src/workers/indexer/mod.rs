@@ -12,7 +12,6 @@
 //! as it tells them. The indexer stops as soon as its receiver is dropped; a problem with one
 //! file is an issue among the events, never the end of the run.
 
-use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Arc;
 use std::thread;
@@ -113,11 +112,6 @@ pub fn spawn_with(store: Store, opts: IndexOptions, setup: CacheSetup) -> Receiv
     rx
 }
 
-/// The cache file of `kind` for this store, if caching is on and allowed.
-fn cache_path(store: &Store, setup: &CacheSetup, kind: &str) -> Option<PathBuf> {
-    setup.file(&store.home, kind)
-}
-
 /// The rows run (the engine's stream, passed on), then the whole read with the content index
 /// as its tap.
 fn run(store: &Store, opts: IndexOptions, setup: &CacheSetup, tx: &Sender<Event>) {
@@ -143,7 +137,7 @@ fn run_options(
     kind: Kind,
 ) -> engine::Options {
     engine::Options {
-        cache: cache_path(store, setup, "rows"),
+        cache: setup.file(&store.home, "rows"),
         threads: opts.threads,
         background: true,
         batch: opts.batch,
@@ -195,7 +189,7 @@ fn content_tap(
                 .is_ok();
         ready && (done == total || tx.send(Event::ContentProgress { done, total }).is_ok())
     };
-    let file = cache_path(store, setup, "content");
+    let file = setup.file(&store.home, "content");
     fulltext::cached::tap(
         file.as_deref(),
         store.names(),
