@@ -193,7 +193,7 @@ pub fn spawn_workers(store: Store, cache: CacheSetup, codex: Codex, wakeup: Wake
                 held: held.map(Arc::new),
                 ..IndexOptions::default()
             };
-            let events = indexer::spawn_with(store.clone(), opts, cache.clone());
+            let events = indexer::spawn(store.clone(), opts, cache.clone());
             wake::forward(events, waker.clone())
         }
     };

@@ -94,13 +94,9 @@ impl Default for IndexOptions {
     }
 }
 
-/// Start indexing `store` on background threads, with the user's cache and the content index.
-pub fn spawn(store: Store, opts: IndexOptions) -> Receiver<Event> {
-    spawn_with(store, opts, CacheSetup::user())
-}
-
-/// [`spawn`] with an explicit cache setup.
-pub fn spawn_with(store: Store, opts: IndexOptions, setup: CacheSetup) -> Receiver<Event> {
+/// Start indexing `store` on background threads, with the caches (and the content index) as
+/// `setup` says.
+pub fn spawn(store: Store, opts: IndexOptions, setup: CacheSetup) -> Receiver<Event> {
     let (tx, rx) = mpsc::channel();
     thread::Builder::new()
         .name("codex-picker-index".into())
