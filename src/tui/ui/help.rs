@@ -84,19 +84,8 @@ pub(crate) fn draw(
         usize::from(screen.height.saturating_sub(4)) * columns,
     );
     let rows = entries.len().div_ceil(columns);
-    let w = u16::try_from(want_w * columns + 3 * (columns - 1))
-        .unwrap_or(u16::MAX)
-        .min(screen.width);
-    let h = u16::try_from(rows + 4)
-        .unwrap_or(u16::MAX)
-        .min(screen.height);
-    let area = Rect::new(
-        screen.x + (screen.width - w) / 2,
-        screen.y + (screen.height - h) / 2,
-        w,
-        h,
-    );
-    let text_w = usize::from(w.saturating_sub(4));
+    let area = super::dialog::centred(screen, want_w * columns + 3 * (columns - 1), rows + 4);
+    let text_w = usize::from(area.width.saturating_sub(4));
     let col_w = (text_w + 3) / columns - 3 * (columns - 1);
     let desc_w = col_w.saturating_sub(key_w + 2);
     let cell = |(k, d): &(String, String)| {
