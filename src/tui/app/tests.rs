@@ -367,7 +367,7 @@ fn copy_id_and_command() {
     let mut r = row("x", "/w/it's here", 1, true, false);
     r.id = "id1".into();
     assert_eq!(
-        resume_command(&r),
+        Handoff::new(&Options::default()).resume_command(&r),
         r"cd '/w/it'\''s here' && codex resume id1"
     );
     assert!(
