@@ -63,16 +63,7 @@ pub(crate) fn draw(frame: &mut Frame, app: &App, theme: &Theme) {
     };
     let text_w = lines.iter().map(Line::width).max().unwrap_or(0);
     let area = centred(screen, (text_w + 4).max(30), lines.len() + 2);
-    // One column more each side: a wide character half under the border would hide it.
-    let x0 = area.x.saturating_sub(1);
-    let clear_w = (area.right() + 1).min(screen.right()) - x0;
-    frame.render_widget(Clear, Rect::new(x0, area.y, clear_w, area.height));
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(theme.help_border)
-        .title(title)
-        .padding(Padding::horizontal(1));
-    frame.render_widget(Paragraph::new(lines).block(block), area);
+    boxed(frame, screen, area, title, lines, theme);
     // The rename box's cursor: inside the border and the padding, at the end of the name.
     if let Some((line, col)) = cursor {
         let x = (area.x + 2)
@@ -244,6 +235,27 @@ fn confirm_lines(facts: Option<Facts>, now: Millis, theme: &Theme) -> Vec<Line<'
         Span::styled(" delete · any other key: keep it", theme.placeholder),
     ]));
     lines
+}
+
+/// `lines` in a bordered box titled `title`, at `area` of `screen`, over what is below it.
+pub(super) fn boxed(
+    frame: &mut Frame,
+    screen: Rect,
+    area: Rect,
+    title: &str,
+    lines: Vec<Line>,
+    theme: &Theme,
+) {
+    // One column more each side: a wide character half under the border would hide it.
+    let x0 = area.x.saturating_sub(1);
+    let clear_w = (area.right() + 1).min(screen.right()) - x0;
+    frame.render_widget(Clear, Rect::new(x0, area.y, clear_w, area.height));
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.help_border)
+        .title(title)
+        .padding(Padding::horizontal(1));
+    frame.render_widget(Paragraph::new(lines).block(block), area);
 }
 
 /// A box of `w` by `h` cells, cut to the screen's size, in the middle of `screen`.
