@@ -189,7 +189,6 @@ pub fn spawn_workers(store: Store, cache: CacheSetup, codex: Codex, wakeup: Wake
         let waker = wakeup.waker(Source::Index);
         move |held: Option<Held>| {
             let opts = IndexOptions {
-                archived: true,
                 held: held.map(Arc::new),
                 ..IndexOptions::default()
             };

@@ -44,13 +44,12 @@ pub enum Event {
     ContentReady(Arc<ContentIndex>),
 }
 
+/// How the indexer runs: on how many threads, and for a receiver that holds which rows.
+/// Archived sessions are always read (the picker's filter hides them), in batches at the
+/// engine's pace.
 #[derive(Debug, Clone)]
 pub struct IndexOptions {
-    pub archived: bool,
     pub threads: usize,
-    /// Rows per batch sent to the picker (a batch is also sent when `flush_every` passes).
-    pub batch: usize,
-    pub flush_every: Duration,
     /// A later run of a receiver that holds these rows: the cached rows it has are not made
     /// again, only what changed (or what it never had) is sent.
     pub held: Option<Arc<engine::Held>>,
@@ -81,14 +80,10 @@ impl Event {
 }
 
 impl Default for IndexOptions {
-    /// Archived sessions too, at the engine's pace.
+    /// On the engine's number of threads.
     fn default() -> Self {
-        let pace = engine::Options::new(Kind::First, true);
         IndexOptions {
-            archived: pace.archived,
-            threads: pace.threads,
-            batch: pace.batch,
-            flush_every: pace.flush_every,
+            threads: crate::store::default_threads(),
             held: None,
         }
     }
@@ -136,9 +131,7 @@ fn run_options(
         cache: setup.file(&store.home, "rows"),
         threads: opts.threads,
         background: true,
-        batch: opts.batch,
-        flush_every: opts.flush_every,
-        ..engine::Options::new(kind, opts.archived)
+        ..engine::Options::new(kind, true)
     }
 }
 
