@@ -166,11 +166,6 @@ impl Codex {
         self.program.as_deref().ok_or(CodexError::NotFound)
     }
 
-    /// The store codex is pointed at.
-    pub fn home(&self) -> &Path {
-        &self.home
-    }
-
     /// `CODEX_HOME=<home> ` for a command given to the user, when the store is not the
     /// default one (empty otherwise), in `syntax`, the home's bytes exactly.
     pub fn env_prefix(&self, syntax: crate::shell::Syntax) -> String {

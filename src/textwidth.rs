@@ -14,16 +14,7 @@ pub fn truncate(text: &str, max: usize) -> String {
     if max == 0 {
         return String::new();
     }
-    let mut out = String::new();
-    let mut used = 0;
-    for c in text.chars() {
-        let w = UnicodeWidthChar::width(c).unwrap_or(0);
-        if used + w > max - 1 {
-            break;
-        }
-        out.push(c);
-        used += w;
-    }
+    let mut out: String = fitting(text.chars(), max).collect();
     out.push('…');
     out
 }
@@ -36,19 +27,17 @@ pub fn truncate_left(text: &str, max: usize) -> String {
     if max == 0 {
         return String::new();
     }
-    let mut tail: Vec<char> = Vec::new();
+    let tail: Vec<char> = fitting(text.chars().rev(), max).collect();
+    std::iter::once('…').chain(tail.into_iter().rev()).collect()
+}
+
+/// The first of `chars` that fit in `max - 1` cells together, leaving a cell for `…`.
+fn fitting(chars: impl Iterator<Item = char>, max: usize) -> impl Iterator<Item = char> {
     let mut used = 0;
-    for c in text.chars().rev() {
-        let w = UnicodeWidthChar::width(c).unwrap_or(0);
-        if used + w > max - 1 {
-            break;
-        }
-        tail.push(c);
-        used += w;
-    }
-    let mut out = String::from("…");
-    out.extend(tail.into_iter().rev());
-    out
+    chars.take_while(move |&c| {
+        used += UnicodeWidthChar::width(c).unwrap_or(0);
+        used < max
+    })
 }
 
 /// `text` fitted to exactly `cells` cells: truncated or padded with spaces.

@@ -140,7 +140,7 @@ fn time<T>(f: impl FnOnce() -> T) -> (Duration, T) {
 /// Run the real indexer; returns (time to first Rows, time to Finished, rows).
 fn run_indexer(store: &Store, dir: Option<PathBuf>) -> (Duration, Duration, Vec<SessionRow>) {
     let t = Instant::now();
-    let rx = indexer::spawn_with(
+    let rx = indexer::spawn(
         store.clone(),
         IndexOptions {
             threads: THREADS,

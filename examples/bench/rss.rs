@@ -19,7 +19,7 @@ use codex_picker::workers::indexer::{self, Event, IndexOptions};
 pub fn probe(store: &Path, cache: &Path, threads: usize) {
     codex_picker::memory::small_pages();
     codex_picker::memory::return_freed_memory_promptly();
-    let rx = indexer::spawn_with(
+    let rx = indexer::spawn(
         Store {
             home: store.to_path_buf(),
         },

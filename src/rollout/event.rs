@@ -17,7 +17,7 @@ use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::lenient::{Flag, Int, Num, Obj, Text};
+use super::lenient::{absent_otherwise, Flag, Int, Num, Obj, Text};
 use super::text::clip;
 
 /// One turn or tool event.
@@ -215,6 +215,7 @@ type Changes<'a, D> = BTreeMap<String, ChangeSpec<'a, D>>;
 
 /// One file of `changes`: `{type, unified_diff | content, move_path}`; older codex wrote
 /// `{"update": {unified_diff, move_path}}`, the kind as the only key.
+#[derive(Default)]
 struct ChangeSpec<'a, D> {
     kind: Option<Cow<'a, str>>,
     fields: ChangeFields<'a, D>,
@@ -279,46 +280,10 @@ impl<'de: 'a, 'a, D: Deserialize<'de> + Default> Deserialize<'de> for ChangeSpec
                 })
             }
 
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-                while seq.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(ChangeSpec::plain())
-            }
-
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-                Ok(ChangeSpec::plain())
-            }
-
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-                Ok(ChangeSpec::plain())
-            }
-
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-                Ok(ChangeSpec::plain())
-            }
-
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-                Ok(ChangeSpec::plain())
-            }
-
-            fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
-                Ok(ChangeSpec::plain())
-            }
-
-            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-                Ok(ChangeSpec::plain())
-            }
+            // Not a map: a change that says nothing but that the file was there, an update.
+            absent_otherwise!(bool, i64, u64, f64, str, unit, seq);
         }
         d.deserialize_any(Spec(PhantomData))
-    }
-}
-
-impl<D: Default> ChangeSpec<'_, D> {
-    /// A change that says nothing but that the file was there: an update.
-    fn plain() -> Self {
-        ChangeSpec {
-            kind: None,
-            fields: ChangeFields::default(),
-        }
     }
 }
 

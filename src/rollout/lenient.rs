@@ -79,6 +79,8 @@ macro_rules! absent_otherwise {
     };
 }
 
+pub(super) use absent_otherwise;
+
 struct TextVisitor;
 
 impl<'de> Visitor<'de> for TextVisitor {

@@ -356,14 +356,7 @@ fn images(v: Val) -> Vec<String> {
 }
 
 fn parse_row(line: &[u8]) -> Option<Row> {
-    // One check of the whole line instead of one per string: serde_json reading a `str`
-    // skips its own. A line that is not UTF-8 is refused here; `from_slice` would refuse it
-    // too (an invalid byte is a syntax error outside a string and an error inside one).
-    let text = std::str::from_utf8(line).ok()?;
-    let mut de = serde_json::Deserializer::from_str(text);
-    let row = de::DeserializeSeed::deserialize(Seed(Want::Row), &mut de).ok()?;
-    de.end().ok()?;
-    match row {
+    match super::visit::read_line(line, Seed(Want::Row))? {
         Val::Row(row) => Some(row),
         _ => Some(Row::default()),
     }

@@ -12,6 +12,7 @@ use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 
 use super::record::HistoryBase;
 use super::record::Meta;
+use super::visit::read_line;
 
 /// A value of one of the shapes a reader looks at; anything else is consumed (and checked) and
 /// dropped.
@@ -192,27 +193,16 @@ fn meta_of(mut p: Val) -> Meta {
     }
 }
 
-fn parse_row(line: &[u8]) -> Option<Val> {
-    // One check of the whole line instead of one per string: serde_json reading a `str`
-    // skips its own. A line that is not UTF-8 is refused here; `from_slice` would refuse it
-    // too (an invalid byte is a syntax error outside a string and an error inside one).
-    let text = std::str::from_utf8(line).ok()?;
-    let mut de = serde_json::Deserializer::from_str(text);
-    let row = de::DeserializeSeed::deserialize(Seed(Want::Row), &mut de).ok()?;
-    de.end().ok()?;
-    Some(row)
-}
-
 /// The metadata and the top-level `ordinal` of a `session_meta` line, or `None` when
 /// `parse_line` would refuse it. Long values it ignores are checked and dropped first (see
 /// `meta_strip`).
 pub fn parse(line: &[u8]) -> Option<(Meta, Option<u64>)> {
     let stripped = super::meta_strip::strip(line, reads_payload_field);
     let line = stripped.as_deref().unwrap_or(line);
-    let row = match parse_row(line) {
+    let row = match read_line(line, Seed(Want::Row)) {
         Some(row) => row,
         None if std::str::from_utf8(line).is_err() => {
-            parse_row(String::from_utf8_lossy(line).as_bytes())?
+            read_line(String::from_utf8_lossy(line).as_bytes(), Seed(Want::Row))?
         }
         None => return None,
     };

@@ -161,23 +161,14 @@ fn message_entry(msg: Message, opts: &TranscriptOptions) -> Entry {
 pub enum Parse {
     /// Every record row is parsed, so every unreadable line is counted (`show`).
     Every,
-    /// `response` rows of a role taken from events are not parsed (indexing).
+    /// `response` rows of a role taken from events are not parsed (indexing): the same
+    /// entries, as those rows are dropped anyway, but `skipped_lines` may count fewer lines.
     Lean,
 }
 
 /// Read a whole transcript from a reader at the start of the file.
 pub fn read_transcript<R: BufRead>(reader: R, opts: &TranscriptOptions) -> io::Result<Transcript> {
     read(reader, opts, Parse::Every)
-}
-
-/// [`read_transcript`] for indexing: the same entries, but `response` message rows of a role
-/// met after the file's first `event`/`item` message of that role are not parsed (they are
-/// dropped anyway), so `skipped_lines` may count fewer lines.
-pub fn read_transcript_entries<R: BufRead>(
-    reader: R,
-    opts: &TranscriptOptions,
-) -> io::Result<Transcript> {
-    read(reader, opts, Parse::Lean)
 }
 
 /// A whole transcript from a reader at the start of the file, parsed as `parse` says.

@@ -35,3 +35,19 @@ macro_rules! dropped_scalars {
 }
 
 pub(super) use dropped_scalars;
+
+/// `line` read as one JSON value by `seed`, or `None` when it is not UTF-8, not JSON, or has
+/// more after the value.
+pub(super) fn read_line<'de, S: serde::de::DeserializeSeed<'de>>(
+    line: &'de [u8],
+    seed: S,
+) -> Option<S::Value> {
+    // One check of the whole line instead of one per string: serde_json reading a `str`
+    // skips its own. A line that is not UTF-8 is refused here; `from_slice` would refuse it
+    // too (an invalid byte is a syntax error outside a string and an error inside one).
+    let text = std::str::from_utf8(line).ok()?;
+    let mut de = serde_json::Deserializer::from_str(text);
+    let value = seed.deserialize(&mut de).ok()?;
+    de.end().ok()?;
+    Some(value)
+}

@@ -49,11 +49,6 @@ impl QueryFilters {
             && self.dates.is_empty()
     }
 
-    /// Whether a filter asks for what a session changed (known once its file is read whole).
-    pub fn wants_files(&self) -> bool {
-        !self.files.is_empty()
-    }
-
     /// Whether `row` passes every filter (folders, branches and changed files: any case, any
     /// part; a session not read whole yet has changed no file known).
     pub fn keeps(&self, row: &SessionRow) -> bool {
@@ -273,7 +268,7 @@ mod tests {
         }
         let s = split("retry file:auth", NOW);
         assert_eq!(s.words, "retry");
-        assert!(s.filters.wants_files());
+        assert_eq!(s.filters.files, ["auth"]);
     }
 
     #[test]

@@ -57,8 +57,9 @@ pub struct Haystack {
     tokens: i64,
 }
 
-/// Fold case one character at a time, keeping the character count (positions must agree).
-fn fold(c: char) -> char {
+/// Fold case one character at a time, keeping the character count (positions must agree):
+/// the lower case of a character when that is one character.
+pub(crate) fn fold(c: char) -> char {
     let mut lower = c.to_lowercase();
     match (lower.next(), lower.next()) {
         (Some(l), None) => l,

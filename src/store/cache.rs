@@ -37,7 +37,6 @@ pub use super::path_bytes::{path_bytes, path_from};
 use super::row_cache::{Base, Body};
 pub use super::row_cache::{Entry, RowCache};
 use super::walk::RolloutFile;
-use super::Store;
 
 #[path = "cache_delta.rs"]
 mod delta;
@@ -318,13 +317,6 @@ fn newest_sessions<'a>(records: &[RecordRef<'a>]) -> Vec<RecordRef<'a>> {
         r.line = &[];
     }
     head
-}
-
-/// Where a store's caches live, or `None` when caching is off for it (the folder would be
-/// inside the Codex home).
-pub fn cache_dir_for(store: &Store, cache_dir: &Path) -> Option<PathBuf> {
-    let probe = cache_dir.join("probe");
-    allowed(&probe, &store.home).then(|| cache_dir.to_path_buf())
 }
 
 /// The file every content index folder holds (see `search::fulltext::build`).

@@ -13,11 +13,6 @@ pub struct CacheSetup {
 }
 
 impl CacheSetup {
-    /// The user's cache folder, content index on.
-    pub fn user() -> Self {
-        CacheSetup::new(true)
-    }
-
     /// The user's cache folder when `cached`, else none; content index on.
     pub fn new(cached: bool) -> Self {
         CacheSetup {

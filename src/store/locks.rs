@@ -82,11 +82,6 @@ impl Held {
         self.by_id.is_empty()
     }
 
-    /// Every held thread id and its holder, in no order.
-    pub fn iter(&self) -> impl Iterator<Item = (&str, Holder)> {
-        self.by_id.iter().map(|(id, h)| (id.as_str(), *h))
-    }
-
     /// `held` as given (tests, and what a platform without `/proc/locks` would build).
     pub fn from_pairs(held: impl IntoIterator<Item = (String, Holder)>) -> Held {
         Held {

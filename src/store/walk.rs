@@ -85,11 +85,6 @@ impl RolloutFile {
     }
 }
 
-/// A rollout file name: `rollout-` prefix, `.jsonl` or `.jsonl.zst` suffix.
-pub fn is_rollout_name(name: &str) -> bool {
-    is_rollout_bytes(name.as_bytes())
-}
-
 pub fn mtime_ms(meta: &std::fs::Metadata) -> Millis {
     meta.modified()
         .ok()
@@ -97,7 +92,7 @@ pub fn mtime_ms(meta: &std::fs::Metadata) -> Millis {
         .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }
 
-/// A rollout file name as bytes (see [`is_rollout_name`]).
+/// A rollout file name: `rollout-` prefix, `.jsonl` or `.jsonl.zst` suffix.
 fn is_rollout_bytes(name: &[u8]) -> bool {
     name.starts_with(b"rollout-") && (name.ends_with(b".jsonl") || name.ends_with(b".jsonl.zst"))
 }

@@ -189,11 +189,10 @@ pub fn spawn_workers(store: Store, cache: CacheSetup, codex: Codex, wakeup: Wake
         let waker = wakeup.waker(Source::Index);
         move |held: Option<Held>| {
             let opts = IndexOptions {
-                archived: true,
                 held: held.map(Arc::new),
                 ..IndexOptions::default()
             };
-            let events = indexer::spawn_with(store.clone(), opts, cache.clone());
+            let events = indexer::spawn(store.clone(), opts, cache.clone());
             wake::forward(events, waker.clone())
         }
     };

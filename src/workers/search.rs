@@ -25,28 +25,12 @@ pub const PICKER_CONTENT_RESULTS: usize = 50;
 /// the indexer instead of preparing each batch as it comes.
 const SETTLE: Duration = Duration::from_millis(60);
 
-/// What the picker sends this thread: rows to search, the content index, and searches.
+/// What the picker sends this thread: rows to search and the content index as notes, and
+/// searches, each under the generation the picker gave it.
 #[derive(Debug, Clone)]
 pub enum Request {
-    /// New rows, in row order (shared with the picker: kept only until their haystacks are
-    /// made).
-    AddRows(Vec<Arc<SessionRow>>),
-    /// A row changed in place.
-    ReplaceRow(usize, Arc<SessionRow>),
-    /// The one box: the titles, and the conversations too when `conversations` is set and
-    /// the content index is here.
-    Search {
-        gen: u64,
-        query: String,
-        order: Recency,
-        conversations: bool,
-    },
-    /// The content index is ready.
-    ContentIndex(Arc<ContentIndex>),
-    ContentSearch {
-        gen: u64,
-        query: String,
-    },
+    Note(Note),
+    Ask { gen: u64, ask: Ask },
 }
 
 /// The answer to one search (the job's answer carries its generation).
@@ -64,14 +48,22 @@ pub enum Answer {
 }
 
 /// What the thread searches: every one is applied, in order.
+#[derive(Debug, Clone)]
 pub enum Note {
+    /// New rows, in row order (shared with the picker: kept only until their haystacks are
+    /// made).
     AddRows(Vec<Arc<SessionRow>>),
+    /// A row changed in place.
     ReplaceRow(usize, Arc<SessionRow>),
+    /// The content index is ready.
     ContentIndex(Arc<ContentIndex>),
 }
 
 /// A search: only the newest one waiting runs.
+#[derive(Debug, Clone)]
 pub enum Ask {
+    /// The one box: the titles, and the conversations too when `conversations` is set and
+    /// the content index is here.
     Titles {
         query: String,
         order: Recency,
@@ -162,25 +154,8 @@ impl SingleJob<Search> {
     /// panicked: the picker goes on without its answers).
     pub fn request(&mut self, req: Request) -> bool {
         match req {
-            Request::AddRows(rows) => self.note(Note::AddRows(rows)),
-            Request::ReplaceRow(i, row) => self.note(Note::ReplaceRow(i, row)),
-            Request::ContentIndex(index) => self.note(Note::ContentIndex(index)),
-            Request::Search {
-                gen,
-                query,
-                order,
-                conversations,
-            } => {
-                let ask = Ask::Titles {
-                    query,
-                    order,
-                    conversations,
-                };
-                self.submit_as(gen, ask).is_ok()
-            }
-            Request::ContentSearch { gen, query } => {
-                self.submit_as(gen, Ask::Content { query }).is_ok()
-            }
+            Request::Note(note) => self.note(note),
+            Request::Ask { gen, ask } => self.submit_as(gen, ask).is_ok(),
         }
     }
 }
@@ -236,12 +211,12 @@ mod tests {
     }
 
     fn ranked(job: &mut SingleJob<Search>, gen: u64, query: &str) -> Vec<usize> {
-        assert!(job.request(Request::Search {
-            gen,
+        let ask = Ask::Titles {
             query: query.into(),
             order: Recency::Updated,
             conversations: true,
-        }));
+        };
+        assert!(job.request(Request::Ask { gen, ask }));
         match job
             .recv_timeout(Duration::from_secs(10))
             .expect("an answer")
@@ -286,20 +261,27 @@ mod tests {
     #[test]
     fn rows_not_yet_prepared_are_searched_and_replaced_like_the_others() {
         let mut job = spawn(Waker::noop());
-        assert!(job.request(Request::AddRows(vec![
+        assert!(job.request(Request::Note(Note::AddRows(vec![
             Arc::new(row("a", "fix the parser")),
             Arc::new(row("b", "tidy")),
-        ])));
+        ]))));
         // Asked at once, before the rows settle: they are prepared for the query.
         assert_eq!(ranked(&mut job, 1, "parser"), [0]);
         // A row replaced while still waiting to be prepared keeps its new text.
-        assert!(job.request(Request::AddRows(vec![Arc::new(row("c", "speed"))])));
-        assert!(job.request(Request::ReplaceRow(2, Arc::new(row("c", "parser docs")))));
+        assert!(job.request(Request::Note(Note::AddRows(vec![Arc::new(row(
+            "c", "speed"
+        ))]))));
+        assert!(job.request(Request::Note(Note::ReplaceRow(
+            2,
+            Arc::new(row("c", "parser docs"))
+        ))));
         let mut hits = ranked(&mut job, 2, "parser");
         hits.sort();
         assert_eq!(hits, [0, 2]);
         // Rows left to settle are prepared by then, and found the same.
-        assert!(job.request(Request::AddRows(vec![Arc::new(row("d", "quokka"))])));
+        assert!(job.request(Request::Note(Note::AddRows(vec![Arc::new(row(
+            "d", "quokka"
+        ))]))));
         std::thread::sleep(SETTLE * 3);
         assert_eq!(ranked(&mut job, 3, "quokka"), [3]);
     }

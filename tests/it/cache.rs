@@ -288,7 +288,7 @@ fn indexer_starts_from_the_cache_and_reports_removals() {
         content: true,
     };
     let events = |setup: &CacheSetup| -> Vec<Event> {
-        indexer::spawn_with(
+        indexer::spawn(
             Store {
                 home: f.home.clone(),
             },
@@ -356,7 +356,7 @@ pub(crate) fn indexer_rows(f: &Fixture, dir: Option<PathBuf>) -> Vec<SessionRow>
     use codex_picker::store::CacheSetup;
     use codex_picker::workers::indexer::{self, Event, IndexOptions};
     let mut rows = std::collections::BTreeMap::new();
-    let rx = indexer::spawn_with(
+    let rx = indexer::spawn(
         Store {
             home: f.home.clone(),
         },

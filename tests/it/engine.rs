@@ -71,7 +71,7 @@ fn picker_run(home: &Path, cache: &Path, before: Option<&Held>) -> Held {
             .map(|(p, (size, mtime))| (p.as_path(), *size, *mtime));
         std::sync::Arc::new(codex_picker::store::engine::Held::of(files))
     });
-    let rx = indexer::spawn_with(
+    let rx = indexer::spawn(
         Store {
             home: home.to_path_buf(),
         },

@@ -523,7 +523,7 @@ fn show_accepts_a_file_path_and_shows_tools_on_request() {
 #[test]
 fn the_indexing_read_gives_every_real_fixture_the_same_messages() {
     use codex_picker::rollout::transcript::TranscriptOptions;
-    use codex_picker::rollout::transcript::{read_transcript, read_transcript_entries};
+    use codex_picker::rollout::transcript::{read, read_transcript, Parse};
     let opts = TranscriptOptions {
         tools: false,
         ..TranscriptOptions::default()
@@ -542,7 +542,7 @@ fn the_indexing_read_gives_every_real_fixture_the_same_messages() {
             }
             let data = std::fs::read(&path).expect("fixture");
             let full = read_transcript(&data[..], &opts).expect("slice");
-            let lean = read_transcript_entries(&data[..], &opts).expect("slice");
+            let lean = read(&data[..], &opts, Parse::Lean).expect("slice");
             assert_eq!(lean.entries, full.entries, "{}", path.display());
             assert_eq!(lean.meta, full.meta, "{}", path.display());
             checked += 1;

@@ -14,7 +14,7 @@ use codex_picker::rollout::rules;
 use codex_picker::rollout::rules::parse_line;
 use codex_picker::rollout::summary::{ScanOptions, ScanState, Until};
 use codex_picker::rollout::transcript::{
-    read_transcript, read_transcript_entries, stream_transcript, Entry, TranscriptOptions,
+    read, read_transcript, stream_transcript, Entry, Parse, TranscriptOptions,
 };
 use codex_picker::rollout::{message_line, meta_line};
 use proptest::prelude::*;
@@ -177,8 +177,7 @@ fn check_stream(data: &[u8], chunk: usize) -> Result<(), TestCaseError> {
         ..TranscriptOptions::default()
     };
     let full = read_transcript(BufReader::with_capacity(chunk, data), &opts).expect("slice");
-    let lean =
-        read_transcript_entries(BufReader::with_capacity(chunk, data), &opts).expect("slice");
+    let lean = read(BufReader::with_capacity(chunk, data), &opts, Parse::Lean).expect("slice");
     prop_assert_eq!(&lean.entries, &full.entries);
     prop_assert_eq!(&lean.meta, &full.meta);
     Ok(())

@@ -343,7 +343,7 @@ fn the_pickers_content_phase_gives_each_row_its_files_and_tokens_in_the_same_rea
             .map(|r| (r["path"].as_str().unwrap().to_owned(), used_in_json(r)))
             .collect();
         let cache = tempfile::tempdir().unwrap();
-        let rx = indexer::spawn_with(
+        let rx = indexer::spawn(
             Store { home: home.clone() },
             IndexOptions::default(),
             CacheSetup {

@@ -78,19 +78,11 @@ impl Row {
             Row::Kept(k) => k.path(),
         }
     }
-
-    /// The order of a listing: updated newest first, ties by id descending, then by path (the
-    /// order of [`SessionRow::cmp_updated_desc`]).
-    pub fn cmp_updated_desc(a: &Row, b: &Row) -> std::cmp::Ordering {
-        b.updated_ms()
-            .cmp(&a.updated_ms())
-            .then_with(|| b.id().cmp(a.id()))
-            .then_with(|| a.path().cmp(b.path()))
-    }
 }
 
-/// `rows` in the order of [`Row::cmp_updated_desc`], each row's keys read once (a kept row's
-/// keys are in the cache, a lookup each).
+/// `rows` in the order of a listing: updated newest first, ties by id descending, then by path
+/// (the order of [`SessionRow::cmp_updated_desc`]). Each row's keys are read once (a kept
+/// row's keys are in the cache, a lookup each).
 pub fn newest_first(rows: &[Row]) -> Vec<&Row> {
     use std::cmp::Reverse;
     let mut keyed: Vec<_> = rows

@@ -3,7 +3,6 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Duration;
 
 use super::tap::Tap;
 use crate::rollout::summary::Until;
@@ -107,9 +106,6 @@ pub struct Options {
     pub threads: usize,
     /// The pool's threads run at a lower priority (the picker's, so typing keeps a core).
     pub background: bool,
-    /// Rows per batch (a batch is also sent when `flush_every` passes).
-    pub batch: usize,
-    pub flush_every: Duration,
 }
 
 impl Options {
@@ -122,8 +118,6 @@ impl Options {
             tap: None,
             threads: crate::store::default_threads(),
             background: false,
-            batch: 256,
-            flush_every: Duration::from_millis(30),
         }
     }
 

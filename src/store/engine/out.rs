@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::plan::Work;
 use super::settled::{Fresh, Pass, Settled, Stats};
@@ -47,12 +47,16 @@ pub(super) struct Learned {
     pub(super) ignored: Option<Unusable>,
 }
 
+/// Rows per batch sent to the sink (a batch is also sent when [`FLUSH_EVERY`] passes).
+const BATCH: usize = 256;
+
+/// The longest a settled row waits in its batch before the batch is sent.
+const FLUSH_EVERY: Duration = Duration::from_millis(30);
+
 /// The calling thread's side of a run: the sink, the batch waiting to go, and what the run
 /// learns of each walked file.
 pub(super) struct Out<'s> {
     sink: &'s mut dyn FnMut(Event) -> bool,
-    batch_size: usize,
-    flush_every: std::time::Duration,
     alive: bool,
     rows: Vec<Row>,
     updated: Vec<SessionRow>,
@@ -74,8 +78,6 @@ impl<'s> Out<'s> {
     ) -> Self {
         Out {
             sink,
-            batch_size: opts.batch.max(1),
-            flush_every: opts.flush_every,
             alive: true,
             rows: Vec::new(),
             updated: Vec::new(),
@@ -153,7 +155,7 @@ impl<'s> Out<'s> {
     }
 
     /// Take results until every reader is done (or the sink stops the run), sending batches as
-    /// they fill or as `flush_every` passes; the first rows go out as soon as there are any.
+    /// they fill or as [`FLUSH_EVERY`] passes; the first rows go out as soon as there are any.
     pub(super) fn receive(
         &mut self,
         rx: &Receiver<Vec<Settled>>,
@@ -161,7 +163,7 @@ impl<'s> Out<'s> {
         sent: &[Has],
     ) {
         loop {
-            match rx.recv_timeout(self.flush_every) {
+            match rx.recv_timeout(FLUSH_EVERY) {
                 Ok(settled) => {
                     settled.into_iter().for_each(|s| self.take(s, files, sent));
                     self.alive = self.alive && self.tap.as_ref().is_none_or(|tap| tap.settled());
@@ -171,10 +173,10 @@ impl<'s> Out<'s> {
             }
             let due = match self.last_flush {
                 None => true,
-                Some(t) => t.elapsed() >= self.flush_every,
+                Some(t) => t.elapsed() >= FLUSH_EVERY,
             };
             let pending = self.rows.len() + self.updated.len() + self.removed.len();
-            if pending >= self.batch_size || (due && pending > 0) {
+            if pending >= BATCH || (due && pending > 0) {
                 self.flush();
             }
             if !self.alive {

@@ -12,7 +12,7 @@ use crate::store::engine;
 use crate::tui::action::Focus;
 use crate::workers::conversation_reader::ReadError;
 use crate::workers::indexer::Event;
-use crate::workers::search::Request;
+use crate::workers::search::{Note, Request};
 use std::sync::Arc;
 
 impl App {
@@ -68,7 +68,7 @@ impl App {
     fn take_content_index(&mut self, index: Arc<ContentIndex>) {
         self.outbox
             .search
-            .push(Request::ContentIndex(index.clone()));
+            .push(Request::Note(Note::ContentIndex(index.clone())));
         self.searches.set_index(index);
         // A query runs again on what is indexed now: the one box's looks in the conversations
         // too from now on.
@@ -86,7 +86,7 @@ impl App {
         self.filters.note(&rows);
         let (new, replaced) = self.rows.upsert(rows);
         if !new.is_empty() {
-            self.outbox.search.push(Request::AddRows(new));
+            self.outbox.search.push(Request::Note(Note::AddRows(new)));
         }
         for &(i, changed) in &replaced {
             let row = &self.rows.all()[i];
@@ -95,7 +95,7 @@ impl App {
             }
             self.outbox
                 .search
-                .push(Request::ReplaceRow(i, Arc::clone(row)));
+                .push(Request::Note(Note::ReplaceRow(i, Arc::clone(row))));
         }
         if !replaced.is_empty() {
             self.pane.invalidate();

@@ -23,14 +23,14 @@ fn content_search_waits_for_its_index_then_runs() {
         outbox
             .search
             .iter()
-            .any(|r| matches!(r, Request::ContentIndex(_))),
+            .any(|r| matches!(r, Request::Note(Note::ContentIndex(_)))),
         "the worker gets the index"
     );
     assert!(
         outbox
             .search
             .iter()
-            .any(|r| matches!(r, Request::ContentSearch { query, .. } if query == "deep phrase")),
+            .any(|r| matches!(r, Request::Ask { ask: Ask::Content { query }, .. } if query == "deep phrase")),
         "the waiting query runs"
     );
 }
@@ -136,8 +136,9 @@ fn own_words_first_then_conversations_then_scattered_letters() {
 /// too, taking the outbox.
 fn title_search(app: &mut App) -> Option<(u64, bool)> {
     app.take_outbox().search.iter().find_map(|r| match r {
-        Request::Search {
-            gen, conversations, ..
+        Request::Ask {
+            gen,
+            ask: Ask::Titles { conversations, .. },
         } => Some((*gen, *conversations)),
         _ => None,
     })

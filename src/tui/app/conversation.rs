@@ -14,6 +14,7 @@ use crate::rollout::describe;
 use crate::rollout::record::{phase_label, Role};
 use crate::rollout::transcript::{Entry, Marker, Transcript};
 use crate::sanitize;
+use crate::search::title;
 use crate::session::SessionRow;
 use crate::tui::render::markdown::{self, CodeBlock};
 use crate::tui::render::wrap::wrap;
@@ -493,7 +494,7 @@ pub fn mark_line(line: &mut PaneLine, terms: &[Vec<char>], mark: Part) -> bool {
             continue;
         }
         let chars: Vec<char> = text.chars().collect();
-        let folded: Vec<char> = chars.iter().map(|&c| fold(c)).collect();
+        let folded: Vec<char> = chars.iter().map(|&c| title::fold(c)).collect();
         let mut marked = vec![false; chars.len()];
         for term in terms {
             let mut i = 0;
@@ -522,15 +523,6 @@ pub fn mark_line(line: &mut PaneLine, terms: &[Vec<char>], mark: Part) -> bool {
     }
     line.spans = spans;
     hit
-}
-
-/// Lower case of one character when that is one character (so positions are kept).
-fn fold(c: char) -> char {
-    let mut lower = c.to_lowercase();
-    match (lower.next(), lower.next()) {
-        (Some(l), None) => l,
-        _ => c,
-    }
 }
 
 #[cfg(test)]

@@ -23,13 +23,20 @@ fn the_words_beside_a_filter_are_searched_and_the_answer_filtered() {
         .search
         .iter()
         .filter_map(|r| match r {
-            Request::Search { query, .. } => Some(query.as_str()),
+            Request::Ask {
+                ask: Ask::Titles { query, .. },
+                ..
+            } => Some(query.as_str()),
             _ => None,
         })
         .collect();
     assert_eq!(queries, ["preview"]);
     for req in outbox.search {
-        if let Request::Search { gen, .. } = req {
+        if let Request::Ask {
+            gen,
+            ask: Ask::Titles { .. },
+        } = req
+        {
             app.apply_search(gen, (vec![0, 1, 2, 3], 0), Vec::new());
         }
     }

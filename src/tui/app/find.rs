@@ -72,14 +72,7 @@ impl Find {
 
     /// The next or previous match, wrapping around.
     pub fn step(&mut self, step: HitStep) -> Option<usize> {
-        let n = self.matches.len();
-        if n == 0 {
-            return None;
-        }
-        self.cursor = match step {
-            HitStep::Next => (self.cursor + 1) % n,
-            HitStep::Previous => (self.cursor + n - 1) % n,
-        };
+        self.cursor = stepped(step, self.cursor, self.matches.len())?;
         self.current()
     }
 
@@ -115,4 +108,13 @@ fn body_text(line: &PaneLine) -> String {
         .filter(|(_, p)| p.is_body())
         .map(|(s, _)| s.as_str())
         .collect()
+}
+
+/// The place after (or before) `cursor` among `n` places, wrapping around; `None` when there
+/// are none.
+pub(super) fn stepped(step: HitStep, cursor: usize, n: usize) -> Option<usize> {
+    (n > 0).then(|| match step {
+        HitStep::Next => (cursor + 1) % n,
+        HitStep::Previous => (cursor + n - 1) % n,
+    })
 }

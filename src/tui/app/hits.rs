@@ -3,6 +3,7 @@
 //! with `n` / `N`.
 
 use super::conversation::{self, PaneLine, Part};
+use super::find;
 use crate::tui::action::HitStep;
 
 #[derive(Debug, Clone, Default)]
@@ -65,14 +66,7 @@ impl Hits {
 
     /// The line of the next or previous hit, wrapping around, now the current one.
     pub(super) fn step(&mut self, step: HitStep) -> Option<usize> {
-        let n = self.lines.len();
-        if n == 0 {
-            return None;
-        }
-        self.cursor = match step {
-            HitStep::Next => (self.cursor + 1) % n,
-            HitStep::Previous => (self.cursor + n - 1) % n,
-        };
+        self.cursor = find::stepped(step, self.cursor, self.lines.len())?;
         Some(self.lines[self.cursor])
     }
 

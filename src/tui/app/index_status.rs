@@ -21,8 +21,6 @@ pub struct IndexStatus {
     walked: bool,
     /// A later run has started and not finished.
     rerun_going: bool,
-    /// The whole phase of the first run has ended: every row has its files and tokens.
-    whole: bool,
 }
 
 impl IndexStatus {
@@ -30,10 +28,7 @@ impl IndexStatus {
     pub fn apply(&mut self, event: &Event) {
         let run = match event {
             Event::Run(run) => run,
-            Event::Whole(run) => {
-                self.whole |= matches!(run, engine::Event::Finished(_));
-                return;
-            }
+            Event::Whole(_) => return,
             Event::ContentProgress { .. } if self.rerun => return,
             Event::ContentProgress { done, total } => {
                 self.content_progress = Some((*done, *total));
@@ -102,10 +97,5 @@ impl IndexStatus {
     /// Sessions whose text is indexed so far, while the content phase runs.
     pub fn content_progress(&self) -> Option<(usize, usize)> {
         self.content_progress
-    }
-
-    /// Every session has been read to its end once (its files changed and tokens are known).
-    pub fn whole(&self) -> bool {
-        self.whole
     }
 }

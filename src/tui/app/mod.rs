@@ -49,7 +49,6 @@ pub use filters::{in_scope, Filters};
 pub use index_status::IndexStatus;
 pub use list::List;
 pub use pane::{Pane, PaneContext};
-pub use resume::resume_command;
 use resume::Handoff;
 pub use rows::Rows;
 pub use screen::Screen;

@@ -75,7 +75,9 @@ impl App {
             return;
         };
         let row = std::sync::Arc::clone(&self.rows.all()[i]);
-        self.outbox.search.push(search::Request::ReplaceRow(i, row));
+        self.outbox
+            .search
+            .push(search::Request::Note(search::Note::ReplaceRow(i, row)));
         if self.selected_row().is_some_and(|r| r.path == path) {
             let ctx = self.pane_context();
             self.pane

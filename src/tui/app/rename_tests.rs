@@ -83,7 +83,7 @@ fn enter_asks_codex_and_the_stored_name_shows_everywhere() {
         "{header:?}"
     );
     assert!(app.take_outbox().search.iter().any(
-        |r| matches!(r, Request::ReplaceRow(_, row) if row.name.as_deref() == Some("release notes"))
+        |r| matches!(r, Request::Note(Note::ReplaceRow(_, row)) if row.name.as_deref() == Some("release notes"))
     ));
 
     // The box opens with that name now; Enter on it unchanged asks nothing.

@@ -64,8 +64,3 @@ impl Handoff {
         }
     }
 }
-
-/// `cd <cwd> && codex resume <id>` for the default store and no arguments of the user's.
-pub fn resume_command(row: &SessionRow) -> String {
-    Handoff::new(&Options::default()).resume_command(row)
-}

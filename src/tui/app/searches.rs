@@ -12,7 +12,7 @@ use super::types::{SearchMode, CONTENT_PREFIX};
 use crate::search::fulltext::{ContentHit, ContentIndex};
 use crate::search::one_box::{self, Found};
 use crate::search::title::Recency;
-use crate::workers::search::Request;
+use crate::workers::search::{Ask, Request};
 
 /// How an answer taken compares with the one before it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -116,17 +116,20 @@ impl Searches {
                 return None;
             }
             self.asked += 1;
-            return Some(Request::ContentSearch {
+            return Some(Request::Ask {
                 gen: self.asked,
-                query,
+                ask: Ask::Content { query },
             });
         }
         self.asked += 1;
-        Some(Request::Search {
-            gen: self.asked,
+        let ask = Ask::Titles {
             conversations: self.index.is_some() && one_box::wants_conversations(&query),
             query,
             order,
+        };
+        Some(Request::Ask {
+            gen: self.asked,
+            ask,
         })
     }
 

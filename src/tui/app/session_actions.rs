@@ -203,7 +203,9 @@ impl App {
                     .relocate(&req.path, to, req.change == Change::Archive)
                 {
                     let row = std::sync::Arc::clone(&self.rows.all()[i]);
-                    self.outbox.search.push(search::Request::ReplaceRow(i, row));
+                    self.outbox
+                        .search
+                        .push(search::Request::Note(search::Note::ReplaceRow(i, row)));
                 }
                 let hint = if req.change == Change::Archive && !self.filters.show_archived() {
                     let key = self.keys.key_of(&Action::ToggleArchived);

@@ -112,7 +112,7 @@ fn archive_asks_codex_and_the_session_leaves_the_list() {
     assert!(
         replaced
             .iter()
-            .any(|r| matches!(r, Request::ReplaceRow(_, row) if row.id == "b" && row.archived)),
+            .any(|r| matches!(r, Request::Note(Note::ReplaceRow(_, row)) if row.id == "b" && row.archived)),
         "the search worker's copy follows too"
     );
 

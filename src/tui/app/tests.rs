@@ -8,7 +8,7 @@ use crate::search::title::{self, Haystack, Recency};
 use crate::store::engine;
 use crate::tui::action::Focus;
 use crate::workers::indexer::Event;
-use crate::workers::search::Request;
+use crate::workers::search::{Ask, Note, Request};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -77,8 +77,9 @@ fn all() -> Options {
 /// Answer queued searches like the worker would; drop transcript requests.
 fn answer(app: &mut App) {
     for req in app.take_outbox().search {
-        if let Request::Search {
-            gen, query, order, ..
+        if let Request::Ask {
+            gen,
+            ask: Ask::Titles { query, order, .. },
         } = req
         {
             let hays: Vec<Haystack> = app.rows().iter().map(|r| Haystack::new(r)).collect();
@@ -371,7 +372,7 @@ fn copy_id_and_command() {
     let mut r = row("x", "/w/it's here", 1, true, false);
     r.id = "id1".into();
     assert_eq!(
-        resume_command(&r),
+        Handoff::new(&Options::default()).resume_command(&r),
         r"cd '/w/it'\''s here' && codex resume id1"
     );
     assert!(
@@ -460,11 +461,15 @@ fn stale_search_answers_are_dropped() {
     app.update(Action::Insert('c'));
     answer(&mut app);
     let shown_now = shown(&app).len();
-    if let Some(Request::Search { gen, .. }) = first
-        .search
-        .into_iter()
-        .find(|r| matches!(r, Request::Search { .. }))
-    {
+    if let Some(Request::Ask { gen, .. }) = first.search.into_iter().find(|r| {
+        matches!(
+            r,
+            Request::Ask {
+                ask: Ask::Titles { .. },
+                ..
+            }
+        )
+    }) {
         app.apply_search(gen, (vec![0, 1, 2, 3, 4, 5], 0), Vec::new());
     }
     assert_eq!(
@@ -493,7 +498,10 @@ fn content_requests(app: &mut App) -> Vec<(u64, String)> {
         .search
         .into_iter()
         .filter_map(|r| match r {
-            Request::ContentSearch { gen, query } => Some((gen, query)),
+            Request::Ask {
+                gen,
+                ask: Ask::Content { query },
+            } => Some((gen, query)),
             _ => None,
         })
         .collect()

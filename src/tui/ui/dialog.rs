@@ -62,29 +62,8 @@ pub(crate) fn draw(frame: &mut Frame, app: &App, theme: &Theme) {
         }
     };
     let text_w = lines.iter().map(Line::width).max().unwrap_or(0);
-    let w = u16::try_from(text_w + 4)
-        .unwrap_or(u16::MAX)
-        .max(30)
-        .min(screen.width);
-    let h = u16::try_from(lines.len() + 2)
-        .unwrap_or(u16::MAX)
-        .min(screen.height);
-    let area = Rect::new(
-        screen.x + (screen.width - w) / 2,
-        screen.y + (screen.height - h) / 2,
-        w,
-        h,
-    );
-    // One column more each side: a wide character half under the border would hide it.
-    let x0 = area.x.saturating_sub(1);
-    let clear_w = (area.right() + 1).min(screen.right()) - x0;
-    frame.render_widget(Clear, Rect::new(x0, area.y, clear_w, area.height));
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(theme.help_border)
-        .title(title)
-        .padding(Padding::horizontal(1));
-    frame.render_widget(Paragraph::new(lines).block(block), area);
+    let area = centred(screen, (text_w + 4).max(30), lines.len() + 2);
+    boxed(frame, screen, area, title, lines, theme);
     // The rename box's cursor: inside the border and the padding, at the end of the name.
     if let Some((line, col)) = cursor {
         let x = (area.x + 2)
@@ -256,4 +235,37 @@ fn confirm_lines(facts: Option<Facts>, now: Millis, theme: &Theme) -> Vec<Line<'
         Span::styled(" delete · any other key: keep it", theme.placeholder),
     ]));
     lines
+}
+
+/// `lines` in a bordered box titled `title`, at `area` of `screen`, over what is below it.
+pub(super) fn boxed(
+    frame: &mut Frame,
+    screen: Rect,
+    area: Rect,
+    title: &str,
+    lines: Vec<Line>,
+    theme: &Theme,
+) {
+    // One column more each side: a wide character half under the border would hide it.
+    let x0 = area.x.saturating_sub(1);
+    let clear_w = (area.right() + 1).min(screen.right()) - x0;
+    frame.render_widget(Clear, Rect::new(x0, area.y, clear_w, area.height));
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.help_border)
+        .title(title)
+        .padding(Padding::horizontal(1));
+    frame.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+/// A box of `w` by `h` cells, cut to the screen's size, in the middle of `screen`.
+pub(super) fn centred(screen: Rect, w: usize, h: usize) -> Rect {
+    let w = u16::try_from(w).unwrap_or(u16::MAX).min(screen.width);
+    let h = u16::try_from(h).unwrap_or(u16::MAX).min(screen.height);
+    Rect::new(
+        screen.x + (screen.width - w) / 2,
+        screen.y + (screen.height - h) / 2,
+        w,
+        h,
+    )
 }

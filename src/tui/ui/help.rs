@@ -3,14 +3,13 @@
 
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 use ratatui::Frame;
 
 use crate::textwidth;
 use crate::tui::action::{Action, Focus};
 use crate::tui::keys;
 
-use super::Theme;
+use super::{dialog, Theme};
 
 /// The overlay's lines, (keys, what they do), for where the keys are pressed: under the list,
 /// its rows and the query's syntax, then where the conversation's own keys are; in the
@@ -84,19 +83,8 @@ pub(crate) fn draw(
         usize::from(screen.height.saturating_sub(4)) * columns,
     );
     let rows = entries.len().div_ceil(columns);
-    let w = u16::try_from(want_w * columns + 3 * (columns - 1))
-        .unwrap_or(u16::MAX)
-        .min(screen.width);
-    let h = u16::try_from(rows + 4)
-        .unwrap_or(u16::MAX)
-        .min(screen.height);
-    let area = Rect::new(
-        screen.x + (screen.width - w) / 2,
-        screen.y + (screen.height - h) / 2,
-        w,
-        h,
-    );
-    let text_w = usize::from(w.saturating_sub(4));
+    let area = dialog::centred(screen, want_w * columns + 3 * (columns - 1), rows + 4);
+    let text_w = usize::from(area.width.saturating_sub(4));
     let col_w = (text_w + 3) / columns - 3 * (columns - 1);
     let desc_w = col_w.saturating_sub(key_w + 2);
     let cell = |(k, d): &(String, String)| {
@@ -123,16 +111,5 @@ pub(crate) fn draw(
         "Esc or any key closes this help",
         theme.placeholder,
     )));
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .border_style(theme.help_border)
-        .title(" codex-picker keys ");
-    // One column more each side: a wide character half under the border would hide it.
-    let x0 = area.x.saturating_sub(1);
-    let clear_w = (area.right() + 1).min(screen.right()) - x0;
-    frame.render_widget(Clear, Rect::new(x0, area.y, clear_w, area.height));
-    frame.render_widget(
-        Paragraph::new(lines).block(block.padding(ratatui::widgets::Padding::horizontal(1))),
-        area,
-    );
+    dialog::boxed(frame, screen, area, " codex-picker keys ", lines, theme);
 }

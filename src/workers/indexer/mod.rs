@@ -12,7 +12,6 @@
 //! as it tells them. The indexer stops as soon as its receiver is dropped; a problem with one
 //! file is an issue among the events, never the end of the run.
 
-use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Arc;
 use std::thread;
@@ -45,13 +44,12 @@ pub enum Event {
     ContentReady(Arc<ContentIndex>),
 }
 
+/// How the indexer runs: on how many threads, and for a receiver that holds which rows.
+/// Archived sessions are always read (the picker's filter hides them), in batches at the
+/// engine's pace.
 #[derive(Debug, Clone)]
 pub struct IndexOptions {
-    pub archived: bool,
     pub threads: usize,
-    /// Rows per batch sent to the picker (a batch is also sent when `flush_every` passes).
-    pub batch: usize,
-    pub flush_every: Duration,
     /// A later run of a receiver that holds these rows: the cached rows it has are not made
     /// again, only what changed (or what it never had) is sent.
     pub held: Option<Arc<engine::Held>>,
@@ -82,26 +80,18 @@ impl Event {
 }
 
 impl Default for IndexOptions {
-    /// Archived sessions too, at the engine's pace.
+    /// On the engine's number of threads.
     fn default() -> Self {
-        let pace = engine::Options::new(Kind::First, true);
         IndexOptions {
-            archived: pace.archived,
-            threads: pace.threads,
-            batch: pace.batch,
-            flush_every: pace.flush_every,
+            threads: crate::store::default_threads(),
             held: None,
         }
     }
 }
 
-/// Start indexing `store` on background threads, with the user's cache and the content index.
-pub fn spawn(store: Store, opts: IndexOptions) -> Receiver<Event> {
-    spawn_with(store, opts, CacheSetup::user())
-}
-
-/// [`spawn`] with an explicit cache setup.
-pub fn spawn_with(store: Store, opts: IndexOptions, setup: CacheSetup) -> Receiver<Event> {
+/// Start indexing `store` on background threads, with the caches (and the content index) as
+/// `setup` says.
+pub fn spawn(store: Store, opts: IndexOptions, setup: CacheSetup) -> Receiver<Event> {
     let (tx, rx) = mpsc::channel();
     thread::Builder::new()
         .name("codex-picker-index".into())
@@ -111,11 +101,6 @@ pub fn spawn_with(store: Store, opts: IndexOptions, setup: CacheSetup) -> Receiv
         })
         .expect("spawn the indexer thread");
     rx
-}
-
-/// The cache file of `kind` for this store, if caching is on and allowed.
-fn cache_path(store: &Store, setup: &CacheSetup, kind: &str) -> Option<PathBuf> {
-    setup.file(&store.home, kind)
 }
 
 /// The rows run (the engine's stream, passed on), then the whole read with the content index
@@ -143,12 +128,10 @@ fn run_options(
     kind: Kind,
 ) -> engine::Options {
     engine::Options {
-        cache: cache_path(store, setup, "rows"),
+        cache: setup.file(&store.home, "rows"),
         threads: opts.threads,
         background: true,
-        batch: opts.batch,
-        flush_every: opts.flush_every,
-        ..engine::Options::new(kind, opts.archived)
+        ..engine::Options::new(kind, true)
     }
 }
 
@@ -195,7 +178,7 @@ fn content_tap(
                 .is_ok();
         ready && (done == total || tx.send(Event::ContentProgress { done, total }).is_ok())
     };
-    let file = cache_path(store, setup, "content");
+    let file = setup.file(&store.home, "content");
     fulltext::cached::tap(
         file.as_deref(),
         store.names(),
