@@ -13,15 +13,20 @@ fn styled(tmux: &Tmux) -> String {
 
 /// Page down until `want` shows (the conversation may still be loading).
 fn page_to(tmux: &Tmux, want: &str) -> String {
+    page_to_all(tmux, &[want])
+}
+
+/// Scroll the pane down a line at a time until every one of `wants` is on screen at once.
+fn page_to_all(tmux: &Tmux, wants: &[&str]) -> String {
     for _ in 0..40 {
         let screen = tmux.capture();
-        if screen.contains(want) {
+        if wants.iter().all(|want| screen.contains(want)) {
             return screen;
         }
         tmux.keys(&["Down"]);
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
-    panic!("{want:?} never came on screen:\n{}", tmux.capture());
+    panic!("{wants:?} never came on screen:\n{}", tmux.capture());
 }
 
 #[test]
@@ -113,7 +118,14 @@ fn a_plan_is_shown_as_steps_and_a_failed_patch_as_failed_with_codexs_reason() {
     tmux.keys(&["-l", "csv export"]);
     tmux.wait_for("Add a CSV export to the inventory report");
     tmux.keys(&["Right", "C-t"]);
-    let screen = page_to(&tmux, "plan: 1 of 3 steps done");
+    // The heading can come on screen a line before its steps: page until all of them are.
+    let steps = [
+        "plan: 1 of 3 steps done",
+        "[x] Read inventory/report.py  (was in progress)",
+        "[>] Add export_csv()  (was pending)",
+        "[ ] Run the tests",
+    ];
+    let screen = page_to_all(&tmux, &steps);
     assert!(
         screen.contains("[x] Read inventory/report.py  (was in progress)")
             && screen.contains("[>] Add export_csv()  (was pending)")
