@@ -35,7 +35,7 @@ use codex_picker::store::engine;
 use codex_picker::store::walk::RolloutFile;
 use codex_picker::store::CacheSetup;
 use codex_picker::store::Store;
-use codex_picker::tui::ui::status;
+use codex_picker::tui::numbers::thousands;
 use codex_picker::workers::indexer::{self, Event, IndexOptions};
 use common::gen;
 
@@ -512,7 +512,7 @@ fn list_figures(t: &mut Table, ctx: &Ctx, bad: &mut Vec<String>) -> PathBuf {
 /// The picker itself in tmux: launch to the first row on screen, cold and warm (the rows cache
 /// the list runs wrote in `list_cache`), and, cold, to the status line counting every session.
 fn screen_figures(t: &mut Table, ctx: &Ctx, list_cache: &Path, row_count: usize) {
-    let every_row = format!(" of {} sessions", status::thousands(row_count));
+    let every_row = format!(" of {} sessions", thousands(row_count as u64));
     for (label, cache, until, target) in [
         (
             "first rows on screen (tmux), cold, --no-cache",

@@ -15,6 +15,7 @@ pub mod event_loop;
 pub(crate) mod input;
 pub mod keys;
 pub(crate) mod launch;
+pub mod numbers;
 pub mod picker;
 pub mod render;
 pub(crate) mod signals;

@@ -4,6 +4,7 @@
 
 use crate::prices::{self, Prices};
 use crate::rollout::usage::{ChangedFiles, FileRef, Usage};
+use crate::tui::numbers::thousands;
 
 /// Changed files named in the header before "+N more".
 const FIRST_FILES: usize = 3;
@@ -32,11 +33,11 @@ pub(super) fn facts(
             "tokens",
             format!(
                 "{} · input {} ({} cached) · output {} ({} reasoning){own}{on}",
-                count(t.total),
-                count(t.input),
-                count(t.cached_input),
-                count(t.output),
-                count(t.reasoning)
+                thousands(t.total),
+                thousands(t.input),
+                thousands(t.cached_input),
+                thousands(t.output),
+                thousands(t.reasoning)
             ),
         ));
         if let Some(cost) = prices::cost(t, &usage.models, prices) {
@@ -67,7 +68,7 @@ fn files(
     let head = if n == 1 {
         "1 file".to_owned()
     } else {
-        format!("{} files", count(n as u64))
+        format!("{} files", thousands(n as u64))
     };
     if all {
         out.push(("changed", head));
@@ -83,7 +84,7 @@ fn files(
     if n > FIRST_FILES {
         text.push_str(&format!(
             " +{} more ({expand_all} lists them)",
-            count((n - FIRST_FILES) as u64)
+            thousands((n - FIRST_FILES) as u64)
         ));
     }
     out.push(("changed", text));
@@ -102,19 +103,6 @@ fn one(file: FileRef, cwd: Option<&str>) -> String {
         text.push_str(&format!(" → {}", short(to)));
     }
     text
-}
-
-/// 1234567 -> "1,234,567".
-fn count(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 #[cfg(test)]

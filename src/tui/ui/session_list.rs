@@ -21,6 +21,7 @@ use crate::tui::app::App;
 
 use super::marked::marked;
 use super::Theme;
+use crate::tui::numbers::thousands;
 
 pub(crate) fn draw(frame: &mut Frame, area: Rect, app: &App, theme: &Theme) {
     let list = app.list();
@@ -73,8 +74,8 @@ fn empty_message(app: &App) -> Vec<Line<'static>> {
         match app.index().content_progress() {
             Some((done, total)) => format!(
                 "  building the index of every conversation ({} / {} sessions); results follow",
-                super::status::thousands(done),
-                super::status::thousands(total)
+                thousands(done as u64),
+                thousands(total as u64)
             ),
             None => "  the index of every conversation is being built; results follow".to_owned(),
         }

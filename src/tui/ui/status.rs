@@ -10,25 +10,17 @@ use crate::textwidth;
 use crate::tui::action::{Action, Focus};
 use crate::tui::app::{App, Scope};
 use crate::tui::keys;
+use crate::tui::numbers::thousands;
 
 use super::Theme;
 
-/// 1234567 -> "1,234,567".
-pub fn thousands(n: usize) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 /// `1 session`, `2 sessions`, `1,234 sessions`.
 pub fn counted(n: usize, one: &str, many: &str) -> String {
-    format!("{} {}", thousands(n), if n == 1 { one } else { many })
+    format!(
+        "{} {}",
+        thousands(n as u64),
+        if n == 1 { one } else { many }
+    )
 }
 
 /// The status text, in parts joined by ` · `.
@@ -37,15 +29,15 @@ pub fn status_text(app: &App) -> String {
     if let Some((done, total)) = app.index().progress() {
         parts.push(format!(
             "indexed {} / {}",
-            thousands(done),
-            thousands(total)
+            thousands(done as u64),
+            thousands(total as u64)
         ));
     }
     if let Some((done, total)) = app.index().content_progress() {
         parts.push(format!(
             "conversations indexed {} / {}",
-            thousands(done),
-            thousands(total)
+            thousands(done as u64),
+            thousands(total as u64)
         ));
     }
     if let Some(e) = app.list().filter_error() {
@@ -69,22 +61,25 @@ pub fn status_text(app: &App) -> String {
     let total = app.live_rows();
     parts.push(format!(
         "{} of {} ({scope})",
-        thousands(app.list().visible().len()),
+        thousands(app.list().visible().len() as u64),
         counted(total, "session", "sessions")
     ));
     let h = app.list().hidden();
     let mut hidden = Vec::new();
     if h.scope > 0 {
         let key = app.keys().key_of(&Action::ToggleScope);
-        hidden.push(format!("{} other folders ({key})", thousands(h.scope)));
+        hidden.push(format!(
+            "{} other folders ({key})",
+            thousands(h.scope as u64)
+        ));
     }
     if h.exec > 0 {
         let key = app.keys().key_of(&Action::ToggleExec);
-        hidden.push(format!("{} exec ({key})", thousands(h.exec)));
+        hidden.push(format!("{} exec ({key})", thousands(h.exec as u64)));
     }
     if h.archived > 0 {
         let key = app.keys().key_of(&Action::ToggleArchived);
-        hidden.push(format!("{} archived ({key})", thousands(h.archived)));
+        hidden.push(format!("{} archived ({key})", thousands(h.archived as u64)));
     }
     if !hidden.is_empty() {
         parts.push(format!("hidden: {}", hidden.join(", ")));
