@@ -52,11 +52,14 @@ pub struct Expected {
     pub user_messages: u32,
     pub assistant_messages: u32,
     pub archived: bool,
-    /// A phrase written only in one deep assistant reply of this session.
-    pub deep_phrase: String,
-    /// Every file its applied patches changed (absolute paths, sorted).
+    /// A phrase written only in one deep assistant reply of this session (none in a store
+    /// made elsewhere, such as the real-words store: not checked then).
     #[serde(default)]
-    pub files_changed: Vec<String>,
+    pub deep_phrase: Option<String>,
+    /// Every file its applied patches changed (absolute paths, sorted; none when the store's
+    /// maker does not say: not checked then).
+    #[serde(default)]
+    pub files_changed: Option<Vec<String>>,
     /// Codex's last running total of its tokens (none when it wrote no count).
     #[serde(default)]
     pub tokens_total: Option<u64>,
@@ -502,8 +505,8 @@ fn generate_one(
         user_messages: users,
         assistant_messages: assistants,
         archived: plan.archived,
-        deep_phrase: deep_phrase(plan),
-        files_changed: w.work.files.iter().cloned().collect(),
+        deep_phrase: Some(deep_phrase(plan)),
+        files_changed: Some(w.work.files.iter().cloned().collect()),
         tokens_total: w.work.counted.then_some(w.work.tokens[4]),
     };
     Ok((expected, buf))
