@@ -1,6 +1,6 @@
 //! One word of a query and its alternatives (other forms, a typo, the word it starts), as one
 //! Tantivy query that a message matches when it holds any of them, scored as the sum of those
-//! it holds.
+//! it holds on top of the tier of the best way it holds the word (`super::tier`).
 //!
 //! Tantivy's own union (a `BooleanQuery` of `Should` clauses) fills a window of 4,096
 //! documents from every alternative each time it is moved ahead; a word in a third of the
@@ -10,15 +10,19 @@
 //! the word itself out (it is matched, and scored, as itself).
 
 use tantivy::query::{
-    AutomatonWeight, EnableScoring, Explanation, FuzzyTermQuery, Query, Scorer, TermQuery, Weight,
+    AutomatonWeight, EnableScoring, Explanation, FuzzyTermQuery, PhraseQuery, Query, Scorer,
+    TermQuery, Weight,
 };
 use tantivy::schema::Field;
 use tantivy::{DocId, DocSet, Score, SegmentReader, Term, TERMINATED};
 use tantivy_fst::Automaton;
 
-/// A message holding any of the alternatives, each with the factor its score is taken at.
+use super::tier::Held;
+
+/// A message holding any of the alternatives, each with the factor its score is taken at and
+/// how it holds the word.
 #[derive(Clone, Debug)]
-pub(super) struct Alternatives(pub Vec<(Alternative, Score)>);
+pub(super) struct Alternatives(pub Vec<(Alternative, Score, Held)>);
 
 /// One way a word may be held.
 #[derive(Clone, Debug)]
@@ -29,6 +33,8 @@ pub(super) enum Alternative {
     /// `prefix`, every word it starts; never a word the alternatives hold as a `Word` (the word
     /// itself, its other forms), which is scored as that. Each message scores the same.
     Near { term: Term, prefix: bool },
+    /// Words that must stand together, in order.
+    Phrase(PhraseQuery),
 }
 
 impl Query for Alternatives {
@@ -36,18 +42,19 @@ impl Query for Alternatives {
         let words: Vec<Vec<u8>> = self
             .0
             .iter()
-            .filter_map(|(a, _)| match a {
+            .filter_map(|(a, _, _)| match a {
                 Alternative::Word(q) => Some(q.term().serialized_value_bytes().to_vec()),
-                Alternative::Near { .. } => None,
+                _ => None,
             })
             .collect();
         let mut weights = Vec::with_capacity(self.0.len());
-        for (alternative, factor) in &self.0 {
+        for (alternative, factor, held) in &self.0 {
             let weight: Box<dyn Weight> = match alternative {
                 Alternative::Word(q) => q.weight(scoring)?,
                 Alternative::Near { term, prefix } => near_weight(term, *prefix, &words)?,
+                Alternative::Phrase(q) => q.weight(scoring)?,
             };
-            weights.push((weight, *factor));
+            weights.push((weight, *factor, *held));
         }
         Ok(Box::new(AnyWeight(weights)))
     }
@@ -114,19 +121,16 @@ impl<A: Automaton> Automaton for Except<A> {
     }
 }
 
-struct AnyWeight(Vec<(Box<dyn Weight>, Score)>);
+struct AnyWeight(Vec<(Box<dyn Weight>, Score, Held)>);
 
 impl Weight for AnyWeight {
     fn scorer(&self, reader: &SegmentReader, boost: Score) -> tantivy::Result<Box<dyn Scorer>> {
         let mut scorers = Vec::with_capacity(self.0.len());
-        for (weight, factor) in &self.0 {
+        for (weight, factor, held) in &self.0 {
             let scorer = weight.scorer(reader, boost * factor)?;
             if scorer.doc() != TERMINATED {
-                scorers.push(scorer);
+                scorers.push((scorer, *held));
             }
-        }
-        if scorers.len() == 1 {
-            return Ok(scorers.remove(0));
         }
         Ok(Box::new(AnyScorer::new(scorers)))
     }
@@ -144,12 +148,12 @@ impl Weight for AnyWeight {
 
 /// The union of a few scorers, each moved only as far as it is asked to.
 struct AnyScorer {
-    scorers: Vec<Box<dyn Scorer>>,
+    scorers: Vec<(Box<dyn Scorer>, Held)>,
     doc: DocId,
 }
 
 impl AnyScorer {
-    fn new(scorers: Vec<Box<dyn Scorer>>) -> AnyScorer {
+    fn new(scorers: Vec<(Box<dyn Scorer>, Held)>) -> AnyScorer {
         let mut any = AnyScorer {
             scorers,
             doc: TERMINATED,
@@ -161,7 +165,7 @@ impl AnyScorer {
     fn lowest(&self) -> DocId {
         self.scorers
             .iter()
-            .map(DocSet::doc)
+            .map(|(s, _)| s.doc())
             .min()
             .unwrap_or(TERMINATED)
     }
@@ -170,7 +174,7 @@ impl AnyScorer {
 impl DocSet for AnyScorer {
     fn advance(&mut self) -> DocId {
         let at = self.doc;
-        for s in &mut self.scorers {
+        for (s, _) in &mut self.scorers {
             if s.doc() == at {
                 s.advance();
             }
@@ -183,7 +187,7 @@ impl DocSet for AnyScorer {
         if self.doc >= target {
             return self.doc;
         }
-        for s in &mut self.scorers {
+        for (s, _) in &mut self.scorers {
             if s.doc() < target {
                 s.seek(target);
             }
@@ -199,23 +203,26 @@ impl DocSet for AnyScorer {
     fn size_hint(&self) -> u32 {
         self.scorers
             .iter()
-            .map(DocSet::size_hint)
+            .map(|(s, _)| s.size_hint())
             .fold(0u32, u32::saturating_add)
     }
 
     fn cost(&self) -> u64 {
-        self.scorers.iter().map(DocSet::cost).sum()
+        self.scorers.iter().map(|(s, _)| s.cost()).sum()
     }
 }
 
 impl Scorer for AnyScorer {
+    /// The tier of the best way the message holds the word, plus the scores of every way.
     fn score(&mut self) -> Score {
         let at = self.doc;
-        self.scorers
-            .iter_mut()
-            .filter(|s| s.doc() == at)
-            .map(Scorer::score)
-            .sum()
+        let mut best = None;
+        let mut sum = 0.0;
+        for (s, held) in self.scorers.iter_mut().filter(|(s, _)| s.doc() == at) {
+            sum += s.score();
+            best = best.max(Some(*held));
+        }
+        best.map_or(0.0, Held::bonus) + sum
     }
 }
 
@@ -247,14 +254,15 @@ mod tests {
         let word =
             |w: &str| Alternative::Word(TermQuery::new(term(w), IndexRecordOption::WithFreqs));
         let alternatives = Alternatives(vec![
-            (word(typed), 1.0),
-            (word(form), 0.6),
+            (word(typed), 1.0, Held::Typed),
+            (word(form), 0.6, Held::Form),
             (
                 Alternative::Near {
                     term: term(typed),
                     prefix: false,
                 },
                 0.1,
+                Held::Typo,
             ),
             (
                 Alternative::Near {
@@ -262,6 +270,7 @@ mod tests {
                     prefix: true,
                 },
                 0.5,
+                Held::Form,
             ),
         ]);
         (index, text, alternatives)
@@ -326,7 +335,7 @@ mod tests {
                 .unwrap()[0]
                 .0
         };
-        assert_eq!(score(&alternatives), score(&exact));
+        assert_eq!(score(&alternatives), Held::Typed.bonus() + score(&exact));
     }
 
     /// Moved ahead by an intersection (a rarer word leads), the union finds every message that

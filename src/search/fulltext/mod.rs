@@ -26,6 +26,7 @@ mod snippet;
 mod spread;
 mod table;
 pub mod tap;
+mod tier;
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -177,7 +178,7 @@ impl ContentIndex {
                     .filter(|s| table.get(s.session).is_some())
                     .map(|s| {
                         let best = Best {
-                            score: s.score * spread::WEIGHT,
+                            score: tier::scale(s.score, spread::WEIGHT),
                             at: s.best,
                             hits: s.docs,
                         };
@@ -231,7 +232,7 @@ impl Engine {
             let place = segment.fast_fields().u64("place").ok();
             move |doc: DocId, score: Score| {
                 let code = place.as_ref().and_then(|c| c.first(doc)).unwrap_or(2);
-                score * Place::weight_of(code)
+                tier::scale(score, Place::weight_of(code))
             }
         });
         let Ok(docs) = searcher.search(q, &wanted) else {

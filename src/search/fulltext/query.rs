@@ -19,6 +19,7 @@ use tantivy::Term;
 
 use super::alternatives::{Alternative, Alternatives};
 use super::schema::{words, Fields};
+use super::tier::Held;
 
 /// A query as groups of analysed words.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -101,24 +102,25 @@ const TYPO_WEIGHT: f32 = 0.1;
 fn word_clause(fields: &Fields, word: &str, prefix: bool, forms: &[String]) -> Box<dyn Query> {
     let t = term(fields, word);
     let exact = TermQuery::new(t.clone(), IndexRecordOption::WithFreqs);
-    let mut alternatives: Vec<(Alternative, f32)> = vec![(Alternative::Word(exact), 1.0)];
+    let mut alternatives: Vec<(Alternative, f32, Held)> =
+        vec![(Alternative::Word(exact), 1.0, Held::Typed)];
     for form in forms {
         let q = TermQuery::new(term(fields, form), IndexRecordOption::WithFreqs);
-        alternatives.push((Alternative::Word(q), FORM_WEIGHT));
+        alternatives.push((Alternative::Word(q), FORM_WEIGHT, Held::Form));
     }
     if typo_allowed(word) {
         let typo = Alternative::Near {
             term: t.clone(),
             prefix: false,
         };
-        alternatives.push((typo, TYPO_WEIGHT));
+        alternatives.push((typo, TYPO_WEIGHT, Held::Typo));
     }
     if prefix && prefix_allowed(word) {
         let started = Alternative::Near {
             term: t,
             prefix: true,
         };
-        alternatives.push((started, PREFIX_WEIGHT));
+        alternatives.push((started, PREFIX_WEIGHT, Held::Form));
     }
     Box::new(Alternatives(alternatives))
 }
@@ -174,8 +176,9 @@ pub(super) fn group(
             word_clause(fields, word, i == last && parsed.prefix_last, forms)
         }
         many => {
-            let words: Vec<&str> = many.iter().map(String::as_str).collect();
-            phrase_clause(fields, &words, 0, false)
+            let terms = many.iter().map(|w| term(fields, w)).collect();
+            let phrase = Alternative::Phrase(PhraseQuery::new(terms));
+            Box::new(Alternatives(vec![(phrase, 1.0, Held::Typed)]))
         }
     }
 }

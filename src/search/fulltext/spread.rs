@@ -16,6 +16,7 @@ use tantivy::{DocAddress, DocId, Score, Searcher, SegmentOrdinal, SegmentReader,
 
 use super::query::{self, Parsed};
 use super::schema::{Fields, Place};
+use super::tier;
 
 /// Messages holding the rarest group past which sessions are not looked for this way: the
 /// words are then in most sessions, and the sessions holding them in one message already fill
@@ -120,7 +121,7 @@ impl SegmentCollector for SegmentBest {
         keep_best(
             &mut self.best,
             session,
-            (score * Place::weight_of(code), at, message),
+            (tier::scale(score, Place::weight_of(code)), at, message),
         );
     }
 

@@ -1,0 +1,58 @@
+//! Whole words first: how a message holds each word of a query decides its rank before
+//! anything else does. A word held as typed (a whole word, in a message, a part of a path, flag
+//! or identifier, or the session's folder, branch or name) puts the message in a higher tier
+//! than one holding only another form of it or a word it starts, and that one in a higher tier
+//! than a typo; within a tier the message's score (BM25, the words together, its place) ranks.
+//!
+//! Every score is `tier × STEP + rest`, `rest` below `STEP`: the tiers of a query's words add
+//! up as their scores do, and a weight (a message's place, a session holding the words between
+//! its messages) scales only the rest.
+
+/// How a message holds one word of a query.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Held {
+    /// With one typo.
+    Typo = 0,
+    /// In another form, or as the start of a longer word (the word being typed).
+    Form = 1,
+    /// As typed.
+    Typed = 2,
+}
+
+/// One tier's width: more than any message scores within a tier.
+const STEP: f32 = 10_000.0;
+
+impl Held {
+    /// The part of a word's score that says how it is held.
+    pub(super) fn bonus(self) -> f32 {
+        self as u8 as f32 * STEP
+    }
+}
+
+/// A score's tier part and its rest.
+fn split(score: f32) -> (f32, f32) {
+    let tier = (score / STEP).floor().max(0.0) * STEP;
+    (tier, score - tier)
+}
+
+/// `score` with its rest scaled by `factor` (its tier kept).
+pub(super) fn scale(score: f32, factor: f32) -> f32 {
+    let (tier, rest) = split(score);
+    tier + rest * factor
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_higher_tier_outranks_any_rest_and_scaling_keeps_tiers() {
+        let typed = Held::Typed.bonus() + 0.5;
+        let form = Held::Form.bonus() + 900.0;
+        assert!(typed > form);
+        assert!(scale(form, 5.0) < typed);
+        assert_eq!(scale(typed, 2.0), Held::Typed.bonus() + 1.0);
+        // Two words, each as typed, above one typed and one in another form, whatever the rest.
+        assert!(2.0 * Held::Typed.bonus() > Held::Typed.bonus() + Held::Form.bonus() + 9_000.0);
+    }
+}
