@@ -1,6 +1,8 @@
 //! Other forms of a query's words: the words of the index that have the same English stem
-//! (`retries` finds `retry`, `failing` finds `fail`), found in each segment's dictionary among
-//! the words that start like the stem. Searched beside the word as typed, ranked below it.
+//! (`retries` finds `retry`, `failing` finds `fail`), or the same start once an inflection is
+//! taken off (`referencing` finds `reference`, whose stems differ: `referenc`, `refer`), found
+//! in each segment's dictionary among the words that start like the stem. Searched beside the
+//! word as typed, ranked below it.
 
 use tantivy::schema::Field;
 use tantivy::Searcher;
@@ -22,6 +24,7 @@ pub(super) fn other_forms(searcher: &Searcher, field: Field, word: &str) -> Vec<
     }
     let mut stemmer = stemmer();
     let want = stem_with(&mut stemmer, word);
+    let base = uninflected(word);
     // The stemmer may change the stem's last letter (`retry`: `retri`): the words looked at
     // start with the stem without it, and at least two letters.
     let keep = want.len().saturating_sub(1).max(2).min(want.len());
@@ -44,7 +47,7 @@ pub(super) fn other_forms(searcher: &Searcher, field: Field, word: &str) -> Vec<
             };
             if term != word
                 && !out.iter().any(|w| w == term)
-                && stem_with(&mut stemmer, term) == want
+                && (stem_with(&mut stemmer, term) == want || uninflected(term) == base)
             {
                 out.push(term.to_owned());
                 if out.len() >= MOST {
@@ -54,6 +57,27 @@ pub(super) fn other_forms(searcher: &Searcher, field: Field, word: &str) -> Vec<
         }
     }
     out
+}
+
+/// `word` without the ending of a plural, a past or a present participle, or a silent `e`
+/// (`referencing`, `referenced`, `references`, `reference`: `referenc`), at least four letters
+/// kept; a doubled last consonant left single (`stopped`: `stop`). The word itself when none.
+fn uninflected(word: &str) -> &str {
+    const ENDINGS: [&str; 5] = ["ing", "ed", "es", "s", "e"];
+    let Some(base) = ENDINGS
+        .iter()
+        .filter_map(|e| word.strip_suffix(e))
+        .find(|b| b.len() >= 4)
+    else {
+        return word;
+    };
+    let b = base.as_bytes();
+    let doubled = b[b.len() - 1] == b[b.len() - 2] && !b"aeiouls".contains(&b[b.len() - 1]);
+    if doubled {
+        &base[..base.len() - 1]
+    } else {
+        base
+    }
 }
 
 /// The dictionary's words that start with `start` and go on with at most `most` letters in
@@ -87,5 +111,22 @@ impl Automaton for Words<'_> {
             None => n < self.most && byte.is_ascii_lowercase(),
         };
         fits.then_some(n + 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::uninflected;
+
+    #[test]
+    fn inflections_come_off_to_one_base() {
+        for w in ["referencing", "referenced", "references", "reference"] {
+            assert_eq!(uninflected(w), "referenc", "{w}");
+        }
+        assert_eq!(uninflected("stopped"), "stop");
+        assert_eq!(uninflected("passes"), "pass");
+        // Too short a base keeps the word: `string` is not a form of `str`.
+        assert_eq!(uninflected("string"), "string");
+        assert_eq!(uninflected("bus"), "bus");
     }
 }

@@ -20,6 +20,7 @@ mod alternatives;
 pub mod build;
 pub(crate) mod cached;
 mod forms;
+mod parts;
 mod query;
 mod schema;
 mod snippet;
@@ -198,7 +199,7 @@ impl ContentIndex {
                     .get_first(e.fields.text)
                     .and_then(|v| tantivy::schema::Value::as_str(&v))
                     .unwrap_or_default();
-                let (snippet, snippet_match) = snippet::best(message, &parsed);
+                let (snippet, snippet_match) = snippet::best(message, &parsed, &forms);
                 let ordinal = e.number(&searcher, &mut columns, b.at, "ordinal");
                 Some(ContentHit {
                     path: session.path.clone(),

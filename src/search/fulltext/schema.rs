@@ -4,8 +4,8 @@
 //! session's number as a fast field for grouping and deleting.
 //!
 //! Words are what Tantivy's simple tokenizer splits (runs of letters and digits), lower-cased
-//! and folded to ASCII (`École` and `ecole`, `Straße` and `strasse` match); words over 40 bytes
-//! (hashes, base64) are not indexed. Each session also has one document of its labels (its
+//! and folded to ASCII (`École` and `ecole`, `Straße` and `strasse` match), a camelCase word
+//! also as its parts (`parts`); words over 64 bytes (base64, long hashes) are not indexed. Each session also has one document of its labels (its
 //! name, the last two parts of its folder, its branch), so those are words like any other.
 //! Words are indexed as written; [`stem`] (Tantivy's English stemmer) tells which words of the
 //! index are other forms of a query's word.
@@ -19,9 +19,15 @@ use tantivy::tokenizer::{
 };
 use tantivy::Index;
 
+use super::parts::CamelParts;
+
+/// Words of this many bytes or more (hashes past a SHA-256's hex, base64) are not indexed; a
+/// SHA-1 (40) is.
+const LONGEST: usize = 65;
+
 /// Bumped whenever the schema, the analysis or what is indexed changes: an index of another
 /// version is rebuilt, never read.
-pub(super) const SCHEMA_VERSION: u32 = 2;
+pub(super) const SCHEMA_VERSION: u32 = 3;
 
 /// The name the analyzer is registered under.
 const ANALYZER: &str = "cp_words";
@@ -95,10 +101,21 @@ pub(super) fn schema() -> (Schema, Fields) {
     (b.build(), fields)
 }
 
-/// The analyzer every text field and every query goes through.
-pub(super) fn analyzer() -> TextAnalyzer {
+/// The analyzer every text field goes through: words, camelCase words also as their parts
+/// (`parts`), long ones dropped, lower-cased and folded.
+fn analyzer() -> TextAnalyzer {
     TextAnalyzer::builder(SimpleTokenizer::default())
-        .filter(RemoveLongFilter::limit(40))
+        .filter(CamelParts)
+        .filter(RemoveLongFilter::limit(LONGEST))
+        .filter(LowerCaser)
+        .filter(AsciiFoldingFilter)
+        .build()
+}
+
+/// The analyzer a query goes through: the index's, a camelCase word kept whole.
+fn query_analyzer() -> TextAnalyzer {
+    TextAnalyzer::builder(SimpleTokenizer::default())
+        .filter(RemoveLongFilter::limit(LONGEST))
         .filter(LowerCaser)
         .filter(AsciiFoldingFilter)
         .build()
@@ -109,9 +126,17 @@ pub(super) fn register(index: &Index) {
     index.tokenizers().register(ANALYZER, analyzer());
 }
 
-/// The words of `text` as the index sees them, with their byte ranges in `text`.
+/// The words of a query's `text` as the index holds them, with their byte ranges in `text`.
 pub(super) fn words(text: &str) -> Vec<(String, std::ops::Range<usize>)> {
-    let mut analyzer = analyzer();
+    analysed(&mut query_analyzer(), text)
+}
+
+/// The words the index holds for a message's `text`, camelCase parts after their word.
+pub(super) fn message_words(text: &str) -> Vec<(String, std::ops::Range<usize>)> {
+    analysed(&mut analyzer(), text)
+}
+
+fn analysed(analyzer: &mut TextAnalyzer, text: &str) -> Vec<(String, std::ops::Range<usize>)> {
     let mut stream = analyzer.token_stream(text);
     let mut out = Vec::new();
     while let Some(t) = stream.next() {
@@ -166,7 +191,7 @@ mod tests {
 
     #[test]
     fn words_are_lower_cased_folded_and_long_ones_dropped() {
-        let long = "x".repeat(41);
+        let long = "x".repeat(65);
         let got: Vec<String> = words(&format!("École STRAßE retry_logic {long} v2"))
             .into_iter()
             .map(|(w, _)| w)
