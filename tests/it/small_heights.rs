@@ -126,7 +126,7 @@ fn the_menu_keeps_its_cursor_in_view_in_five_rows() {
         "{shown:#?}"
     );
     assert!(
-        !shown.iter().any(|l| *l == first),
+        !shown.contains(&first),
         "the last item is in view, the first scrolled away:\n{shown:#?}"
     );
 }
