@@ -262,6 +262,16 @@ fn in_five_rows_the_conversation_is_a_key_away() {
     tmux.keys(&["Left"]);
     let screen = five_rows_drawn(&tmux);
     assert!(screen.lines().nth(2).unwrap().starts_with("▶ "), "{screen}");
+    // The list comes back as it was: the second session selected under the first.
+    tmux.keys(&["Down", "Right"]);
+    tmux.wait_for(" id          019ac003-");
+    tmux.keys(&["Left"]);
+    let screen = tmux.wait_until("the list back", |s| s.contains('▶'));
+    let lines: Vec<&str> = screen.lines().collect();
+    assert!(
+        lines[2].contains("Draft the 2.4 release notes") && lines[3].starts_with("▶ "),
+        "{screen}"
+    );
     tmux.keys(&["Escape"]);
     assert_given_back(&tmux, dir.path(), 130);
 }
