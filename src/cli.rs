@@ -115,7 +115,7 @@ pub struct PickerArgs {
     pub theme: Option<ThemeName>,
 
     /// Draw the picker in this many rows below the prompt instead of the whole screen: a number
-    /// of rows (at least 13) or a percentage of the terminal's height (40%); `full` for the
+    /// of rows (at least 3) or a percentage of the terminal's height (40%); `full` for the
     /// whole screen (the default, unless the config file's `height` says otherwise)
     #[arg(long, value_name = "HEIGHT", overrides_with = "height")]
     pub height: Option<Height>,

@@ -156,8 +156,8 @@ fn a_value_of_the_wrong_type_names_its_line() {
 
 #[test]
 fn a_height_too_small_or_not_a_height_names_its_line() {
-    let err = load_error("theme = \"light\"\nheight = 3\n", 2);
-    assert!(err.contains("at least 13 rows"), "{err}");
+    let err = load_error("theme = \"light\"\nheight = 2\n", 2);
+    assert!(err.contains("at least 3 rows"), "{err}");
     let err = load_error("\nheight = \"150%\"\n", 2);
     assert!(err.contains("1% to 100%"), "{err}");
     let err = load_error("height = true\n", 1);
@@ -404,7 +404,7 @@ fn a_bad_flag_value_is_a_usage_error() {
         ["--sort", "oldest"],
         ["--theme", "solarized"],
         ["--shell", "csh"],
-        ["--height", "3"],
+        ["--height", "2"],
         ["--height", "0%"],
         ["--height", "tall"],
     ] {

@@ -6,10 +6,13 @@
 use std::fmt;
 use std::str::FromStr;
 
-/// The fewest rows the inline picker is drawn in: the query, the status line and the keys'
-/// line around the list, and room for the action menu (9 items, a hint and a border) and the
-/// delete question whole.
-pub(crate) const MIN_ROWS: u16 = 13;
+/// The fewest rows the inline picker is drawn in: the query line and the list's first row, and
+/// one row more so that a box drawn over them (the action menu, the rename field) still has a
+/// line between its two borders, and a one-line question or message on the last row leaves a
+/// row of the list in view. fzf's least height is 3 rows too (its prompt, its info line and
+/// one item). Fewer rows than the full layout needs are drawn as the list alone
+/// (`tui/app/geometry.rs` says which lines go first).
+pub(crate) const MIN_ROWS: u16 = 3;
 
 /// The picker's height.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -136,13 +139,13 @@ mod tests {
 
     #[test]
     fn too_few_rows_is_an_error_that_says_the_minimum() {
-        let err = "3".parse::<Height>().unwrap_err();
-        assert_eq!(
-            err,
-            "height 3: too small, the picker needs at least 13 rows"
-        );
-        assert_eq!("13".parse(), Ok(Height::Rows(MIN_ROWS)));
-        assert!("12".parse::<Height>().is_err());
+        let err = "2".parse::<Height>().unwrap_err();
+        assert_eq!(err, "height 2: too small, the picker needs at least 3 rows");
+        assert_eq!("3".parse(), Ok(Height::Rows(MIN_ROWS)));
+        assert_eq!("5".parse(), Ok(Height::Rows(5)));
+        for bad in ["0", "1", "2"] {
+            assert!(bad.parse::<Height>().is_err(), "{bad:?}");
+        }
     }
 
     #[test]
@@ -153,8 +156,9 @@ mod tests {
         assert_eq!(Height::Rows(60).rows(40), Some(40));
         assert_eq!(Height::Percent(50).rows(40), Some(20));
         // A share smaller than the minimum is the minimum, but never past the terminal.
-        assert_eq!(Height::Percent(10).rows(40), Some(MIN_ROWS));
-        assert_eq!(Height::Percent(10).rows(8), Some(8));
+        assert_eq!(Height::Percent(5).rows(40), Some(MIN_ROWS));
+        assert_eq!(Height::Percent(10).rows(40), Some(4));
+        assert_eq!(Height::Percent(1).rows(2), Some(2));
         assert_eq!(Height::Percent(100).rows(40), Some(40));
     }
 }

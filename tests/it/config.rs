@@ -63,22 +63,22 @@ fn list_does_not_read_the_config_file() {
 
 #[test]
 fn too_small_a_height_is_an_error_that_says_the_minimum() {
-    let (dir, path) = config_home("theme = \"light\"\nheight = 3\n");
+    let (dir, path) = config_home("theme = \"light\"\nheight = 2\n");
     let out = run_with(&dir, &["--demo"]);
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         stderr(&out),
         format!(
-            "codex-picker: {}:2: height 3: too small, the picker needs at least 13 rows\n",
+            "codex-picker: {}:2: height 2: too small, the picker needs at least 3 rows\n",
             path.display()
         )
     );
     let (dir, _) = config_home("");
-    let out = run_with(&dir, &["--demo", "--height", "3"]);
+    let out = run_with(&dir, &["--demo", "--height", "1"]);
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
     assert!(
-        err.contains("'--height <HEIGHT>': height 3: too small, the picker needs at least 13 rows"),
+        err.contains("'--height <HEIGHT>': height 1: too small, the picker needs at least 3 rows"),
         "{err}"
     );
     assert!(out.stdout.is_empty());

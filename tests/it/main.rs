@@ -11,6 +11,7 @@ mod rich;
 mod screens;
 mod shell_integration;
 mod shell_setup;
+mod small_heights;
 mod split_roles;
 mod stand_in;
 mod tmux;

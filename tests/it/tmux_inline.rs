@@ -2,6 +2,8 @@
 //! before it, on the main screen (`#{alternate_on}` 0); on Esc, on SIGTERM and after the
 //! terminal is resized, its rows are cleared, the line above is still there, the cursor is
 //! back where the picker found it and the tty is in cooked mode (`stty -a` says `icanon echo`).
+//! In five rows (`--height 5`) it is the query line and the list alone, the conversation a key
+//! away.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -25,13 +27,19 @@ fn modes(tmux: &Tmux) -> String {
     String::from_utf8_lossy(&out.stdout).trim().to_owned()
 }
 
-/// The picker started inline below the marker, in a pane `height` rows high; once it has
-/// exited, its status and `stty -a` are written beside it, then `AFTER` is printed where the
-/// cursor is.
+/// The picker started inline below the marker, in [`ROWS`] rows of a pane `height` rows high;
+/// once it has exited, its status and `stty -a` are written beside it, then `AFTER` is printed
+/// where the cursor is.
 fn start_inline(tmux: &Tmux, dir: &Path, height: u16) {
+    start_inline_in(tmux, dir, height, ROWS);
+}
+
+/// The picker started inline below the marker in `rows` rows (`--height rows`), as
+/// [`start_inline`] does.
+fn start_inline_in(tmux: &Tmux, dir: &Path, height: u16, rows: usize) {
     let home = demo_store(dir);
     let cmd = format!(
-        "printf '{MARKER}\\n'; {picker} --height {ROWS} > {out}; echo $? > {status}; \
+        "printf '{MARKER}\\n'; {picker} --height {rows} > {out}; echo $? > {status}; \
          stty -a > {stty}; printf AFTER; sleep 30",
         picker = picker_cmd(dir, &home),
         out = shell_quote(&dir.join("out")),
@@ -199,4 +207,71 @@ fn near_the_bottom_the_lines_above_scroll_up_to_make_room() {
     let lines: Vec<&str> = screen.lines().collect();
     assert_eq!(lines[40 - ROWS - 1], "35", "{screen}");
     assert_eq!(lines[40 - ROWS], "AFTER", "{screen}");
+}
+
+/// The screen once the picker in five rows shows a session on each of its four list rows.
+fn five_rows_drawn(tmux: &Tmux) -> String {
+    tmux.wait_until("four sessions below the query line", |screen| {
+        let lines: Vec<&str> = screen.lines().collect();
+        lines.len() > 5 && lines[2..=5].iter().all(|l| l.contains("work/"))
+    })
+}
+
+#[test]
+fn five_rows_are_the_query_line_and_four_sessions_and_a_pick_clears_them() {
+    let Some(tmux) = Tmux::start() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    start_inline_in(&tmux, dir.path(), 40, 5);
+    let screen = five_rows_drawn(&tmux);
+    assert_eq!(modes(&tmux), "0 1", "the main screen, mouse tracking on");
+    let lines: Vec<&str> = screen.lines().collect();
+    assert_eq!(lines[0], MARKER, "{screen}");
+    assert!(
+        lines[1].starts_with("❯ type to search"),
+        "the query on the line after the marker:\n{screen}"
+    );
+    assert!(
+        lines[2].starts_with("▶ ") && lines[2].contains("Draft the 2.4 release notes"),
+        "the selected session first:\n{screen}"
+    );
+    assert!(
+        lines[6..].iter().all(|l| l.trim().is_empty()),
+        "nothing below the picker's five rows (no status, no keys' line):\n{screen}"
+    );
+    tmux.keys(&["Enter"]);
+    assert_given_back(&tmux, dir.path(), 0);
+    let out = std::fs::read_to_string(dir.path().join("out")).unwrap();
+    assert_eq!(out, "019ac009-7e2d-7a41-9c3b-000000000009\n");
+}
+
+#[test]
+fn in_five_rows_the_conversation_is_a_key_away() {
+    let Some(tmux) = Tmux::start() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    start_inline_in(&tmux, dir.path(), 40, 5);
+    five_rows_drawn(&tmux);
+    tmux.keys(&["Right"]);
+    let screen = tmux.wait_for(" id          019ac009-");
+    let lines: Vec<&str> = screen.lines().collect();
+    assert!(lines[1].starts_with("❯ "), "{screen}");
+    assert!(
+        lines[2].starts_with(" id          019ac009-") && !screen.contains('▶'),
+        "the conversation over the list, full width:\n{screen}"
+    );
+    assert!(lines[6..].iter().all(|l| l.trim().is_empty()), "{screen}");
+    tmux.keys(&["Left"]);
+    let screen = five_rows_drawn(&tmux);
+    assert!(screen.lines().nth(2).unwrap().starts_with("▶ "), "{screen}");
+    // The list comes back as it was: the second session selected under the first.
+    tmux.keys(&["Down", "Right"]);
+    tmux.wait_for(" id          019ac003-");
+    tmux.keys(&["Left"]);
+    let screen = tmux.wait_until("the list back", |s| s.contains('▶'));
+    let lines: Vec<&str> = screen.lines().collect();
+    assert!(
+        lines[2].contains("Draft the 2.4 release notes") && lines[3].starts_with("▶ "),
+        "{screen}"
+    );
+    tmux.keys(&["Escape"]);
+    assert_given_back(&tmux, dir.path(), 130);
 }

@@ -137,3 +137,44 @@ fn locks_that_cannot_be_read_mark_nothing() {
         Effect::Quit(Outcome::Exec(_))
     ));
 }
+
+/// The picker's last row, drawn `width` by `height`.
+fn last_row(app: &mut App, width: u16, height: u16) -> String {
+    use ratatui::backend::TestBackend;
+    app.update(Action::Resize(ratatui::layout::Rect::new(
+        0, 0, width, height,
+    )));
+    let mut term = ratatui::Terminal::new(TestBackend::new(width, height)).unwrap();
+    let theme = crate::tui::ui::Theme::new(false);
+    term.draw(|f| crate::tui::ui::draw(f, app, &theme)).unwrap();
+    let buf = term.backend().buffer();
+    let row: String = (0..width)
+        .map(|x| buf[(x, height - 1)].symbol().to_owned())
+        .collect();
+    row.trim_end().to_owned()
+}
+
+#[test]
+fn in_a_few_rows_the_questions_are_one_line_naming_the_holder() {
+    let mut app = app_with(all());
+    app.apply_locks(held("a"));
+    app.update(Action::Accept);
+    let row = last_row(&mut app, 120, 5);
+    assert!(
+        row.starts_with("“")
+            && row.ends_with("” open in another codex (pid 4242): resume anyway? y/n"),
+        "{row}"
+    );
+    app.update(Action::Confirm(false));
+    app.update(Action::Delete);
+    let row = last_row(&mut app, 120, 5);
+    assert!(
+        row.starts_with("delete “")
+            && row.ends_with(
+                "”, open in another codex (pid 4242)? y delete · any other key: keep it"
+            ),
+        "{row}"
+    );
+    // Tall enough for its box: the box, and the status line under it.
+    assert!(last_row(&mut app, 120, 13).starts_with("Enter pick"));
+}

@@ -93,9 +93,17 @@ impl Screen {
         self.flash = None;
     }
 
-    /// Rows of the list on screen (at least one, so paging always moves).
+    /// Rows of the list on screen (at least one, so paging always moves); while the
+    /// conversation is open over it (a narrow or short picker), the rows it has when shown, so
+    /// the list is back as it was.
     pub fn list_height(&self) -> usize {
-        usize::from(self.geometry.list.height).max(1)
+        let g = self.geometry;
+        let rows = if g.list.width == 0 {
+            g.conversation.height
+        } else {
+            g.list.height
+        };
+        usize::from(rows).max(1)
     }
 
     /// Lines of the conversation pane on screen (at least one).

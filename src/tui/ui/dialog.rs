@@ -17,23 +17,67 @@ use crate::timefmt::Millis;
 use crate::tui::app::{App, Dialog, MENU};
 use crate::tui::keys;
 
-use super::Theme;
+use super::{dialog_fit, Theme};
 
-/// Draw the dialog that is open, if any.
+/// Draw the dialog that is open, if any. A box taller than the picker's rows is cut to them
+/// (see [`dialog_fit`]): a question is asked on one line instead, the menu and the rename box
+/// keep the line the user is on in view.
 pub(crate) fn draw(frame: &mut Frame, app: &App, theme: &Theme) {
     let Some(dialog) = app.actions().dialog() else {
         return;
     };
     let screen = frame.area();
+    let question = dialog
+        .is_question()
+        .then(|| question_lines(dialog, app, theme));
+    if question
+        .as_ref()
+        .is_some_and(|lines| !dialog_fit::fits(lines.len(), screen))
+    {
+        let row = app.screen().geometry().notice;
+        dialog_fit::question(frame, row, app, dialog, theme);
+        return;
+    }
     let mut cursor = None;
+    // The line kept in view when the box is cut to the picker's rows.
+    let mut focus = 0;
     let (title, lines) = match dialog {
         Dialog::Menu { cursor } => {
             let archived = app.selected_row().is_some_and(|r| r.archived);
+            focus = *cursor;
             (
                 " actions ",
                 menu_lines(*cursor, archived, app.keys(), theme),
             )
         }
+        Dialog::ConfirmDelete { .. } => (" delete this session? ", question.unwrap_or_default()),
+        Dialog::ConfirmOpen { .. } => (" open in another codex ", question.unwrap_or_default()),
+        Dialog::Rename { path, name, .. } => {
+            let title = app.row_at(path).map(|r| r.title().to_owned());
+            let (lines, at) = rename_lines(title.as_deref(), name, theme);
+            cursor = Some(at);
+            focus = usize::from(at.0);
+            (" rename the session ", lines)
+        }
+    };
+    let text_w = lines.iter().map(Line::width).max().unwrap_or(0);
+    let (lines, focus) =
+        dialog_fit::window(lines, usize::from(screen.height.saturating_sub(2)), focus);
+    let area = centred(screen, (text_w + 4).max(30), lines.len() + 2);
+    boxed(frame, screen, area, title, lines, theme);
+    // The rename box's cursor: inside the border and the padding, at the end of the name.
+    if let Some((_, col)) = cursor {
+        let x = (area.x + 2)
+            .saturating_add(col)
+            .min(area.right().saturating_sub(2));
+        let line = u16::try_from(focus).unwrap_or(0);
+        frame.set_cursor_position((x, area.y + 1 + line));
+    }
+}
+
+/// The lines of a question's box (delete; act on a session open elsewhere).
+fn question_lines(dialog: &Dialog, app: &App, theme: &Theme) -> Vec<Line<'static>> {
+    match dialog {
         Dialog::ConfirmDelete { path, .. } => {
             let row = app.row_at(path);
             let facts = row.map(|row| Facts {
@@ -41,35 +85,13 @@ pub(crate) fn draw(frame: &mut Frame, app: &App, theme: &Theme) {
                 counts: app.message_counts(row),
                 holder: app.holder_of(row),
             });
-            (
-                " delete this session? ",
-                confirm_lines(facts, app.screen().now(), theme),
-            )
+            confirm_lines(facts, app.screen().now(), theme)
         }
         Dialog::ConfirmOpen { path, holder, then } => {
             let title = app.row_at(path).map(|r| r.title().to_owned());
-            let verb = app.verb_of(then);
-            (
-                " open in another codex ",
-                open_lines(title.as_deref(), *holder, verb, theme),
-            )
+            open_lines(title.as_deref(), *holder, app.verb_of(then), theme)
         }
-        Dialog::Rename { path, name, .. } => {
-            let title = app.row_at(path).map(|r| r.title().to_owned());
-            let (lines, at) = rename_lines(title.as_deref(), name, theme);
-            cursor = Some(at);
-            (" rename the session ", lines)
-        }
-    };
-    let text_w = lines.iter().map(Line::width).max().unwrap_or(0);
-    let area = centred(screen, (text_w + 4).max(30), lines.len() + 2);
-    boxed(frame, screen, area, title, lines, theme);
-    // The rename box's cursor: inside the border and the padding, at the end of the name.
-    if let Some((line, col)) = cursor {
-        let x = (area.x + 2)
-            .saturating_add(col)
-            .min(area.right().saturating_sub(2));
-        frame.set_cursor_position((x, area.y + 1 + line));
+        Dialog::Menu { .. } | Dialog::Rename { .. } => Vec::new(),
     }
 }
 

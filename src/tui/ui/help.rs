@@ -71,8 +71,11 @@ pub(crate) fn draw(
         .max()
         .unwrap_or(0)
         + 4;
+    // The blank line and the closing hint under the keys, unless they would leave fewer than
+    // four lines of keys (a picker a few rows high: any key closes the help all the same).
+    let tail: u16 = if screen.height >= 8 { 2 } else { 0 };
     // Too many keys for the height: two columns, when the width allows.
-    let fits = entries.len() + 4 <= usize::from(screen.height);
+    let fits = entries.len() + 2 + usize::from(tail) <= usize::from(screen.height);
     let columns = if !fits && usize::from(screen.width) >= 2 * want_w + 2 {
         2
     } else {
@@ -80,10 +83,14 @@ pub(crate) fn draw(
     };
     let entries = fit(
         entries,
-        usize::from(screen.height.saturating_sub(4)) * columns,
+        usize::from(screen.height.saturating_sub(2 + tail)) * columns,
     );
     let rows = entries.len().div_ceil(columns);
-    let area = dialog::centred(screen, want_w * columns + 3 * (columns - 1), rows + 4);
+    let area = dialog::centred(
+        screen,
+        want_w * columns + 3 * (columns - 1),
+        rows + 2 + usize::from(tail),
+    );
     let text_w = usize::from(area.width.saturating_sub(4));
     let col_w = (text_w + 3) / columns - 3 * (columns - 1);
     let desc_w = col_w.saturating_sub(key_w + 2);
@@ -106,10 +113,12 @@ pub(crate) fn draw(
             Line::from(spans)
         })
         .collect();
-    lines.push(Line::default());
-    lines.push(Line::from(Span::styled(
-        "Esc or any key closes this help",
-        theme.placeholder,
-    )));
+    if tail > 0 {
+        lines.push(Line::default());
+        lines.push(Line::from(Span::styled(
+            "Esc or any key closes this help",
+            theme.placeholder,
+        )));
+    }
     dialog::boxed(frame, screen, area, " codex-picker keys ", lines, theme);
 }

@@ -3,6 +3,7 @@
 
 pub(crate) mod conversation_view;
 pub(crate) mod dialog;
+pub(crate) mod dialog_fit;
 pub(crate) mod help;
 pub(crate) mod marked;
 pub(crate) mod search_bar;
@@ -27,6 +28,9 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme) {
         conversation_view::draw(frame, g.conversation, app, theme);
     }
     status::draw(frame, g.status, g.footer, app, theme);
+    if g.status.height == 0 {
+        status::draw_flash(frame, g.notice, app, theme);
+    }
     dialog::draw(frame, app, theme);
     if app.screen().help() {
         help::draw(frame, frame.area(), app.screen().focus(), app.keys(), theme);

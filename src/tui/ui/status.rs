@@ -1,5 +1,6 @@
 //! The status line (counts, what is hidden and why, indexing progress, problems, a short
-//! confirmation) and the footer with the most used keys.
+//! confirmation) and the footer with the most used keys; with too few rows for a status line,
+//! the short confirmation alone on the picker's last row.
 
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -97,6 +98,16 @@ pub fn status_text(app: &App) -> String {
         parts.push(counted(issues, "unreadable file", "unreadable files"));
     }
     parts.join(" · ")
+}
+
+/// The short message alone on `row` (over the list's last row), when there is one: the picker
+/// has no status line.
+pub(crate) fn draw_flash(frame: &mut Frame, row: Rect, app: &App, theme: &Theme) {
+    if let Some(flash) = app.screen().flash() {
+        let text = textwidth::truncate(flash, usize::from(row.width));
+        frame.render_widget(ratatui::widgets::Clear, row);
+        frame.render_widget(Line::from(Span::styled(text, theme.flash)), row);
+    }
 }
 
 pub fn draw(frame: &mut Frame, status: Rect, footer: Rect, app: &App, theme: &Theme) {
