@@ -142,6 +142,10 @@ fn phrase_clause(fields: &Fields, group: &[&str], slop: u32, prefix: bool) -> Bo
 /// every word costs more than a keystroke may (the "together" bonus stays).
 pub(super) const NEAR_CHECK_MAX: u64 = 20_000;
 
+/// What two words of the query side by side in a message add (each pair), against the whole
+/// query together (4) and near each other (1.5).
+const PAIR_BOOST: f32 = 1.0;
+
 /// Whether group `i` of `parsed` may match a word other than itself: another form, a typo, or
 /// a prefix (a group no message holds as written and that may not is held by no session).
 pub(super) fn may_match_otherwise(parsed: &Parsed, i: usize, forms: &[Vec<String>]) -> bool {
@@ -220,6 +224,14 @@ pub(super) fn build(
         if rarest <= NEAR_CHECK_MAX {
             let near = phrase_clause(fields, &all, 4, false);
             clauses.push((Occur::Should, boosted(near, 1.5)));
+            // Of three words or more, each two typed side by side and found so count too
+            // (`refactor tests` in a prompt holding `fix … refactor tests`).
+            if checked.len() >= 3 {
+                for pair in checked.windows(2) {
+                    let q = phrase_clause(fields, pair, 0, false);
+                    clauses.push((Occur::Should, boosted(q, PAIR_BOOST)));
+                }
+            }
         }
     }
     Some(Box::new(BooleanQuery::new(clauses)))

@@ -64,8 +64,8 @@ impl Place {
     /// How much a match here counts against a match in a reply.
     pub(crate) fn weight(self) -> f32 {
         match self {
-            Place::First | Place::Label => 3.0,
-            Place::Prompt => 2.0,
+            Place::First | Place::Label => 1.6,
+            Place::Prompt => 1.3,
             Place::Reply => 1.0,
         }
     }
