@@ -19,8 +19,11 @@ use codex_picker::session::SessionRow;
 use codex_picker::store::walk::RolloutFile;
 
 use super::common::gen::Rng;
+use super::named_checks;
+use super::names;
 use super::one_box::Picker;
 use super::remembered;
+use super::whole_word;
 
 /// Sessions sampled (one query of each kind from each, when it has one).
 const SESSIONS: usize = 120;
@@ -115,7 +118,7 @@ fn rank_of(ids: &[String], relevant: &HashSet<String>) -> Option<usize> {
 
 /// The first ten sessions `list --content QUERY` prints (its filters taken out of the query
 /// as the command takes them).
-fn listed(content: &ContentIndex, query: &str) -> Vec<String> {
+pub fn listed(content: &ContentIndex, query: &str) -> Vec<String> {
     let split = filter::split(query, codex_picker::timefmt::now_ms());
     content
         .search(&split.words, 10)
@@ -198,7 +201,12 @@ pub fn figures(content: &ContentIndex, files: &[RolloutFile], rows: &[SessionRow
         }
     }
     let oracle = remembered::Oracle::build(rows, files, threads);
-    let mut kinds: [Both; remembered::KINDS.len()] = Default::default();
+    let all_kinds: Vec<&str> = remembered::KINDS
+        .iter()
+        .chain(&names::KINDS)
+        .copied()
+        .collect();
+    let mut kinds: Vec<Both> = all_kinds.iter().map(|_| Both::default()).collect();
     for q in remembered::queries(rows, files, &oracle, SESSIONS) {
         kinds[q.kind].add(content, &mut picker, &q.text, &q.relevant);
     }
@@ -208,8 +216,10 @@ pub fn figures(content: &ContentIndex, files: &[RolloutFile], rows: &[SessionRow
     for (kind, s) in KINDS.iter().zip(&known) {
         s.print(&format!("known item, 4 consecutive words of {kind}"));
     }
-    for (kind, s) in remembered::KINDS.iter().zip(&kinds) {
+    for (kind, s) in all_kinds.iter().zip(&kinds) {
         s.print(kind);
     }
+    whole_word::figure(content, &oracle);
+    named_checks::print(content, &mut picker, &oracle, rows, files);
     println!("(relevance figures in {:.1} s)", t.elapsed().as_secs_f64());
 }
