@@ -90,7 +90,8 @@ pub fn camel_parts(word: &str) -> Vec<&str> {
     out
 }
 
-/// The parts of `text`'s snake_case, camelCase and PascalCase identifiers, lower case.
+/// The parts of `text`'s snake_case, camelCase and PascalCase identifiers, lower case (not of
+/// runs with digits: they are hashes and keys more often than names).
 fn identifier_parts(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     for run in text.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
@@ -99,11 +100,23 @@ fn identifier_parts(text: &str) -> Vec<String> {
             .filter(|p| !p.is_empty())
             .flat_map(camel_parts)
             .collect();
-        if parts.len() >= 2 {
+        let words = parts
+            .iter()
+            .all(|p| p.bytes().all(|b| b.is_ascii_alphabetic()));
+        if parts.len() >= 2 && words {
             out.extend(parts.into_iter().map(str::to_lowercase));
         }
     }
     out
+}
+
+/// Whether a file stem is a name a person would type: each of its parts (between `_` and `-`)
+/// letters then digits (`flate2`, `test_22_httpsrr`), not a generated one (`snt5fq`).
+fn plain_stem(stem: &str) -> bool {
+    stem.split(['_', '-']).all(|p| {
+        let letters = p.trim_end_matches(|c: char| c.is_ascii_digit());
+        letters.bytes().all(|b| b.is_ascii_alphabetic())
+    })
 }
 
 /// The file stems a text names, as written.
@@ -125,7 +138,7 @@ fn names(kind: usize, rng: &mut Rng, raw: &[String]) -> Vec<String> {
         }
         for t in tokens(text) {
             match (kind, file_path(t)) {
-                (0, Some(p)) if p.stem.len() >= 3 => {
+                (0, Some(p)) if p.stem.len() >= 3 && plain_stem(p.stem) => {
                     let dotted = rng.chance(1.0 / 3.0);
                     out.insert(if dotted {
                         format!("{}.{}", p.stem, p.ext)
@@ -146,7 +159,8 @@ fn names(kind: usize, rng: &mut Rng, raw: &[String]) -> Vec<String> {
 }
 
 /// One query of each names kind for a session (kinds it cannot give are left out): `raw` its
-/// messages as written, `rare` its words that at most three sessions hold.
+/// messages as written, `rare` its words that at most three sessions hold. The name is one that
+/// at most a tenth of the sessions hold (its rarest word).
 pub fn queries(
     rng: &mut Rng,
     raw: &[String],
@@ -155,8 +169,14 @@ pub fn queries(
     first_kind: usize,
 ) -> Vec<Query> {
     let mut out = Vec::new();
+    // A name most sessions hold (`src`, `--test`) says nothing of its session.
+    let telling = |name: &String| {
+        let df = words_of(name).iter().map(|w| o.df(w)).min().unwrap_or(0);
+        df as usize <= o.sessions() / 10
+    };
     for kind in 0..KINDS.len() {
-        let all = names(kind, rng, raw);
+        let mut all = names(kind, rng, raw);
+        all.retain(telling);
         let Some(name) = all.get(rng.below(all.len() as u64) as usize) else {
             continue;
         };

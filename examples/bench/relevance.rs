@@ -6,7 +6,8 @@
 //! order (the index's quoted-phrase search, exact by construction); words that more than three
 //! sessions hold are not a known item, and another window is tried. Reports MRR@10, hits@1 and
 //! hits@10 by kind, for `list --content` and for the picker's one box (`one_box`), beside the
-//! kinds of remembered words (`remembered`).
+//! kinds of remembered words (`remembered`). `BENCH_MISSES=1` prints the misses,
+//! `BENCH_QUERIES=1` every remembered-words query.
 
 use std::collections::HashSet;
 use std::time::Instant;
@@ -208,6 +209,14 @@ pub fn figures(content: &ContentIndex, files: &[RolloutFile], rows: &[SessionRow
         .collect();
     let mut kinds: Vec<Both> = all_kinds.iter().map(|_| Both::default()).collect();
     for q in remembered::queries(rows, files, &oracle, SESSIONS) {
+        if std::env::var_os("BENCH_QUERIES").is_some() {
+            println!(
+                "{}: {:?} ({} relevant)",
+                all_kinds[q.kind],
+                q.text,
+                q.relevant.len()
+            );
+        }
         kinds[q.kind].add(content, &mut picker, &q.text, &q.relevant);
     }
     println!(
@@ -219,7 +228,7 @@ pub fn figures(content: &ContentIndex, files: &[RolloutFile], rows: &[SessionRow
     for (kind, s) in all_kinds.iter().zip(&kinds) {
         s.print(kind);
     }
-    whole_word::figure(content, &oracle);
+    whole_word::figure(content, &mut picker, &oracle);
     named_checks::print(content, &mut picker, &oracle, rows, files);
     println!("(relevance figures in {:.1} s)", t.elapsed().as_secs_f64());
 }

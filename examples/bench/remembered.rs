@@ -154,6 +154,11 @@ impl Oracle {
         }
     }
 
+    /// How many sessions the table holds.
+    pub fn sessions(&self) -> usize {
+        self.ids.len()
+    }
+
     /// How many sessions hold `word`.
     pub fn df(&self, word: &str) -> u32 {
         self.df.get(word).copied().unwrap_or(0)
@@ -238,7 +243,8 @@ fn typo(rng: &mut Rng, word: &str) -> String {
 /// Another English form of `word` a person would type: plural or singular, -ing or -ed of a
 /// verb, by the usual spelling rules. A word already inflected is undone (`applied` gives apply
 /// or applying, `deleted` deleting), and since the rules alone also make non-words (`nothing`
-/// is not noth + ing), a form counts only when some session of the store holds it.
+/// is not noth + ing), a form counts only when three sessions of the store or more hold it (one
+/// or two may hold a slip: `poped`).
 fn other_form(rng: &mut Rng, word: &str, o: &Oracle) -> Option<String> {
     let cut = |n: usize| word[..word.len() - n].to_owned();
     // `stopped`, `running`: the consonant doubled before the ending, undone.
@@ -257,10 +263,12 @@ fn other_form(rng: &mut Rng, word: &str, o: &Oracle) -> Option<String> {
         vec![cut(2), cut(1), cut(2) + "ing", undoubled(2)]
     } else if word.ends_with("ing") {
         vec![cut(3), cut(3) + "e", cut(3) + "ed", undoubled(3)]
-    } else if word.ends_with("es") {
-        vec![cut(2), cut(1)]
     } else if word.ends_with('s') && !word.ends_with("ss") && !word.ends_with("us") {
-        vec![cut(1)]
+        // -es only after the sounds that take it (`fixes`, `matches`; not `comes`).
+        let sibilant = ["ses", "xes", "zes", "ches", "shes"]
+            .iter()
+            .any(|e| word.ends_with(e));
+        vec![cut(if sibilant { 2 } else { 1 })]
     } else if let Some(base) = word.strip_suffix('y') {
         let ies = format!("{base}ies");
         vec![
@@ -282,7 +290,7 @@ fn other_form(rng: &mut Rng, word: &str, o: &Oracle) -> Option<String> {
     };
     let real: Vec<String> = forms
         .into_iter()
-        .filter(|f| f.len() >= 3 && f != word && o.df(f) > 0)
+        .filter(|f| f.len() >= 3 && f != word && o.df(f) >= 3)
         .collect();
     pick(rng, &real).cloned()
 }
