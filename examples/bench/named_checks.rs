@@ -45,10 +45,10 @@ fn rank_line(content: &ContentIndex, picker: &mut Picker, query: &str, relevant:
         None => format!("not found in {}", ids.len()),
     };
     println!(
-        "{query:?} ({} sessions about it): list --content {}, one box {}",
-        relevant.len(),
+        "{query:?}: list --content {}, one box {} (sessions about it: {})",
         at(&listed),
-        at(&boxed)
+        at(&boxed),
+        relevant.len()
     );
 }
 
@@ -93,11 +93,11 @@ pub fn print(
     let listed = listed(content, "rand");
     let boxed = picker.top("rand", 10);
     println!(
-        "\"rand\" ({} sessions hold the word): of the first ten, list --content {} of {}, one box {} of {} hold the whole word",
-        o.df("rand"),
+        "\"rand\": of the first ten, list --content {} of {}, one box {} of {} hold the whole word (sessions holding it: {})",
         whole(&listed),
         listed.len(),
         whole(&boxed),
-        boxed.len()
+        boxed.len(),
+        o.df("rand")
     );
 }

@@ -39,7 +39,8 @@ pub struct FilePath<'a> {
     pub ext: &'a str,
 }
 
-/// `token` as a path to a file (`a/b/name.ext`, a line number after `:` ignored); not a URL.
+/// `token` as a path to a file (`a/b/name.ext`, a line number after `:` ignored; names of
+/// letters, digits, `_` and `-`); not a URL.
 pub fn file_path(token: &str) -> Option<FilePath<'_>> {
     if token.contains("://") {
         return None;
@@ -47,7 +48,8 @@ pub fn file_path(token: &str) -> Option<FilePath<'_>> {
     let token = token.split(':').next()?;
     let (dir, file) = token.rsplit_once('/')?;
     let (stem, ext) = file.split_once('.')?;
-    let word = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || c == '_');
+    let word =
+        |s: &str| !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || "_-".contains(c));
     let ext_ok = (1..=5).contains(&ext.len())
         && ext.bytes().all(|b| b.is_ascii_alphanumeric())
         && ext.bytes().any(|b| b.is_ascii_alphabetic());
