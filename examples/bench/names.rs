@@ -12,10 +12,19 @@
 //! A query's relevant sessions are those the oracle finds holding each of its words (the name
 //! split as the oracle splits words: letters and digits, camelCase parts too) and the rare word.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
+use std::path::Path;
+
+use codex_picker::session::SessionRow;
+use codex_picker::store::walk::RolloutFile;
 
 use super::common::gen::Rng;
-use super::remembered::{memorable, words_of, Oracle, Query};
+use super::remembered::{memorable, shuffle, words_of, Oracle, Query, Text};
+
+/// Queries of each kind at most; sessions are read (in an order fixed from run to run) until
+/// every kind has them, up to `READ` times the other kinds' sample: few sessions hold a flag.
+const PER_KIND: usize = 60;
+const READ: usize = 8;
 
 pub const KINDS: [&str; 4] = [
     "file stem (+ rare word)",
@@ -160,10 +169,44 @@ fn names(kind: usize, rng: &mut Rng, raw: &[String]) -> Vec<String> {
     out.into_iter().collect()
 }
 
+/// Up to `PER_KIND` queries of each names kind (numbered from `first_kind`), from up to
+/// `READ * sessions` sessions of `sample` in a shuffled order.
+pub fn queries(
+    sample: &[&SessionRow],
+    sessions: usize,
+    by_path: &HashMap<&Path, &RolloutFile>,
+    files: &[RolloutFile],
+    o: &Oracle,
+    first_kind: usize,
+) -> Vec<Query> {
+    let mut rng = Rng::new(13);
+    let mut order = sample.to_vec();
+    shuffle(&mut rng, &mut order);
+    let mut counts = [0; KINDS.len()];
+    let mut out = Vec::new();
+    for row in order.into_iter().take(READ * sessions) {
+        if counts.iter().all(|&c| c >= PER_KIND) {
+            break;
+        }
+        let Some(file) = by_path.get(row.path.as_path()) else {
+            continue;
+        };
+        let text = Text::read(row, file, files, o);
+        for q in session_queries(&mut rng, &text.raw, &text.rare, o, first_kind) {
+            let n = &mut counts[q.kind - first_kind];
+            if *n < PER_KIND {
+                *n += 1;
+                out.push(q);
+            }
+        }
+    }
+    out
+}
+
 /// One query of each names kind for a session (kinds it cannot give are left out): `raw` its
 /// messages as written, `rare` its words that at most three sessions hold. The name is one that
 /// at most a tenth of the sessions hold (its rarest word).
-pub fn queries(
+fn session_queries(
     rng: &mut Rng,
     raw: &[String],
     rare: &[String],

@@ -296,17 +296,18 @@ fn other_form(rng: &mut Rng, word: &str, o: &Oracle) -> Option<String> {
 }
 
 /// One session's text as the queries see it.
-struct Text {
+pub struct Text {
     /// Messages: (is the first prompt, is a reply, words).
     messages: Vec<(bool, bool, Vec<String>)>,
     /// Messages as written.
-    raw: Vec<String>,
+    pub raw: Vec<String>,
     folder: Option<String>,
-    rare: Vec<String>,
+    /// Its words that at most three sessions hold.
+    pub rare: Vec<String>,
 }
 
 impl Text {
-    fn read(row: &SessionRow, file: &RolloutFile, files: &[RolloutFile], o: &Oracle) -> Text {
+    pub fn read(row: &SessionRow, file: &RolloutFile, files: &[RolloutFile], o: &Oracle) -> Text {
         let [first, prompts, replies] = messages(file, files);
         let mut out = Vec::new();
         let mut raw = Vec::new();
@@ -488,28 +489,26 @@ pub fn queries(
     sessions: usize,
 ) -> Vec<Query> {
     let mut rng = Rng::new(11);
-    // The names kinds draw apart, so that the other kinds ask what they asked before them.
-    let mut names_rng = Rng::new(13);
     let mut sample: Vec<&SessionRow> = rows.iter().collect();
     sample.sort_by(|a, b| a.path.cmp(&b.path));
     let step = (rows.len() / sessions).max(1);
     let by_path: HashMap<&std::path::Path, &RolloutFile> =
         files.iter().map(|f| (f.path.as_path(), f)).collect();
     let mut out = Vec::new();
-    for row in sample.into_iter().skip(step / 2).step_by(step) {
+    for row in sample.iter().skip(step / 2).step_by(step) {
         let Some(file) = by_path.get(row.path.as_path()) else {
             continue;
         };
         let text = Text::read(row, file, files, o);
         out.extend(session_queries(&mut rng, &text, o));
-        let first = KINDS.len();
-        out.extend(names::queries(
-            &mut names_rng,
-            &text.raw,
-            &text.rare,
-            o,
-            first,
-        ));
     }
+    out.extend(names::queries(
+        &sample,
+        sessions,
+        &by_path,
+        files,
+        o,
+        KINDS.len(),
+    ));
     out
 }
