@@ -270,9 +270,8 @@ fn other_form(rng: &mut Rng, word: &str, o: &Oracle) -> Option<String> {
             .any(|e| word.ends_with(e));
         vec![cut(if sibilant { 2 } else { 1 })]
     } else if let Some(base) = word.strip_suffix('y') {
-        let ies = format!("{base}ies");
         vec![
-            ies,
+            format!("{base}ies"),
             format!("{base}ied"),
             format!("{word}s"),
             format!("{word}ing"),

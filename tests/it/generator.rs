@@ -58,10 +58,7 @@ fn generated_store_lists_as_expected() {
             .map(|f| f["path"].as_str().unwrap())
             .collect();
         paths.sort_unstable();
-        let want = e
-            .files_changed
-            .as_deref()
-            .expect("the generator says what changed");
+        let want = e.files_changed.as_deref().expect("the generator says what changed");
         assert_eq!(paths, want, "{}", e.id);
         assert_eq!(row["tokens"]["total"].as_u64(), e.tokens_total, "{}", e.id);
     }
