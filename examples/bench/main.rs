@@ -14,6 +14,8 @@ mod common;
 mod content;
 mod floor;
 mod keystrokes;
+mod named_checks;
+mod names;
 mod one_box;
 mod pane;
 mod relevance;
@@ -21,6 +23,7 @@ mod remembered;
 mod rss;
 mod screen;
 mod warm;
+mod whole_word;
 
 use std::collections::HashMap;
 use std::io::Read;

@@ -6,7 +6,8 @@
 //! order (the index's quoted-phrase search, exact by construction); words that more than three
 //! sessions hold are not a known item, and another window is tried. Reports MRR@10, hits@1 and
 //! hits@10 by kind, for `list --content` and for the picker's one box (`one_box`), beside the
-//! kinds of remembered words (`remembered`).
+//! kinds of remembered words (`remembered`). `BENCH_MISSES=1` prints the misses,
+//! `BENCH_QUERIES=1` every remembered-words query.
 
 use std::collections::HashSet;
 use std::time::Instant;
@@ -19,8 +20,11 @@ use codex_picker::session::SessionRow;
 use codex_picker::store::walk::RolloutFile;
 
 use super::common::gen::Rng;
+use super::named_checks;
+use super::names;
 use super::one_box::Picker;
 use super::remembered;
+use super::whole_word;
 
 /// Sessions sampled (one query of each kind from each, when it has one).
 const SESSIONS: usize = 120;
@@ -115,7 +119,7 @@ fn rank_of(ids: &[String], relevant: &HashSet<String>) -> Option<usize> {
 
 /// The first ten sessions `list --content QUERY` prints (its filters taken out of the query
 /// as the command takes them).
-fn listed(content: &ContentIndex, query: &str) -> Vec<String> {
+pub fn listed(content: &ContentIndex, query: &str) -> Vec<String> {
     let split = filter::split(query, codex_picker::timefmt::now_ms());
     content
         .search(&split.words, 10)
@@ -198,8 +202,21 @@ pub fn figures(content: &ContentIndex, files: &[RolloutFile], rows: &[SessionRow
         }
     }
     let oracle = remembered::Oracle::build(rows, files, threads);
-    let mut kinds: [Both; remembered::KINDS.len()] = Default::default();
+    let all_kinds: Vec<&str> = remembered::KINDS
+        .iter()
+        .chain(&names::KINDS)
+        .copied()
+        .collect();
+    let mut kinds: Vec<Both> = all_kinds.iter().map(|_| Both::default()).collect();
     for q in remembered::queries(rows, files, &oracle, SESSIONS) {
+        if std::env::var_os("BENCH_QUERIES").is_some() {
+            println!(
+                "{}: {:?} ({} relevant)",
+                all_kinds[q.kind],
+                q.text,
+                q.relevant.len()
+            );
+        }
         kinds[q.kind].add(content, &mut picker, &q.text, &q.relevant);
     }
     println!(
@@ -208,8 +225,10 @@ pub fn figures(content: &ContentIndex, files: &[RolloutFile], rows: &[SessionRow
     for (kind, s) in KINDS.iter().zip(&known) {
         s.print(&format!("known item, 4 consecutive words of {kind}"));
     }
-    for (kind, s) in remembered::KINDS.iter().zip(&kinds) {
+    for (kind, s) in all_kinds.iter().zip(&kinds) {
         s.print(kind);
     }
+    whole_word::figure(content, &mut picker, &oracle);
+    named_checks::print(content, &mut picker, &oracle, rows, files);
     println!("(relevance figures in {:.1} s)", t.elapsed().as_secs_f64());
 }

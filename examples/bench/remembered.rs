@@ -9,9 +9,14 @@
 //! its folder, branch and name), never by the search under test. A query more than three
 //! sessions hold is not a known item and is not asked.
 //!
+//! The table's words are runs of letters and digits, lower case, and also the parts of a
+//! camelCase or PascalCase word (`readManifest` holds readmanifest, read and manifest), as the
+//! index splits names; snake_case is split already (`_` is not a letter).
+//!
 //! Kinds: words of one message shuffled; a word of the first prompt with words of a reply (no one
 //! message holds them all); the same with a typo; a word in another form than the session has it;
-//! four words from anywhere in the first prompt; the folder's last part typed as a word.
+//! four words from anywhere in the first prompt; the folder's last part typed as a word; and
+//! names inside paths, flags and identifiers (see `names`).
 
 use std::collections::{HashMap, HashSet};
 
@@ -19,8 +24,10 @@ use codex_picker::session::SessionRow;
 use codex_picker::store::walk::RolloutFile;
 
 use super::common::gen::Rng;
+use super::names;
 use super::relevance::messages;
 
+/// The kinds made here; the names kinds (`names::KINDS`) follow them.
 pub const KINDS: [&str; 6] = [
     "one message, shuffled",
     "prompt + reply",
@@ -49,6 +56,9 @@ pub struct Oracle {
     ids: Vec<String>,
     words: Vec<HashSet<String>>,
     df: HashMap<String, u32>,
+    at: HashMap<String, usize>,
+    /// Every file stem the messages name (as written).
+    pub stems: HashSet<String>,
 }
 
 /// Words of `text` as a person reads them: runs of letters and digits, lower case.
@@ -59,12 +69,24 @@ pub fn words_of(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// The oracle's words of `text`: its words (`words_of`) and the parts of its camelCase and
+/// PascalCase words, lower case.
+fn table_words(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .flat_map(|w| {
+            let parts = names::camel_parts(w);
+            let parts = if parts.len() > 1 { parts } else { Vec::new() };
+            std::iter::once(w).chain(parts).map(str::to_lowercase)
+        })
+}
+
 /// The words of a row's folder, branch and name.
 fn label_words(row: &SessionRow) -> Vec<String> {
     [&row.meta.cwd, &row.meta.git_branch, &row.name]
         .into_iter()
         .flatten()
-        .flat_map(|t| words_of(t))
+        .flat_map(|t| table_words(t))
         .collect()
 }
 
@@ -76,15 +98,19 @@ impl Oracle {
         let next = std::sync::atomic::AtomicUsize::new(0);
         let read = |row: &SessionRow| {
             let mut set: HashSet<String> = label_words(row).into_iter().collect();
+            let mut stems = HashSet::new();
             if let Some(file) = by_path.get(row.path.as_path()) {
-                for texts in messages(file, files) {
-                    set.extend(texts.iter().flat_map(|t| words_of(t)));
+                for t in messages(file, files).iter().flatten() {
+                    set.extend(table_words(t));
+                    stems.extend(names::file_stems(t).map(str::to_owned));
                 }
             }
-            set
+            (set, stems)
         };
+        type Read = (HashSet<String>, HashSet<String>);
         let mut words: Vec<Option<HashSet<String>>> = vec![None; rows.len()];
-        let parts: Vec<Vec<(usize, HashSet<String>)>> = std::thread::scope(|s| {
+        let mut stems = HashSet::new();
+        let parts: Vec<Vec<(usize, Read)>> = std::thread::scope(|s| {
             let handles: Vec<_> = (0..threads.max(1))
                 .map(|_| {
                     s.spawn(|| {
@@ -103,8 +129,9 @@ impl Oracle {
                 .map(|h| h.join().expect("reader"))
                 .collect()
         });
-        for (i, set) in parts.into_iter().flatten() {
+        for (i, (set, named)) in parts.into_iter().flatten() {
             words[i] = Some(set);
+            stems.extend(named);
         }
         let words: Vec<HashSet<String>> =
             words.into_iter().map(Option::unwrap_or_default).collect();
@@ -116,17 +143,52 @@ impl Oracle {
         }
         Oracle {
             ids: rows.iter().map(|r| r.id.clone()).collect(),
+            at: rows
+                .iter()
+                .enumerate()
+                .map(|(i, r)| (r.id.clone(), i))
+                .collect(),
             words,
             df,
+            stems,
         }
     }
 
-    fn df(&self, word: &str) -> u32 {
+    /// How many sessions the table holds.
+    pub fn sessions(&self) -> usize {
+        self.ids.len()
+    }
+
+    /// How many sessions hold `word`.
+    pub fn df(&self, word: &str) -> u32 {
         self.df.get(word).copied().unwrap_or(0)
     }
 
+    /// Whether the session `id` holds `word` (lower case) as a word of the table.
+    pub fn holds(&self, id: &str, word: &str) -> bool {
+        self.at
+            .get(id)
+            .is_some_and(|&i| self.words[i].contains(word))
+    }
+
+    /// The query `words` of `kind` when it is a known item: 1 to 3 sessions hold, for every
+    /// group, one of its words.
+    pub fn known(
+        &self,
+        kind: usize,
+        words: Vec<String>,
+        groups: Vec<Vec<String>>,
+    ) -> Option<Query> {
+        let relevant = self.holders(&groups);
+        (1..=3).contains(&relevant.len()).then(|| Query {
+            kind,
+            text: words.join(" "),
+            relevant,
+        })
+    }
+
     /// The sessions that hold, for every group, one of its words.
-    fn holders(&self, groups: &[Vec<String>]) -> HashSet<String> {
+    pub fn holders(&self, groups: &[Vec<String>]) -> HashSet<String> {
         self.words
             .iter()
             .zip(&self.ids)
@@ -137,7 +199,7 @@ impl Oracle {
 }
 
 /// A word a person might remember: three letters or more (or digits), not a stop word, ASCII.
-fn memorable(w: &str) -> bool {
+pub fn memorable(w: &str) -> bool {
     w.is_ascii() && (w.len() >= 3 || w.bytes().all(|b| b.is_ascii_digit())) && !STOP.contains(&w)
 }
 
@@ -145,7 +207,7 @@ fn pick<'a, T>(rng: &mut Rng, xs: &'a [T]) -> Option<&'a T> {
     (!xs.is_empty()).then(|| &xs[rng.below(xs.len() as u64) as usize])
 }
 
-fn shuffle<T>(rng: &mut Rng, xs: &mut [T]) {
+pub fn shuffle<T>(rng: &mut Rng, xs: &mut [T]) {
     for i in (1..xs.len()).rev() {
         xs.swap(i, rng.below(i as u64 + 1) as usize);
     }
@@ -178,60 +240,83 @@ fn typo(rng: &mut Rng, word: &str) -> String {
     c.into_iter().collect()
 }
 
-/// Another English form of `word` (plural or singular, -ing, -ed), by the usual spelling rules.
-fn other_form(rng: &mut Rng, word: &str) -> Option<String> {
-    let consonant = |c: char| !"aeiou".contains(c);
-    let last = word.chars().last()?;
-    let forms: Vec<String> = if let Some(base) = word.strip_suffix("ies") {
-        vec![format!("{base}y")]
-    } else if let Some(base) = word.strip_suffix("ing") {
-        let b: Vec<char> = base.chars().collect();
-        let undoubled = b.len() >= 2 && b[b.len() - 1] == b[b.len() - 2];
-        vec![if undoubled {
-            base[..base.len() - 1].to_owned()
+/// Another English form of `word` a person would type: plural or singular, -ing or -ed of a
+/// verb, by the usual spelling rules. A word already inflected is undone (`applied` gives apply
+/// or applying, `deleted` deleting), and since the rules alone also make non-words (`nothing`
+/// is not noth + ing), a form counts only when three sessions of the store or more hold it (one
+/// or two may hold a slip: `poped`).
+fn other_form(rng: &mut Rng, word: &str, o: &Oracle) -> Option<String> {
+    let cut = |n: usize| word[..word.len() - n].to_owned();
+    // `stopped`, `running`: the consonant doubled before the ending, undone.
+    let b = word.as_bytes();
+    let doubled = |n: usize| b.len() > n + 1 && b[b.len() - n - 1] == b[b.len() - n - 2];
+    let undoubled = |n: usize| {
+        if doubled(n) {
+            cut(n + 1)
         } else {
-            base.to_owned()
-        }]
-    } else if word.ends_with('s') && !word.ends_with("ss") {
-        vec![word[..word.len() - 1].to_owned()]
-    } else if last == 'y' && word.len() > 2 && consonant(word.chars().nth(word.len() - 2)?) {
-        let base = &word[..word.len() - 1];
+            String::new()
+        }
+    };
+    let forms: Vec<String> = if word.ends_with("ies") || word.ends_with("ied") {
+        vec![cut(3) + "y", cut(3) + "ying"]
+    } else if word.ends_with("ed") && !word.ends_with("eed") {
+        vec![cut(2), cut(1), cut(2) + "ing", undoubled(2)]
+    } else if word.ends_with("ing") {
+        vec![cut(3), cut(3) + "e", cut(3) + "ed", undoubled(3)]
+    } else if word.ends_with('s') && !word.ends_with("ss") && !word.ends_with("us") {
+        // -es only after the sounds that take it (`fixes`, `matches`; not `comes`).
+        let sibilant = ["ses", "xes", "zes", "ches", "shes"]
+            .iter()
+            .any(|e| word.ends_with(e));
+        vec![cut(if sibilant { 2 } else { 1 })]
+    } else if let Some(base) = word.strip_suffix('y') {
         vec![
             format!("{base}ies"),
             format!("{base}ied"),
+            format!("{word}s"),
             format!("{word}ing"),
         ]
-    } else if last == 'e' {
-        let base = &word[..word.len() - 1];
+    } else if let Some(base) = word.strip_suffix('e') {
         vec![format!("{word}s"), format!("{word}d"), format!("{base}ing")]
     } else {
+        let es = ["s", "x", "ch", "sh"].iter().any(|e| word.ends_with(e));
+        let plural = if es { "es" } else { "s" };
         vec![
-            format!("{word}s"),
-            format!("{word}ed"),
-            format!("{word}ing"),
+            word.to_owned() + plural,
+            word.to_owned() + "ed",
+            word.to_owned() + "ing",
         ]
     };
-    pick(rng, &forms).cloned()
+    let real: Vec<String> = forms
+        .into_iter()
+        .filter(|f| f.len() >= 3 && f != word && o.df(f) >= 3)
+        .collect();
+    pick(rng, &real).cloned()
 }
 
 /// One session's text as the queries see it.
-struct Text {
+pub struct Text {
     /// Messages: (is the first prompt, is a reply, words).
     messages: Vec<(bool, bool, Vec<String>)>,
+    /// Messages as written.
+    pub raw: Vec<String>,
     folder: Option<String>,
-    rare: Vec<String>,
+    /// Its words that at most three sessions hold.
+    pub rare: Vec<String>,
 }
 
 impl Text {
-    fn read(row: &SessionRow, file: &RolloutFile, files: &[RolloutFile], o: &Oracle) -> Text {
+    pub fn read(row: &SessionRow, file: &RolloutFile, files: &[RolloutFile], o: &Oracle) -> Text {
         let [first, prompts, replies] = messages(file, files);
         let mut out = Vec::new();
+        let mut raw = Vec::new();
         for (i, (texts, reply)) in [(first, false), (prompts, false), (replies, true)]
             .into_iter()
             .enumerate()
         {
             for t in texts {
                 out.push((i == 0, reply, words_of(&t)));
+                raw.push(t);
             }
         }
         let all: HashSet<&String> = out.iter().flat_map(|m| &m.2).collect();
@@ -249,6 +334,7 @@ impl Text {
             .map(str::to_lowercase);
         Text {
             messages: out,
+            raw,
             folder,
             rare,
         }
@@ -273,14 +359,7 @@ fn session_queries(rng: &mut Rng, t: &Text, o: &Oracle) -> Vec<Query> {
         return out;
     };
     let mut add = |kind: usize, words: Vec<String>, groups: Vec<Vec<String>>| {
-        let relevant = o.holders(&groups);
-        if (1..=3).contains(&relevant.len()) {
-            out.push(Query {
-                kind,
-                text: words.join(" "),
-                relevant,
-            });
-        }
+        out.extend(o.known(kind, words, groups));
     };
     let exact = |ws: &[String]| ws.iter().map(|w| vec![w.clone()]).collect::<Vec<_>>();
     // Words of one message holding the rare word, in any order.
@@ -303,7 +382,7 @@ fn session_queries(rng: &mut Rng, t: &Text, o: &Oracle) -> Vec<Query> {
         }
     }
     // A word of the session in another form.
-    if let Some((words, groups)) = other_form_query(rng, t, &rare) {
+    if let Some((words, groups)) = other_form_query(rng, t, &rare, o) {
         add(3, words, groups);
     }
     // Four words from anywhere in the first prompt, in its order, a rare one among them.
@@ -328,6 +407,7 @@ fn other_form_query(
     rng: &mut Rng,
     t: &Text,
     rare: &str,
+    o: &Oracle,
 ) -> Option<(Vec<String>, Vec<Vec<String>>)> {
     let mut plain: Vec<String> = t
         .messages
@@ -340,7 +420,7 @@ fn other_form_query(
         .collect::<Vec<_>>();
     plain.sort();
     let w = pick(rng, &plain).cloned()?;
-    let form = other_form(rng, &w).filter(|f| !plain.contains(f))?;
+    let form = other_form(rng, &w, o).filter(|f| !plain.contains(f))?;
     Some((
         vec![form.clone(), rare.to_owned()],
         vec![vec![w, form], vec![rare.to_owned()]],
@@ -414,12 +494,20 @@ pub fn queries(
     let by_path: HashMap<&std::path::Path, &RolloutFile> =
         files.iter().map(|f| (f.path.as_path(), f)).collect();
     let mut out = Vec::new();
-    for row in sample.into_iter().skip(step / 2).step_by(step) {
+    for row in sample.iter().skip(step / 2).step_by(step) {
         let Some(file) = by_path.get(row.path.as_path()) else {
             continue;
         };
         let text = Text::read(row, file, files, o);
         out.extend(session_queries(&mut rng, &text, o));
     }
+    out.extend(names::queries(
+        &sample,
+        sessions,
+        &by_path,
+        files,
+        o,
+        KINDS.len(),
+    ));
     out
 }
