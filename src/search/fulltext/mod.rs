@@ -276,3 +276,5 @@ impl Engine {
 
 #[cfg(test)]
 mod search_tests;
+#[cfg(test)]
+mod words_tests;

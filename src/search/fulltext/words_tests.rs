@@ -1,0 +1,110 @@
+//! Names are words, whole words first: what a person types of a name they saw finds the session
+//! that names it, and a word held as typed ranks above a form, a prefix or a typo of it.
+
+use super::build::from_texts;
+use super::schema::Place::{First, Reply};
+
+fn ids(hits: &[super::ContentHit]) -> Vec<&str> {
+    hits.iter().map(|h| h.id.as_str()).collect()
+}
+
+/// A file stem finds the session naming the file, above the longer sessions holding only
+/// `random` (a word it starts, while it is being typed) many times.
+#[test]
+fn a_file_stem_typed_finds_the_file_above_words_it_starts() {
+    let random = "We pick a random seed, randomly, from random bytes. ".repeat(3);
+    let index = from_texts(&[
+        (
+            "random1",
+            3,
+            vec![(First, "random seeds"), (Reply, &random)],
+        ),
+        ("random2", 2, vec![(First, "Shuffle the random tests")]),
+        (
+            "stem",
+            1,
+            vec![
+                (First, "Add the rng_seed option to the builder"),
+                (
+                    Reply,
+                    "Found it in `tokio/src/util/rand.rs` around FastRand.",
+                ),
+            ],
+        ),
+    ]);
+    let hits = index.search("rand", 10);
+    assert_eq!(ids(&hits)[0], "stem");
+    assert_eq!(&hits[0].snippet[hits[0].snippet_match.clone()], "rand");
+    assert_eq!(hits.len(), 3, "the prefix still finds the others");
+}
+
+/// Another form reaches a word inside a path, and a flag's parts are words.
+#[test]
+fn a_form_and_a_flag_reach_into_paths() {
+    let index = from_texts(&[
+        (
+            "doc",
+            1,
+            vec![
+                (First, "could you make `--config <PATH>` more prominent"),
+                (
+                    Reply,
+                    "Changed `src/doc/src/reference/config.md`. Ran `cargo doc --no-deps`.",
+                ),
+            ],
+        ),
+        ("other", 2, vec![(First, "prominent deps everywhere")]),
+    ]);
+    assert_eq!(
+        ids(&index.search("deps referencing prominent", 10)),
+        ["doc"]
+    );
+    assert_eq!(ids(&index.search("--no-deps prominent", 10)), ["doc"]);
+    assert_eq!(ids(&index.search("config.md", 10)), ["doc"]);
+}
+
+/// A camelCase name is found by a part, and typed whole.
+#[test]
+fn a_camel_case_name_is_found_by_its_part_and_whole() {
+    let index = from_texts(&[
+        (
+            "camel",
+            1,
+            vec![(Reply, "The fix is in readManifest(path), called twice.")],
+        ),
+        ("plain", 2, vec![(Reply, "Nothing about the file here.")]),
+    ]);
+    assert_eq!(ids(&index.search("manifest twice", 10)), ["camel"]);
+    assert_eq!(ids(&index.search("readManifest", 10)), ["camel"]);
+    assert_eq!(ids(&index.search("\"readmanifest path\"", 10)), ["camel"]);
+    let hit = &index.search("manifest ", 10)[0];
+    assert_eq!(&hit.snippet[hit.snippet_match.clone()], "Manifest");
+}
+
+/// Three whole words of a first prompt put it above shorter prompts that hold one of them only
+/// in another form or inside `fix.rs`, and above a newer reply holding them scattered.
+#[test]
+fn whole_words_of_a_prompt_rank_above_forms_at_any_length() {
+    let long_prompt = format!(
+        "Objective: Fix missing terminator for the sed command. {} In an earlier change \
+         (t: refactor tests depending on Perl) we changed some of the tests.",
+        "Some background on the harness and its history. ".repeat(8)
+    );
+    let index = from_texts(&[
+        ("forms", 4, vec![(First, "Fix refactoring of the tests")]),
+        (
+            "path",
+            3,
+            vec![(First, "explain commands/fix.rs, refactor its tests")],
+        ),
+        ("typo", 2, vec![(First, "Fix the refactr tests")]),
+        ("target", 1, vec![(First, long_prompt.as_str())]),
+    ]);
+    // `fix.rs` holds `fix` as a whole word (a part of a path is a word): both are whole.
+    let got = ids(&index.search("fix refactor tests", 10)).join(" ");
+    assert!(
+        got.starts_with("target path") || got.starts_with("path target"),
+        "{got}"
+    );
+    assert!(got.ends_with("forms typo"), "{got}");
+}
