@@ -80,8 +80,14 @@ impl RowCache {
         self.stamp
     }
 
+    /// A part of an entry's body; empty when the entry is not of this cache (its body or range
+    /// is not here), so that what is read from it decodes to nothing and the file is read
+    /// again, never a panic.
     fn bytes(&self, e: &Entry, part: &std::ops::Range<usize>) -> &[u8] {
-        &self.bodies[e.body][part.clone()]
+        self.bodies
+            .get(e.body)
+            .and_then(|b| b.get(part.clone()))
+            .unwrap_or_default()
     }
 
     pub fn path(&self, e: &Entry) -> &[u8] {
