@@ -55,8 +55,8 @@ impl Picker {
             match self.search.recv_timeout(Duration::from_secs(60)) {
                 Some(Answered {
                     gen,
-                    answer: Answer::Ranked { ranked, held, hits },
-                }) => self.app.apply_search(gen, (ranked, held), hits),
+                    answer: Answer::Ranked { titles, hits },
+                }) => self.app.apply_search(gen, titles, hits),
                 Some(Answered {
                     gen,
                     answer: Answer::Content { hits },

@@ -3,10 +3,18 @@
 //!
 //! 1. rows whose own words (title, folder, branch, id) hold the typed words together: whole
 //!    words, in order, side by side ([`holds_together`]), in the title search's order;
-//! 2. sessions whose conversation holds the words, in the content search's order (words in one
-//!    message, then spread over several; first prompt above later prompts above replies);
-//! 3. the rest of the title search's matches: letters found scattered, or only inside longer
+//! 2. sessions whose conversation holds every word as typed, in the content search's order
+//!    (words in one message, then spread over several; first prompt above later prompts above
+//!    replies);
+//! 3. rows whose own words hold the typed words together, the last only as the start of a
+//!    longer word (it may still be being typed);
+//! 4. the other sessions whose conversation holds the words (some only in another form, as a
+//!    prefix or with a typo);
+//! 5. the rest of the title search's matches: letters found scattered, or only inside longer
 //!    words.
+//!
+//! Whole words first, as in the conversations: `rand` lists the titles and conversations that
+//! hold `rand` before the titles that hold only `random`.
 //!
 //! Queries in fzf's extended syntax, and very short ones, are meant for the titles: they are
 //! not looked for in the conversations ([`wants_conversations`]). Pure: rows come in as
@@ -60,34 +68,57 @@ pub(crate) fn fit(hay: &str, words: &[String]) -> Option<Fit> {
     }
 }
 
+/// The title search's rows for the one box: first the `whole` rows whose own words hold the
+/// typed words whole, then up to `held` those holding the last only started, then the rest;
+/// each part in the title search's order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Titles {
+    pub rows: Vec<usize>,
+    pub whole: usize,
+    pub held: usize,
+}
+
+impl Titles {
+    /// Rows in the title search's order, none holding the typed words together.
+    pub fn in_order(rows: Vec<usize>) -> Titles {
+        Titles {
+            rows,
+            whole: 0,
+            held: 0,
+        }
+    }
+}
+
 /// The title search's `ranked` rows with those whose own words hold the typed words together
-/// moved to the front (whole words before a last word only started), each part in its order;
-/// and how many hold them.
-pub(crate) fn words_first(
-    ranked: Vec<usize>,
-    fit: impl Fn(usize) -> Option<Fit>,
-) -> (Vec<usize>, usize) {
+/// moved to the front (whole words before a last word only started), each part in its order.
+pub(crate) fn words_first(ranked: Vec<usize>, fit: impl Fn(usize) -> Option<Fit>) -> Titles {
     let mut keyed: Vec<(Option<Fit>, usize)> = ranked.into_iter().map(|i| (fit(i), i)).collect();
     // A stable sort: the rows not held after every fit, the title order kept within each.
     keyed.sort_by_key(|&(f, _)| f.map_or(2, |f| f as u8));
+    let whole = keyed.iter().filter(|(f, _)| *f == Some(Fit::Whole)).count();
     let held = keyed.iter().filter(|(f, _)| f.is_some()).count();
-    (keyed.into_iter().map(|(_, i)| i).collect(), held)
+    Titles {
+        rows: keyed.into_iter().map(|(_, i)| i).collect(),
+        whole,
+        held,
+    }
 }
 
-/// One ranked list from the title search's rows that hold the typed words (`words`), the
-/// content search's `conversations` and the title search's other rows (`letters`), each best
-/// first. Each row appears once, at its best place.
-pub(crate) fn merge(
-    words: &[usize],
-    conversations: &[usize],
-    letters: &[usize],
-) -> Vec<(usize, Found)> {
-    let mut seen = std::collections::HashSet::with_capacity(words.len() + conversations.len());
-    let mut out = Vec::with_capacity(words.len() + conversations.len() + letters.len());
+/// One ranked list from the title search's rows (`titles`) and the content search's
+/// conversations holding every word as typed (`typed`) and the others (`other`), each best
+/// first, in the order of this module's doc. Each row appears once, at its best place.
+pub(crate) fn merge(titles: &Titles, typed: &[usize], other: &[usize]) -> Vec<(usize, Found)> {
+    let rows = &titles.rows;
+    let held = titles.held.min(rows.len());
+    let whole = titles.whole.min(held);
+    let mut seen = std::collections::HashSet::with_capacity(held + typed.len() + other.len());
+    let mut out = Vec::with_capacity(rows.len() + typed.len() + other.len());
     let tiers = [
-        (words, Found::Words),
-        (conversations, Found::Conversation),
-        (letters, Found::Letters),
+        (&rows[..whole], Found::Words),
+        (typed, Found::Conversation),
+        (&rows[whole..held], Found::Words),
+        (other, Found::Conversation),
+        (&rows[held..], Found::Letters),
     ];
     for (rows, found) in tiers {
         for &i in rows {
@@ -190,18 +221,26 @@ mod tests {
         assert_eq!(fit("the request (task 410)", &ws), None);
         // Rows 0 and 1 in title order, row 1 the whole words: it goes first.
         let fits = [Some(Fit::Started), Some(Fit::Whole), None];
-        assert_eq!(words_first(vec![0, 1, 2], |i| fits[i]), (vec![1, 0, 2], 2));
+        let titles = Titles {
+            rows: vec![1, 0, 2],
+            whole: 1,
+            held: 2,
+        };
+        assert_eq!(words_first(vec![0, 1, 2], |i| fits[i]), titles);
     }
 
     #[test]
     fn whole_word_titles_then_conversations_then_scattered_letters() {
         // Title matches 0..4: rows 1 and 3 hold the words whole; 0 and 2 only the letters.
         // Conversations: rows 7, 2 and 3.
-        let (ranked, held) = words_first(vec![0, 1, 2, 3], |i| {
+        let titles = words_first(vec![0, 1, 2, 3], |i| {
             (i == 1 || i == 3).then_some(Fit::Whole)
         });
-        assert_eq!((ranked.as_slice(), held), (&[1, 3, 0, 2][..], 2));
-        let merged = merge(&ranked[..held], &[7, 2, 3], &ranked[held..]);
+        assert_eq!(
+            (titles.rows.as_slice(), titles.held),
+            (&[1, 3, 0, 2][..], 2)
+        );
+        let merged = merge(&titles, &[7, 2, 3], &[]);
         assert_eq!(
             merged,
             [
@@ -217,10 +256,23 @@ mod tests {
 
     #[test]
     fn with_no_conversation_answer_the_title_order_is_kept_by_tier() {
-        let (ranked, held) = words_first(vec![5, 4, 6], |i| (i == 6).then_some(Fit::Whole));
-        let merged = merge(&ranked[..held], &[], &ranked[held..]);
+        let titles = words_first(vec![5, 4, 6], |i| (i == 6).then_some(Fit::Whole));
+        let merged = merge(&titles, &[], &[]);
         let rows: Vec<usize> = merged.iter().map(|&(i, _)| i).collect();
         assert_eq!(rows, [6, 5, 4]);
+    }
+
+    /// `rand`: a title holding `rand` whole, then conversations holding it whole, then a title
+    /// holding only `random`, then conversations holding only `random`, then scattered letters.
+    #[test]
+    fn whole_words_in_titles_and_conversations_before_words_only_started() {
+        let fits = [Some(Fit::Started), Some(Fit::Whole), None];
+        let titles = words_first(vec![0, 1, 2], |i| fits[i]);
+        let rows: Vec<usize> = merge(&titles, &[7, 1], &[8, 0])
+            .iter()
+            .map(|&(i, _)| i)
+            .collect();
+        assert_eq!(rows, [1, 7, 0, 8, 2]);
     }
 
     #[test]

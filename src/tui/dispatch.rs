@@ -273,8 +273,8 @@ impl Workers {
         let mut taken = false;
         for Answered { gen, answer } in self.search.take() {
             match answer {
-                Answer::Ranked { ranked, held, hits } => {
-                    app.apply_search(gen, (ranked, held), hits);
+                Answer::Ranked { titles, hits } => {
+                    app.apply_search(gen, titles, hits);
                 }
                 Answer::Content { hits } => app.apply_content(gen, hits),
             }

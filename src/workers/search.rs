@@ -10,7 +10,7 @@ use std::time::Duration;
 use std::sync::Arc;
 
 use crate::search::fulltext::{ContentHit, ContentIndex};
-use crate::search::one_box;
+use crate::search::one_box::{self, Titles};
 use crate::search::title::{Haystack, Recency, Searcher};
 use crate::session::SessionRow;
 use crate::workers::job::{Reply, SingleJob, Work};
@@ -36,11 +36,10 @@ pub enum Request {
 /// The answer to one search (the job's answer carries its generation).
 pub enum Answer {
     /// The one box: the title search's ranked row indices, those whose own words hold the
-    /// typed words first (`held` of them), and the conversations that hold the words, best
-    /// first (none when not asked for).
+    /// typed words first, and the conversations that hold the words, best first (none when
+    /// not asked for).
     Ranked {
-        ranked: Vec<usize>,
-        held: usize,
+        titles: Titles,
         hits: Vec<ContentHit>,
     },
     /// Content search: matching sessions, best first.
@@ -118,9 +117,8 @@ impl Work for Search {
                 conversations,
             } => {
                 let content = self.content.as_deref().filter(|_| conversations);
-                let ((ranked, held), hits) =
-                    answer(&mut self.searcher, &self.hays, content, &query, order);
-                Answer::Ranked { ranked, held, hits }
+                let (titles, hits) = answer(&mut self.searcher, &self.hays, content, &query, order);
+                Answer::Ranked { titles, hits }
             }
             Ask::Content { query } => Answer::Content {
                 hits: self
@@ -168,7 +166,7 @@ pub fn answer(
     content: Option<&ContentIndex>,
     query: &str,
     order: Recency,
-) -> ((Vec<usize>, usize), Vec<ContentHit>) {
+) -> (Titles, Vec<ContentHit>) {
     let Some(index) = content else {
         return (titles(searcher, hays, query, order), Vec::new());
     };
@@ -181,15 +179,10 @@ pub fn answer(
 
 /// The one box's title search: the ranked rows, those whose own words hold the typed words
 /// first when the query is also for the conversations, and how many those are.
-pub fn titles(
-    searcher: &mut Searcher,
-    hays: &[Haystack],
-    query: &str,
-    order: Recency,
-) -> (Vec<usize>, usize) {
+pub fn titles(searcher: &mut Searcher, hays: &[Haystack], query: &str, order: Recency) -> Titles {
     let ranked = searcher.search(hays, query, order);
     if !one_box::wants_conversations(query) {
-        return (ranked, 0);
+        return Titles::in_order(ranked);
     }
     let words = one_box::words(query);
     one_box::words_first(ranked, |i| one_box::fit(hays[i].lower(), &words))
@@ -223,8 +216,8 @@ mod tests {
         {
             Answered {
                 gen: g,
-                answer: Answer::Ranked { ranked, .. },
-            } if g == gen => ranked,
+                answer: Answer::Ranked { titles, .. },
+            } if g == gen => titles.rows,
             _ => panic!("not the answer to search {gen}"),
         }
     }
@@ -247,15 +240,15 @@ mod tests {
             [0, 1],
             "the fuzzy match alone puts the newer row first"
         );
-        let (ranked, held) = titles(&mut searcher, &hays, "test fix", Recency::Updated);
+        let t = titles(&mut searcher, &hays, "test fix", Recency::Updated);
         assert_eq!(
-            (ranked.as_slice(), held),
+            (t.rows.as_slice(), t.held),
             (&[1, 0][..], 1),
             "the whole words first"
         );
         // fzf's syntax keeps the title search's own order.
-        let (ranked, held) = titles(&mut searcher, &hays, "'test fix", Recency::Updated);
-        assert_eq!((ranked.as_slice(), held), (&[0, 1][..], 0));
+        let t = titles(&mut searcher, &hays, "'test fix", Recency::Updated);
+        assert_eq!((t.rows.as_slice(), t.held), (&[0, 1][..], 0));
     }
 
     #[test]

@@ -63,6 +63,9 @@ pub struct ContentHit {
     /// Where in `snippet` the match is.
     pub snippet_match: Range<usize>,
     pub updated_ms: Millis,
+    /// The session holds every word as typed (none only in another form, as a prefix or with
+    /// a typo): the one box ranks it with the titles holding the words whole.
+    pub every_word_typed: bool,
 }
 
 /// The size of an index.
@@ -210,6 +213,7 @@ impl ContentIndex {
                     snippet,
                     snippet_match,
                     updated_ms: session.mtime_ms,
+                    every_word_typed: tier::every_word_typed(b.score, parsed.groups.len()),
                 })
             })
             .collect()

@@ -35,6 +35,11 @@ fn split(score: f32) -> (f32, f32) {
     (tier, score - tier)
 }
 
+/// Whether a score of a query of `groups` groups holds every one as typed.
+pub(super) fn every_word_typed(score: f32, groups: usize) -> bool {
+    split(score).0 >= groups as f32 * Held::Typed.bonus()
+}
+
 /// `score` with its rest scaled by `factor` (its tier kept).
 pub(super) fn scale(score: f32, factor: f32) -> f32 {
     let (tier, rest) = split(score);
@@ -54,5 +59,7 @@ mod tests {
         assert_eq!(scale(typed, 2.0), Held::Typed.bonus() + 1.0);
         // Two words, each as typed, above one typed and one in another form, whatever the rest.
         assert!(2.0 * Held::Typed.bonus() > Held::Typed.bonus() + Held::Form.bonus() + 9_000.0);
+        assert!(every_word_typed(scale(2.0 * typed, 0.5), 2));
+        assert!(!every_word_typed(typed + form, 2));
     }
 }

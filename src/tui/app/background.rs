@@ -7,6 +7,7 @@ use super::types::Reselect;
 use super::App;
 use crate::rollout::transcript::Transcript;
 use crate::search::fulltext::{ContentHit, ContentIndex};
+use crate::search::one_box::Titles;
 use crate::session::SessionRow;
 use crate::store::engine;
 use crate::tui::action::Focus;
@@ -127,19 +128,14 @@ impl App {
     /// A one-box answer (the title search's ranked rows and the conversations' hits); stale
     /// generations are dropped. A row whose own title, folder, branch or id holds the typed
     /// words whole comes first, then the conversations, then the other title matches.
-    pub fn apply_search(
-        &mut self,
-        gen: u64,
-        (ranked, held): (Vec<usize>, usize),
-        hits: Vec<ContentHit>,
-    ) {
+    pub fn apply_search(&mut self, gen: u64, titles: Titles, hits: Vec<ContentHit>) {
         if self.content_mode() || self.list.parsed().is_empty() {
             return;
         }
         let rows = &self.rows;
         let Some(fresh) = self
             .searches
-            .take_ranked(gen, (&ranked, held), hits, |path| rows.index_of(path))
+            .take_ranked(gen, &titles, hits, |path| rows.index_of(path))
         else {
             return;
         };

@@ -2,6 +2,7 @@
 //! prefix. (Opening the pane at a hit is in the pane's tests.)
 
 use super::*;
+use crate::search::one_box::Titles;
 
 #[test]
 fn content_search_waits_for_its_index_then_runs() {
@@ -104,7 +105,7 @@ fn own_words_first_then_conversations_then_scattered_letters() {
     // the conversations of b and c hold it (and a file no row has).
     app.apply_search(
         gen,
-        (vec![2, 0], 1),
+        whole(vec![2, 0], 1),
         vec![
             hit("b", "a deep phrase here", 2..13),
             hit("c", "deep phrase", 0..11),
@@ -125,10 +126,10 @@ fn own_words_first_then_conversations_then_scattered_letters() {
     // The next keystroke's answer replaces the list; the old one's is stale.
     app.update(Action::Insert('s'));
     let (next, _) = title_search(&mut app).unwrap();
-    app.apply_search(next, (vec![3], 0), Vec::new());
+    app.apply_search(next, Titles::in_order(vec![3]), Vec::new());
     assert_eq!(shown(&app), ["d"]);
     assert!(app.searches().hit(b).is_none(), "its snippet went with it");
-    app.apply_search(gen, (vec![0], 0), Vec::new());
+    app.apply_search(gen, Titles::in_order(vec![0]), Vec::new());
     assert_eq!(shown(&app), ["d"], "a stale answer is dropped");
 }
 
@@ -151,7 +152,11 @@ fn a_later_answer_does_not_move_a_reader_who_has_moved() {
     app.take_outbox();
     app.update(Action::Paste("needl".into()));
     let (gen, _) = title_search(&mut app).unwrap();
-    app.apply_search(gen, (vec![], 0), vec![hit("a", "a needle", 2..8)]);
+    app.apply_search(
+        gen,
+        Titles::in_order(vec![]),
+        vec![hit("a", "a needle", 2..8)],
+    );
     app.apply_transcript("a".into(), Ok(needles()));
     let opened = app.pane().scroll();
     assert!(
@@ -165,7 +170,11 @@ fn a_later_answer_does_not_move_a_reader_who_has_moved() {
     assert_ne!(moved, opened);
     app.update(Action::Insert('e'));
     let (gen, _) = title_search(&mut app).unwrap();
-    app.apply_search(gen, (vec![], 0), vec![hit("a", "a needle", 2..8)]);
+    app.apply_search(
+        gen,
+        Titles::in_order(vec![]),
+        vec![hit("a", "a needle", 2..8)],
+    );
     assert_eq!(
         app.pane().scroll(),
         moved,
@@ -180,12 +189,21 @@ fn a_new_answer_keeps_the_session_being_read() {
     app.take_outbox();
     app.update(Action::Paste("deep phrase".into()));
     let (gen, _) = title_search(&mut app).unwrap();
-    app.apply_search(gen, (vec![1], 1), Vec::new());
+    app.apply_search(gen, whole(vec![1], 1), Vec::new());
     app.update(Action::FocusConversation);
     // A new session the words find comes in and ranks first.
     app.update(Action::Insert('s'));
     let (gen, _) = title_search(&mut app).unwrap();
-    app.apply_search(gen, (vec![2, 1], 2), Vec::new());
+    app.apply_search(gen, whole(vec![2, 1], 2), Vec::new());
     assert_eq!(shown(&app), ["c", "b"]);
     assert_eq!(selected(&app), "b", "the session being read stays selected");
+}
+
+/// Title rows of which the first `n` hold the typed words whole.
+fn whole(rows: Vec<usize>, n: usize) -> Titles {
+    Titles {
+        rows,
+        whole: n,
+        held: n,
+    }
 }

@@ -2,6 +2,7 @@
 //! the words left are what is searched, and a filter that cannot be read says so.
 
 use super::*;
+use crate::search::one_box::Titles;
 use crate::tui::ui::status::status_text;
 
 #[test]
@@ -37,7 +38,7 @@ fn the_words_beside_a_filter_are_searched_and_the_answer_filtered() {
             ask: Ask::Titles { .. },
         } = req
         {
-            app.apply_search(gen, (vec![0, 1, 2, 3], 0), Vec::new());
+            app.apply_search(gen, Titles::in_order(vec![0, 1, 2, 3]), Vec::new());
         }
     }
     assert_eq!(shown(&app), ["c"]);

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use super::types::{SearchMode, CONTENT_PREFIX};
 use crate::search::fulltext::{ContentHit, ContentIndex};
-use crate::search::one_box::{self, Found};
+use crate::search::one_box::{self, Found, Titles};
 use crate::search::title::Recency;
 use crate::workers::search::{Ask, Request};
 
@@ -133,28 +133,30 @@ impl Searches {
         })
     }
 
-    /// A one-box answer of generation `gen`, taken unless stale: the title search's `ranked`
-    /// rows (the first `held` hold the typed words whole) and the conversations' `hits` merged
-    /// into one list ([`one_box::merge`]); `row_of` names the row of a hit's path (hits of
-    /// paths without a row are dropped).
+    /// A one-box answer of generation `gen`, taken unless stale: the title search's rows
+    /// (`titles`) and the conversations' `hits` merged into one list ([`one_box::merge`]);
+    /// `row_of` names the row of a hit's path (hits of paths without a row are dropped).
     pub fn take_ranked(
         &mut self,
         gen: u64,
-        (ranked, held): (&[usize], usize),
+        titles: &Titles,
         hits: Vec<ContentHit>,
         row_of: impl Fn(&Path) -> Option<usize>,
     ) -> Option<Freshness> {
         let fresh = self.take(gen)?;
         let mut found = HashMap::with_capacity(hits.len());
-        let mut conversations = Vec::with_capacity(hits.len());
+        let (mut typed, mut other) = (Vec::with_capacity(hits.len()), Vec::new());
         for hit in hits {
             if let Some(i) = row_of(&hit.path) {
-                conversations.push(i);
+                if hit.every_word_typed {
+                    typed.push(i);
+                } else {
+                    other.push(i);
+                }
                 found.insert(i, hit);
             }
         }
-        let (words, letters) = ranked.split_at(held.min(ranked.len()));
-        let merged = one_box::merge(words, &conversations, letters);
+        let merged = one_box::merge(titles, &typed, &other);
         self.hits.clear();
         let mut list = Vec::with_capacity(merged.len());
         for (i, how) in merged {

@@ -4,6 +4,7 @@ use super::*;
 use crate::rollout::record::Meta;
 use crate::rollout::transcript::{Entry, Transcript};
 use crate::search::fulltext::{ContentHit, ContentIndex};
+use crate::search::one_box::Titles;
 use crate::search::title::{self, Haystack, Recency};
 use crate::store::engine;
 use crate::tui::action::Focus;
@@ -470,7 +471,7 @@ fn stale_search_answers_are_dropped() {
             }
         )
     }) {
-        app.apply_search(gen, (vec![0, 1, 2, 3, 4, 5], 0), Vec::new());
+        app.apply_search(gen, Titles::in_order(vec![0, 1, 2, 3, 4, 5]), Vec::new());
     }
     assert_eq!(
         shown(&app).len(),
@@ -489,6 +490,7 @@ fn hit(id: &str, snippet: &str, at: std::ops::Range<usize>) -> ContentHit {
         snippet: snippet.into(),
         snippet_match: at,
         updated_ms: 0,
+        every_word_typed: true,
     }
 }
 
