@@ -17,7 +17,8 @@ use tantivy::schema::Field;
 use tantivy::{DocId, DocSet, Score, SegmentReader, Term, TERMINATED};
 use tantivy_fst::Automaton;
 
-use super::tier::Held;
+use super::labels::InLabels;
+use super::tier::{split, Held};
 
 /// A message holding any of the alternatives, each with the factor its score is taken at and
 /// how it holds the word.
@@ -35,6 +36,9 @@ pub(super) enum Alternative {
     Near { term: Term, prefix: bool },
     /// Words that must stand together, in order.
     Phrase(PhraseQuery),
+    /// Every document of the sessions whose labels hold the word, scored (and tiered) as their
+    /// labels hold it (`super::labels`); its own `Held` is not used.
+    Labels(InLabels),
 }
 
 impl Query for Alternatives {
@@ -53,8 +57,12 @@ impl Query for Alternatives {
                 Alternative::Word(q) => q.weight(scoring)?,
                 Alternative::Near { term, prefix } => near_weight(term, *prefix, &words)?,
                 Alternative::Phrase(q) => q.weight(scoring)?,
+                Alternative::Labels(q) => {
+                    weights.push((q.weight(scoring)?, *factor, None));
+                    continue;
+                }
             };
-            weights.push((weight, *factor, *held));
+            weights.push((weight, *factor, Some(*held)));
         }
         Ok(Box::new(AnyWeight(weights)))
     }
@@ -121,7 +129,9 @@ impl<A: Automaton> Automaton for Except<A> {
     }
 }
 
-struct AnyWeight(Vec<(Box<dyn Weight>, Score, Held)>);
+/// Each alternative's weight, factor and how it holds the word (`None`: its score carries its
+/// own tier).
+struct AnyWeight(Vec<(Box<dyn Weight>, Score, Option<Held>)>);
 
 impl Weight for AnyWeight {
     fn scorer(&self, reader: &SegmentReader, boost: Score) -> tantivy::Result<Box<dyn Scorer>> {
@@ -148,12 +158,12 @@ impl Weight for AnyWeight {
 
 /// The union of a few scorers, each moved only as far as it is asked to.
 struct AnyScorer {
-    scorers: Vec<(Box<dyn Scorer>, Held)>,
+    scorers: Vec<(Box<dyn Scorer>, Option<Held>)>,
     doc: DocId,
 }
 
 impl AnyScorer {
-    fn new(scorers: Vec<(Box<dyn Scorer>, Held)>) -> AnyScorer {
+    fn new(scorers: Vec<(Box<dyn Scorer>, Option<Held>)>) -> AnyScorer {
         let mut any = AnyScorer {
             scorers,
             doc: TERMINATED,
@@ -216,13 +226,17 @@ impl Scorer for AnyScorer {
     /// The tier of the best way the message holds the word, plus the scores of every way.
     fn score(&mut self) -> Score {
         let at = self.doc;
-        let mut best = None;
+        let mut best: f32 = 0.0;
         let mut sum = 0.0;
         for (s, held) in self.scorers.iter_mut().filter(|(s, _)| s.doc() == at) {
-            sum += s.score();
-            best = best.max(Some(*held));
+            let (tier, rest) = match held {
+                Some(h) => (h.bonus(), s.score()),
+                None => split(s.score()),
+            };
+            best = best.max(tier);
+            sum += rest;
         }
-        best.map_or(0.0, Held::bonus) + sum
+        best + sum
     }
 }
 

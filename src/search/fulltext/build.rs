@@ -168,6 +168,7 @@ fn engine(
             fields,
             table: RwLock::new(table),
             dir: dir.map(Path::to_path_buf),
+            layout: super::labels::Layout::default(),
         })),
     })
 }
@@ -198,7 +199,12 @@ pub(super) fn message_doc(
     doc.add_u64(f.session, session);
     doc.add_u64(f.ordinal, ordinal as u64);
     doc.add_u64(f.place, place.code());
-    doc.add_text(f.text, text);
+    let field = if place == Place::Label {
+        f.label
+    } else {
+        f.text
+    };
+    doc.add_text(field, text);
     doc
 }
 

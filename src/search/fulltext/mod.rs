@@ -20,6 +20,7 @@ mod alternatives;
 pub mod build;
 pub(crate) mod cached;
 mod forms;
+mod labels;
 mod parts;
 mod query;
 mod schema;
@@ -89,6 +90,8 @@ struct Engine {
     fields: Fields,
     table: RwLock<Table>,
     dir: Option<PathBuf>,
+    /// Where each session's documents lie in each segment (`labels`).
+    layout: labels::Layout,
 }
 
 impl fmt::Debug for ContentIndex {
@@ -155,8 +158,9 @@ impl ContentIndex {
                 _ => Vec::new(),
             })
             .collect();
+        let labels = e.labels(&searcher, &parsed);
         let doc_freq = |t: &tantivy::Term| searcher.doc_freq(t).unwrap_or(0);
-        let Some(q) = query::build(&e.fields, &parsed, &forms, doc_freq) else {
+        let Some(q) = query::build(&e.fields, &parsed, &forms, &labels, doc_freq) else {
             return Vec::new();
         };
         let limit = limit.clamp(1, MAX_RESULTS);
@@ -177,7 +181,7 @@ impl ContentIndex {
         if together.len() < limit || rare {
             let skip: HashSet<u64> = together.iter().map(|(s, _)| *s).collect();
             let spread: Vec<(u64, Best)> =
-                spread::sessions(&searcher, &e.fields, &parsed, &forms, &skip)
+                spread::sessions(&searcher, &e.fields, &parsed, &forms, &labels, &skip)
                     .into_iter()
                     .filter(|s| table.get(s.session).is_some())
                     .map(|s| {
@@ -198,9 +202,12 @@ impl ContentIndex {
             .filter_map(|(s, b)| {
                 let session = table.get(s)?;
                 let doc: TantivyDocument = searcher.doc(b.at).ok()?;
-                let message = doc
-                    .get_first(e.fields.text)
-                    .and_then(|v| tantivy::schema::Value::as_str(&v))
+                let message = [e.fields.text, e.fields.label]
+                    .into_iter()
+                    .find_map(|f| {
+                        doc.get_first(f)
+                            .and_then(|v| tantivy::schema::Value::as_str(&v))
+                    })
                     .unwrap_or_default();
                 let (snippet, snippet_match) = snippet::best(message, &parsed, &forms);
                 let ordinal = e.number(&searcher, &mut columns, b.at, "ordinal");
@@ -223,6 +230,22 @@ impl ContentIndex {
 type Columns = HashMap<(u32, &'static str), tantivy::columnar::Column<u64>>;
 
 impl Engine {
+    /// For each group of `parsed`, the sessions whose labels hold it (none when no session's
+    /// do), each scored as its labels hold it.
+    fn labels(&self, searcher: &Searcher, parsed: &query::Parsed) -> Vec<Option<labels::InLabels>> {
+        (0..parsed.groups.len())
+            .map(|i| {
+                let forms = match parsed.groups[i].as_slice() {
+                    [word] => forms::other_forms(searcher, self.fields.label, word),
+                    _ => Vec::new(),
+                };
+                let q = query::in_labels(&self.fields, parsed, i, &forms);
+                let holders = labels::holders(searcher, &q);
+                (!holders.is_empty()).then(|| self.layout.runs(searcher, &holders))
+            })
+            .collect()
+    }
+
     /// Sessions with one message that holds every group of the query `q`, each with its best
     /// message (unordered).
     fn together(

@@ -14,10 +14,11 @@
 use tantivy::query::{
     BooleanQuery, BoostQuery, Occur, PhrasePrefixQuery, PhraseQuery, Query, TermQuery,
 };
-use tantivy::schema::IndexRecordOption;
+use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::Term;
 
 use super::alternatives::{Alternative, Alternatives};
+use super::labels::InLabels;
 use super::schema::{words, Fields};
 use super::tier::Held;
 
@@ -97,15 +98,23 @@ const PREFIX_WEIGHT: f32 = 0.5;
 /// What a message holding the word with one typo scores for it.
 const TYPO_WEIGHT: f32 = 0.1;
 
-/// One word: exactly, in another form of `forms`, with a typo, or as a prefix (the
+/// One word in `field`: exactly, in another form of `forms`, with a typo, or as a prefix (the
 /// alternatives below the exact word).
-fn word_clause(fields: &Fields, word: &str, prefix: bool, forms: &[String]) -> Box<dyn Query> {
-    let t = term(fields, word);
+fn word_alternatives(
+    field: Field,
+    word: &str,
+    prefix: bool,
+    forms: &[String],
+) -> Vec<(Alternative, f32, Held)> {
+    let t = Term::from_field_text(field, word);
     let exact = TermQuery::new(t.clone(), IndexRecordOption::WithFreqs);
     let mut alternatives: Vec<(Alternative, f32, Held)> =
         vec![(Alternative::Word(exact), 1.0, Held::Typed)];
     for form in forms {
-        let q = TermQuery::new(term(fields, form), IndexRecordOption::WithFreqs);
+        let q = TermQuery::new(
+            Term::from_field_text(field, form),
+            IndexRecordOption::WithFreqs,
+        );
         alternatives.push((Alternative::Word(q), FORM_WEIGHT, Held::Form));
     }
     if typo_allowed(word) {
@@ -122,7 +131,7 @@ fn word_clause(fields: &Fields, word: &str, prefix: bool, forms: &[String]) -> B
         };
         alternatives.push((started, PREFIX_WEIGHT, Held::Form));
     }
-    Box::new(Alternatives(alternatives))
+    alternatives
 }
 
 /// Words in order, adjacent (`slop` 0) or within `slop` positions; the last one as a prefix
@@ -165,26 +174,55 @@ pub(super) fn may_be_a_typo(parsed: &Parsed, i: usize) -> bool {
     matches!(parsed.groups[i].as_slice(), [word] if typo_allowed(word))
 }
 
-/// The query of group `i` of `parsed` alone; `forms` holds each group's other forms.
+/// Each group's sessions whose labels hold it (`super::labels`), by group.
+pub(super) type Labels = [Option<InLabels>];
+
+/// The ways group `i` of `parsed` is held in `field`; `forms` are its other forms there.
+fn group_alternatives(
+    field: Field,
+    parsed: &Parsed,
+    i: usize,
+    forms: &[String],
+) -> Vec<(Alternative, f32, Held)> {
+    let last = parsed.groups.len().saturating_sub(1);
+    match parsed.groups[i].as_slice() {
+        [word] => word_alternatives(field, word, i == last && parsed.prefix_last, forms),
+        many => {
+            let terms = many
+                .iter()
+                .map(|w| Term::from_field_text(field, w))
+                .collect();
+            let phrase = Alternative::Phrase(PhraseQuery::new(terms));
+            vec![(phrase, 1.0, Held::Typed)]
+        }
+    }
+}
+
+/// Group `i` of `parsed` in the labels' field alone (`forms`: its other forms there).
+pub(super) fn in_labels(
+    fields: &Fields,
+    parsed: &Parsed,
+    i: usize,
+    forms: &[String],
+) -> Alternatives {
+    Alternatives(group_alternatives(fields.label, parsed, i, forms))
+}
+
+/// The query of group `i` of `parsed` alone, in a message or its session's labels; `forms`
+/// holds each group's other forms, `labels` each group's sessions whose labels hold it.
 pub(super) fn group(
     fields: &Fields,
     parsed: &Parsed,
     i: usize,
     forms: &[Vec<String>],
+    labels: &Labels,
 ) -> Box<dyn Query> {
-    let last = parsed.groups.len().saturating_sub(1);
-    let no_forms = Vec::new();
-    match parsed.groups[i].as_slice() {
-        [word] => {
-            let forms = forms.get(i).unwrap_or(&no_forms);
-            word_clause(fields, word, i == last && parsed.prefix_last, forms)
-        }
-        many => {
-            let terms = many.iter().map(|w| term(fields, w)).collect();
-            let phrase = Alternative::Phrase(PhraseQuery::new(terms));
-            Box::new(Alternatives(vec![(phrase, 1.0, Held::Typed)]))
-        }
+    let forms = forms.get(i).map_or(&[][..], Vec::as_slice);
+    let mut alternatives = group_alternatives(fields.text, parsed, i, forms);
+    if let Some(Some(l)) = labels.get(i) {
+        alternatives.push((Alternative::Labels(l.clone()), 1.0, Held::Typed));
     }
+    Box::new(Alternatives(alternatives))
 }
 
 /// The query of a message holding every group of `parsed`, closeness rewarded; `forms` holds
@@ -193,13 +231,14 @@ pub(super) fn build(
     fields: &Fields,
     parsed: &Parsed,
     forms: &[Vec<String>],
+    labels: &Labels,
     doc_freq: impl Fn(&Term) -> u64,
 ) -> Option<Box<dyn Query>> {
     if parsed.is_empty() {
         return None;
     }
     let mut clauses: Vec<(Occur, Box<dyn Query>)> = (0..parsed.groups.len())
-        .map(|i| (Occur::Must, group(fields, parsed, i, forms)))
+        .map(|i| (Occur::Must, group(fields, parsed, i, forms, labels)))
         .collect();
     let all = parsed.all_words();
     if all.len() >= 2 {

@@ -27,7 +27,7 @@ const LONGEST: usize = 65;
 
 /// Bumped whenever the schema, the analysis or what is indexed changes: an index of another
 /// version is rebuilt, never read.
-pub(super) const SCHEMA_VERSION: u32 = 3;
+pub(super) const SCHEMA_VERSION: u32 = 4;
 
 /// The name the analyzer is registered under.
 const ANALYZER: &str = "cp_words";
@@ -64,7 +64,10 @@ impl Place {
     /// How much a match here counts against a match in a reply.
     pub(crate) fn weight(self) -> f32 {
         match self {
-            Place::First | Place::Label => 1.6,
+            Place::First => 1.6,
+            // A session found by its labels alone: its labels document stands for it, above
+            // its messages found the same way.
+            Place::Label => 2.0,
             Place::Prompt => 1.3,
             Place::Reply => 1.0,
         }
@@ -82,6 +85,9 @@ pub(super) struct Fields {
     pub place: Field,
     /// The message's text (indexed with positions, stored for snippets).
     pub text: Field,
+    /// The labels document's text (its own field, so that label words are matched and
+    /// measured apart from messages: `super::labels`).
+    pub label: Field,
 }
 
 pub(super) fn schema() -> (Schema, Fields) {
@@ -96,7 +102,8 @@ pub(super) fn schema() -> (Schema, Fields) {
         session: b.add_u64_field("session", fast.clone().set_indexed()),
         ordinal: b.add_u64_field("ordinal", fast.clone()),
         place: b.add_u64_field("place", fast),
-        text: b.add_text_field("text", text),
+        text: b.add_text_field("text", text.clone()),
+        label: b.add_text_field("label", text),
     };
     (b.build(), fields)
 }

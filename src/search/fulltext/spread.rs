@@ -14,7 +14,7 @@ use tantivy::columnar::Column;
 use tantivy::query::{BooleanQuery, Occur, Query, TermSetQuery};
 use tantivy::{DocAddress, DocId, Score, Searcher, SegmentOrdinal, SegmentReader, Term};
 
-use super::query::{self, Parsed};
+use super::query::{self, Labels, Parsed};
 use super::schema::{Fields, Place};
 use super::tier;
 
@@ -145,6 +145,7 @@ pub(super) fn sessions(
     fields: &Fields,
     parsed: &Parsed,
     forms: &[Vec<String>],
+    labels: &Labels,
     skip: &HashSet<u64>,
 ) -> Vec<Spread> {
     let mut order: Vec<(u64, usize)> = (0..parsed.groups.len())
@@ -163,15 +164,17 @@ pub(super) fn sessions(
             order.insert(0, lead);
         }
     }
-    let hopeless = order
-        .iter()
-        .any(|&(freq, i)| freq == 0 && !query::may_match_otherwise(parsed, i, forms));
+    let hopeless = order.iter().any(|&(freq, i)| {
+        freq == 0
+            && !query::may_match_otherwise(parsed, i, forms)
+            && labels.get(i).is_none_or(Option::is_none)
+    });
     if order.len() < 2 || order[0].0 > RAREST_MAX || hopeless {
         return Vec::new();
     }
     let mut found: HashMap<u64, (Score, DocAddress, bool, usize)> = HashMap::new();
     for (n, &(_, i)) in order.iter().enumerate() {
-        let mut q = query::group(fields, parsed, i, forms);
+        let mut q = query::group(fields, parsed, i, forms, labels);
         if n > 0 {
             let within = TermSetQuery::new(
                 found

@@ -30,7 +30,7 @@ impl Held {
 }
 
 /// A score's tier part and its rest.
-fn split(score: f32) -> (f32, f32) {
+pub(super) fn split(score: f32) -> (f32, f32) {
     let tier = (score / STEP).floor().max(0.0) * STEP;
     (tier, score - tier)
 }
