@@ -28,8 +28,52 @@ pub(super) struct Layout {
     segments: Mutex<HashMap<SegmentId, Arc<SegmentLayout>>>,
 }
 
-/// One segment's sessions: the runs of documents of each.
-type SegmentLayout = HashMap<u64, Vec<Range<DocId>>>;
+/// One segment's runs of documents of one session each, in document order, and where each
+/// session's runs are among them.
+#[derive(Default)]
+struct SegmentLayout {
+    runs: Vec<(u64, Range<DocId>)>,
+    by_session: HashMap<u64, Vec<usize>>,
+}
+
+impl SegmentLayout {
+    /// Read from the segment's session column, once.
+    fn read(segment: &SegmentReader) -> SegmentLayout {
+        let mut l = SegmentLayout::default();
+        let Ok(column) = segment.fast_fields().u64("session") else {
+            return l;
+        };
+        for doc in 0..segment.max_doc() {
+            let Some(s) = column.first(doc) else { continue };
+            match l.runs.last_mut() {
+                Some((last, r)) if *last == s && r.end == doc => r.end = doc + 1,
+                _ => {
+                    l.by_session.entry(s).or_default().push(l.runs.len());
+                    l.runs.push((s, doc..doc + 1));
+                }
+            }
+        }
+        l
+    }
+
+    /// The runs of `holders`' sessions, in document order, each with its session's score:
+    /// looked up by session when they are few, else read in order.
+    fn of(&self, holders: &Holders) -> Vec<(Range<DocId>, Score)> {
+        if holders.len() * 8 < self.runs.len() {
+            let mut out: Vec<(Range<DocId>, Score)> = holders
+                .iter()
+                .filter_map(|(s, score)| Some((self.by_session.get(s)?, *score)))
+                .flat_map(|(at, score)| at.iter().map(move |&i| (self.runs[i].1.clone(), score)))
+                .collect();
+            out.sort_unstable_by_key(|(r, _)| r.start);
+            return out;
+        }
+        self.runs
+            .iter()
+            .filter_map(|(s, r)| Some((r.clone(), *holders.get(s)?)))
+            .collect()
+    }
+}
 
 impl Layout {
     /// The runs of `segment`'s sessions (found now when not yet known); segments no longer
@@ -48,18 +92,7 @@ impl Layout {
             .map(SegmentReader::segment_id)
             .collect();
         known.retain(|id, _| live.contains(id));
-        let mut runs: SegmentLayout = HashMap::new();
-        if let Ok(column) = segment.fast_fields().u64("session") {
-            for doc in 0..segment.max_doc() {
-                let Some(s) = column.first(doc) else { continue };
-                let list = runs.entry(s).or_default();
-                match list.last_mut() {
-                    Some(r) if r.end == doc => r.end = doc + 1,
-                    _ => list.push(doc..doc + 1),
-                }
-            }
-        }
-        let l = Arc::new(runs);
+        let l = Arc::new(SegmentLayout::read(segment));
         known.insert(segment.segment_id(), Arc::clone(&l));
         l
     }
@@ -67,17 +100,14 @@ impl Layout {
     /// The documents of `holders`' sessions in each segment of `searcher`, each run with its
     /// session's score, in document order.
     pub(super) fn runs(&self, searcher: &Searcher, holders: &Holders) -> InLabels {
-        let mut by_segment = HashMap::new();
-        for segment in searcher.segment_readers() {
-            let layout = self.of(searcher, segment);
-            let mut runs: Vec<(Range<DocId>, Score)> = holders
-                .iter()
-                .filter_map(|(s, score)| Some((layout.get(s)?, *score)))
-                .flat_map(|(rs, score)| rs.iter().map(move |r| (r.clone(), score)))
-                .collect();
-            runs.sort_unstable_by_key(|(r, _)| r.start);
-            by_segment.insert(segment.segment_id(), Arc::new(runs));
-        }
+        let by_segment = searcher
+            .segment_readers()
+            .iter()
+            .map(|segment| {
+                let runs = self.of(searcher, segment).of(holders);
+                (segment.segment_id(), Arc::new(runs))
+            })
+            .collect();
         InLabels(Arc::new(by_segment))
     }
 }

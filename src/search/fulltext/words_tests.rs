@@ -110,28 +110,27 @@ fn whole_words_of_a_prompt_rank_above_forms_at_any_length() {
 }
 
 /// A folder word found in the labels counts in every message of the session, whichever word
-/// comes first in the query, and a session found by its labels alone is found too.
+/// comes first in the query, and a session found by its labels alone is found too; one
+/// session's labels among many too.
 #[test]
 fn a_label_word_counts_in_every_message_of_its_session() {
     let mut sessions: Vec<(&str, i64, Vec<_>)> = Vec::new();
     let names: Vec<String> = (0..30).map(|i| format!("s{i}")).collect();
     for (i, n) in names.iter().enumerate() {
-        let label = if i % 3 == 0 {
-            "work/repo\nfix/b0"
-        } else {
-            "work/other\nmain"
+        let label = match i {
+            _ if i % 3 == 0 => "work/repo\nfix/b0",
+            7 => "work/zebra\nmain",
+            _ => "work/other\nmain",
         };
-        sessions.push((
-            n.as_str(),
-            i as i64,
-            vec![
-                (First, "The terminal flickers when scrolling"),
-                (Reply, "Fixed it in the renderer."),
-                (super::schema::Place::Label, label),
-            ],
-        ));
+        let messages = vec![
+            (First, "The terminal flickers when scrolling"),
+            (Reply, "Fixed it in the renderer."),
+            (super::schema::Place::Label, label),
+        ];
+        sessions.push((n.as_str(), i as i64, messages));
     }
     let index = from_texts(&sessions);
+    let third = |h: &super::ContentHit| h.id[1..].parse::<usize>().unwrap() % 3 == 0;
     for q in [
         "repo terminal",
         "terminal repo",
@@ -141,10 +140,9 @@ fn a_label_word_counts_in_every_message_of_its_session() {
     ] {
         let hits = index.search(q, 50);
         assert_eq!(hits.len(), 10, "{q}");
-        assert!(
-            hits.iter()
-                .all(|h| h.id[1..].parse::<usize>().unwrap() % 3 == 0),
-            "{q}"
-        );
+        assert!(hits.iter().all(third), "{q}");
+    }
+    for q in ["zebra terminal", "terminal zebra", "zebra"] {
+        assert_eq!(ids(&index.search(q, 50)), ["s7"], "{q}");
     }
 }
