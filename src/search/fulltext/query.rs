@@ -155,6 +155,10 @@ pub(super) const NEAR_CHECK_MAX: u64 = 20_000;
 /// query together (4) and near each other (1.5).
 const PAIR_BOOST: f32 = 1.0;
 
+/// Messages holding the rarer word of a pair past which the pair is not checked: two common
+/// words side by side are checked in too many messages for a keystroke, and tell little.
+const PAIR_CHECK_MAX: u64 = 5_000;
+
 /// Whether group `i` of `parsed` may match a word other than itself: another form, a typo, or
 /// a prefix (a group no message holds as written and that may not is held by no session).
 pub(super) fn may_match_otherwise(parsed: &Parsed, i: usize, forms: &[Vec<String>]) -> bool {
@@ -266,7 +270,10 @@ pub(super) fn build(
             // Of three words or more, each two typed side by side and found so count too
             // (`refactor tests` in a prompt holding `fix … refactor tests`).
             if checked.len() >= 3 {
-                for pair in checked.windows(2) {
+                let rare_pair = |p: &&[&str]| {
+                    p.iter().map(|w| doc_freq(&term(fields, w))).min() <= Some(PAIR_CHECK_MAX)
+                };
+                for pair in checked.windows(2).filter(rare_pair) {
                     let q = phrase_clause(fields, pair, 0, false);
                     clauses.push((Occur::Should, boosted(q, PAIR_BOOST)));
                 }
