@@ -179,7 +179,15 @@ impl ContentIndex {
         // holding them, but more than a message that holds them only with a typo.
         let rare = spread::rarest(&searcher, &e.fields, &parsed) <= spread::ALWAYS_BELOW;
         if together.len() < limit || rare {
-            let skip: HashSet<u64> = together.iter().map(|(s, _)| *s).collect();
+            // A session whose one message holds every word as typed is not looked for again;
+            // one whose message holds some only in another form or with a typo may hold them
+            // as typed between its messages, a higher tier: it keeps the better of the two.
+            let groups = parsed.groups.len();
+            let skip: HashSet<u64> = together
+                .iter()
+                .filter(|(_, b)| tier::every_word_typed(b.score, groups))
+                .map(|(s, _)| *s)
+                .collect();
             let spread: Vec<(u64, Best)> =
                 spread::sessions(&searcher, &e.fields, &parsed, &forms, &labels, &skip)
                     .into_iter()
@@ -193,7 +201,16 @@ impl ContentIndex {
                         (s.session, best)
                     })
                     .collect();
-            together.extend(spread);
+            let mut by_session: HashMap<u64, Best> = together.drain(..).collect();
+            for (s, b) in spread {
+                match by_session.get(&s) {
+                    Some(old) if old.score >= b.score => {}
+                    _ => {
+                        by_session.insert(s, b);
+                    }
+                }
+            }
+            together.extend(by_session);
         }
         together.sort_by(order);
         together.truncate(limit);

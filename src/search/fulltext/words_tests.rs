@@ -146,3 +146,28 @@ fn a_label_word_counts_in_every_message_of_its_session() {
         assert_eq!(ids(&index.search(q, 50)), ["s7"], "{q}");
     }
 }
+
+/// A session holding the words as typed between two messages ranks above one whose single
+/// message holds one of them only with a typo, though that session's message also matched.
+#[test]
+fn typed_words_between_messages_beat_one_message_with_a_typo() {
+    let index = from_texts(&[
+        (
+            "typo",
+            2,
+            vec![(Reply, "Severity is the same for every warning here.")],
+        ),
+        (
+            "spread",
+            1,
+            vec![
+                (First, "is it safe to search build directories first?"),
+                (
+                    Reply,
+                    "The relevant code is Severity in custom_build.rs, also same.",
+                ),
+            ],
+        ),
+    ]);
+    assert_eq!(ids(&index.search("safe severity", 10)), ["spread", "typo"]);
+}
