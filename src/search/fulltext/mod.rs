@@ -3,13 +3,15 @@
 //! ranks and grouped by session.
 //!
 //! Owns the search and what a hit says. One Tantivy document per message, and one of the
-//! session's labels (name, folder, branch) (`schema`). A session matches when it holds every
-//! word of the query (`query`), each in another form too (`forms`), each anywhere in it. Sessions
-//! with one message holding every word come first, scored as that message: BM25 with a bonus
-//! for the words together and in order, times the weight of the message's place (labels and
-//! first prompt, prompt, reply); then sessions holding the words between their messages
-//! (`spread`); recency breaks ties. The hit carries the best message's place and a snippet
-//! around its match (`snippet`).
+//! session's labels (name, folder, branch) in a field of its own (`schema`). A session matches
+//! when it holds every word of the query (`query`), each in another form too (`forms`), each
+//! anywhere in it, its labels counting in every message of it (`labels`). Sessions rank first by
+//! how they hold the words (as typed, in another form or as a prefix, with a typo: `tier`),
+//! then by score: a session with one message holding every word scores as that message (BM25
+//! with a bonus for the words together and in order, times the weight of the message's place:
+//! first prompt, prompt, reply), one holding them between its messages half the sum of each
+//! word's best message (`spread`); recency breaks ties. The hit carries the best message's place
+//! and a snippet around its match (`snippet`).
 //! The index is kept up to date incrementally, against its session table (`table`), as a tap
 //! on the index engine's whole read (`tap`), or built on its own by [`build`]; [`cached`] is
 //! the one entry point the picker and `list --content` use.
@@ -178,11 +180,11 @@ impl ContentIndex {
         // Sessions holding the words between their messages count for less than one message
         // holding them, but more than a message that holds them only with a typo.
         let rare = spread::rarest(&searcher, &e.fields, &parsed) <= spread::ALWAYS_BELOW;
+        let groups = parsed.groups.len();
         if together.len() < limit || rare {
             // A session whose one message holds every word as typed is not looked for again;
             // one whose message holds some only in another form or with a typo may hold them
             // as typed between its messages, a higher tier: it keeps the better of the two.
-            let groups = parsed.groups.len();
             let skip: HashSet<u64> = together
                 .iter()
                 .filter(|(_, b)| tier::every_word_typed(b.score, groups))
@@ -237,7 +239,7 @@ impl ContentIndex {
                     snippet,
                     snippet_match,
                     updated_ms: session.mtime_ms,
-                    every_word_typed: tier::every_word_typed(b.score, parsed.groups.len()),
+                    every_word_typed: tier::every_word_typed(b.score, groups),
                 })
             })
             .collect()

@@ -5,8 +5,9 @@
 //!
 //! Words are what Tantivy's simple tokenizer splits (runs of letters and digits), lower-cased
 //! and folded to ASCII (`École` and `ecole`, `Straße` and `strasse` match), a camelCase word
-//! also as its parts (`parts`); words over 64 bytes (base64, long hashes) are not indexed. Each session also has one document of its labels (its
-//! name, the last two parts of its folder, its branch), so those are words like any other.
+//! also as its parts (`parts`); words over 64 bytes (base64, long hashes) are not indexed. Each
+//! session also has one document of its labels (its name, the last two parts of its folder, its
+//! branch), in a field of its own: its words count in every message of the session (`labels`).
 //! Words are indexed as written; [`stem`] (Tantivy's English stemmer) tells which words of the
 //! index are other forms of a query's word.
 
@@ -32,7 +33,7 @@ pub(super) const SCHEMA_VERSION: u32 = 4;
 /// The name the analyzer is registered under.
 const ANALYZER: &str = "cp_words";
 
-/// Where in its session a message sits; each has its own field, weighted in queries.
+/// Where in its session a message sits (a fast field), its score weighted by it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(u8)]
 pub(crate) enum Place {

@@ -25,9 +25,9 @@ fn is(word: &str, want: &str, prefix: bool, forms: &[String]) -> bool {
 /// `forms` holds each group's other forms.
 pub(super) fn best_match(text: &str, parsed: &Parsed, forms: &[Vec<String>]) -> Range<usize> {
     let want = parsed.all_words();
-    let Some(&last) = want.last() else {
+    if want.is_empty() {
         return 0..0;
-    };
+    }
     // The other forms of each word (only a group of one word has them).
     let no_forms = Vec::new();
     let word_forms: Vec<&[String]> = parsed
@@ -37,7 +37,7 @@ pub(super) fn best_match(text: &str, parsed: &Parsed, forms: &[Vec<String>]) -> 
         .flat_map(|(g, f)| g.iter().map(move |_| f.as_slice()))
         .collect();
     let held = |w: &str, j: usize| {
-        let prefix = parsed.prefix_last && want[j] == last;
+        let prefix = parsed.prefix_last && j + 1 == want.len();
         is(
             w,
             want[j],
