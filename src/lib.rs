@@ -48,6 +48,7 @@ pub mod sanitize;
 pub mod search;
 pub mod session;
 pub mod shell;
+pub mod sources;
 pub mod store;
 pub mod textwidth;
 pub mod timefmt;

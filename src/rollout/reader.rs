@@ -18,6 +18,7 @@ use super::classify::{self, Kind};
 use super::lines::{LineReader, Step, DEFAULT_MAX_LINE};
 use super::record::{Record, Role};
 use super::{message_line, meta_line, rules, usage};
+use crate::sources::Source;
 
 /// What a consumer wants besides the metadata and the messages.
 #[derive(Debug, Clone, Copy)]
@@ -39,6 +40,8 @@ pub struct ReadOptions {
     /// stream ends at the first record at or past it.
     pub ordinal_below: Option<u64>,
     pub max_line: usize,
+    /// The agent that wrote the file: how its lines become records.
+    pub source: Source,
 }
 
 impl Default for ReadOptions {
@@ -51,6 +54,7 @@ impl Default for ReadOptions {
             usage: false,
             ordinal_below: None,
             max_line: DEFAULT_MAX_LINE,
+            source: Source::Codex,
         }
     }
 }

@@ -18,6 +18,7 @@ use super::reader::{End, ReadOptions, Records, Resume};
 use super::record::{Message, Meta, Record, Role, Shape};
 use super::rules::Sources;
 use super::usage::{self, ChangedFile, Tokens};
+use crate::sources::Source;
 
 /// Everything one pass over a file has learnt, enough to continue it later.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -118,6 +119,8 @@ pub struct ScanOptions {
     pub max_line: usize,
     /// Only records with an `ordinal` below this count (a fork's view of its parent).
     pub ordinal_below: Option<u64>,
+    /// The agent that wrote the file.
+    pub source: Source,
 }
 
 impl ScanOptions {
@@ -126,6 +129,7 @@ impl ScanOptions {
             until,
             max_line: super::lines::DEFAULT_MAX_LINE,
             ordinal_below: None,
+            source: Source::Codex,
         }
     }
 }
@@ -206,6 +210,7 @@ impl ScanState {
             usage: true,
             ordinal_below: opts.ordinal_below,
             max_line: opts.max_line,
+            source: opts.source,
         }
     }
 
