@@ -316,7 +316,9 @@ impl Assembler {
                 };
                 self.hold(Entry::Marker(marker), Wait::Nothing);
             }
-            Event::Compacted { summary, .. } => self.compacted(summary),
+            Event::Compacted {
+                summary, trigger, ..
+            } => self.compacted(summary, trigger),
             Event::PatchApplied {
                 call_id,
                 changes,
@@ -346,6 +348,11 @@ impl Assembler {
                 duration_ms,
             } => self.on_call(&call_id, |call| {
                 call.duration_ms = duration_ms.or(call.duration_ms);
+                if let Some(why) = failure {
+                    call.status = Status::Failed(why);
+                }
+            }),
+            Event::ToolEnded { call_id, failure } => self.on_call(&call_id, |call| {
                 if let Some(why) = failure {
                     call.status = Status::Failed(why);
                 }
@@ -411,7 +418,7 @@ impl Assembler {
     /// A compaction: one marker however many rows tell of it (a `compacted` row, then its
     /// item), held until what follows says whether it was asked for: a prompt in its turn
     /// (automatic), or its turn ending without one (`/compact`).
-    fn compacted(&mut self, summary: Option<String>) {
+    fn compacted(&mut self, summary: Option<String>, said: Option<Trigger>) {
         if let Some(Held {
             entry: Entry::Marker(Marker::Compaction { summary: s, .. }),
             ..
@@ -420,6 +427,12 @@ impl Assembler {
             if s.is_none() {
                 *s = summary;
             }
+            return;
+        }
+        if let Some(trigger) = said {
+            // The file says what started it: nothing that follows need decide.
+            let marker = Entry::Marker(Marker::Compaction { trigger, summary });
+            self.hold(marker, Wait::Nothing);
             return;
         }
         let trigger = if self.turn.prompted {

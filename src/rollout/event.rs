@@ -17,6 +17,7 @@ use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use serde_json::Value;
 
+use super::entry::Trigger;
 use super::lenient::{absent_otherwise, Flag, Int, Num, Obj, Text};
 use super::text::clip;
 
@@ -39,6 +40,9 @@ pub enum Event {
     Compacted {
         turn_id: Option<String>,
         summary: Option<String>,
+        /// What started it, when the row says (Claude Code's `compactMetadata.trigger`);
+        /// `None`: the turn around it tells.
+        trigger: Option<Trigger>,
     },
     /// Codex's record of what an `apply_patch` call changed (`FileChange` item) or of how it
     /// ended (an older `patch_apply_end` event).
@@ -67,6 +71,12 @@ pub enum Event {
         /// The server's error, or the text of a result it marked as an error.
         failure: Option<String>,
         duration_ms: Option<u64>,
+    },
+    /// How a tool call ended when its output row says no more than its text (a Claude Code
+    /// `tool_result` marked `is_error`): `failure` is why.
+    ToolEnded {
+        call_id: String,
+        failure: Option<String>,
     },
 }
 
@@ -296,6 +306,7 @@ impl<D: LongText> Line<'_, D> {
                 return Some(Event::Compacted {
                     turn_id: None,
                     summary: payload.message.text().map(|m| cut(summary_of(m))),
+                    trigger: None,
                 })
             }
             "event_msg" => {}
@@ -313,6 +324,7 @@ impl<D: LongText> Line<'_, D> {
             "context_compacted" => Some(Event::Compacted {
                 turn_id,
                 summary: None,
+                trigger: None,
             }),
             "patch_apply_end" => Some(Event::PatchApplied {
                 call_id: payload.call_id.owned()?,
@@ -354,6 +366,7 @@ impl<D: LongText> Item<'_, D> {
             "ContextCompaction" => Some(Event::Compacted {
                 turn_id,
                 summary: None,
+                trigger: None,
             }),
             "FileChange" => {
                 let failure = match self.status.get() {

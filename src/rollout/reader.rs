@@ -10,6 +10,7 @@
 //! part-way. It reads one file; a fork's parent history is chained by `store::fork`, which runs
 //! this reader over the parent with its bound.
 
+use std::collections::VecDeque;
 use std::io::{self, BufRead};
 
 use serde_json::Value;
@@ -18,6 +19,8 @@ use super::classify::{self, Kind};
 use super::lines::{LineReader, Step, DEFAULT_MAX_LINE};
 use super::record::{Record, Role};
 use super::{message_line, meta_line, rules, usage};
+use crate::sources::claude::carry::Carry;
+use crate::sources::claude::lines::{ClaudeLines, Want};
 use crate::sources::Source;
 
 /// What a consumer wants besides the metadata and the messages.
@@ -60,7 +63,7 @@ impl Default for ReadOptions {
 }
 
 /// Where a read starts: the start of the file, or where an earlier pass over it stopped.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Resume {
     /// The stream starts at byte 0 of the file (a byte-order mark may open it).
     pub at_file_start: bool,
@@ -68,6 +71,9 @@ pub struct Resume {
     pub have_meta: bool,
     /// The metadata or a message was read before: the file is known to be a session.
     pub seen_session: bool,
+    /// What an earlier pass over a Claude Code transcript left for this one (its token
+    /// total, a fork's part, ...).
+    pub claude: Carry,
 }
 
 impl Resume {
@@ -109,6 +115,12 @@ pub struct Records<R> {
     /// The last `token_count` line, read only when asked ([`Records::take_tokens`]): codex
     /// writes one after every model response and only the last running total counts.
     last_tokens: Vec<u8>,
+    /// A Claude Code transcript's reading state: its lines become records there.
+    claude: Option<Box<ClaudeLines>>,
+    /// Records read but not yet handed out (one Claude Code line may give several).
+    queue: VecDeque<Record>,
+    /// The Claude Code reader let go of what it held at the end of the stream.
+    finished: bool,
 }
 
 impl<R: BufRead> Records<R> {
@@ -116,7 +128,7 @@ impl<R: BufRead> Records<R> {
         Records {
             lines: {
                 let mut lines = LineReader::new(reader, opts.max_line, resume.at_file_start);
-                if !opts.tools {
+                if !opts.tools && opts.source == Source::Codex {
                     // Tool rows are dropped: a huge one (a command's whole output) is not held.
                     lines.pass_over(classify::head_is_tool_row);
                 }
@@ -132,7 +144,35 @@ impl<R: BufRead> Records<R> {
             end: End::Open,
             pending_tail: false,
             last_tokens: Vec::new(),
+            claude: (opts.source == Source::Claude).then(|| {
+                let want = Want {
+                    tools: opts.tools,
+                    turns: opts.turns,
+                    usage: opts.usage,
+                    names: opts.thread_names,
+                    cap: opts.max_tool_output_bytes,
+                };
+                Box::new(ClaudeLines::new(want, resume.claude, resume.have_meta))
+            }),
+            queue: VecDeque::new(),
+            finished: false,
         }
+    }
+
+    /// What the next pass over a Claude Code transcript needs from this one (after the
+    /// records were taken); `None` for a Codex rollout.
+    pub fn claude_carry(&self) -> Option<&Carry> {
+        self.claude.as_deref().map(ClaudeLines::carry)
+    }
+
+    /// The records of the lines read so far that are not handed out yet, let go now: a pass
+    /// that stops part-way takes them so that nothing of a line it read is lost (a later pass
+    /// goes on after that line). Always empty for a Codex rollout.
+    pub fn settle(&mut self) -> Vec<Record> {
+        if let Some(claude) = self.claude.as_deref_mut() {
+            claude.settle(&mut self.queue);
+        }
+        self.queue.drain(..).collect()
     }
 
     /// Do not parse `response` message rows of `role` from here on: the caller drops them (the
@@ -193,6 +233,26 @@ impl<R: BufRead> Records<R> {
     /// first). When `announce` answers `false` the read stops with an
     /// [`io::ErrorKind::Interrupted`] error.
     pub fn next_record_with(
+        &mut self,
+        big: usize,
+        announce: &mut dyn FnMut() -> bool,
+    ) -> io::Result<Option<Record>> {
+        if let Some(record) = self.queue.pop_front() {
+            return Ok(Some(record));
+        }
+        if let Some(record) = self.next_line_record(big, announce)? {
+            return Ok(Some(record));
+        }
+        // The end: what a Claude Code reader held back goes out.
+        if let Some(claude) = self.claude.as_deref_mut().filter(|_| !self.finished) {
+            self.finished = true;
+            claude.finish(&mut self.queue);
+        }
+        Ok(self.queue.pop_front())
+    }
+
+    /// The next record of the lines, `None` at the end of the stream.
+    fn next_line_record(
         &mut self,
         big: usize,
         announce: &mut dyn FnMut() -> bool,
@@ -260,6 +320,22 @@ impl<R: BufRead> Records<R> {
 
     /// Classify the current line and read it when it can be a record.
     fn take_line(&mut self) -> Taken {
+        if let Some(claude) = self.claude.as_deref_mut() {
+            if is_blank(self.lines.line()) {
+                return Taken::Nothing;
+            }
+            if claude.take(self.lines.line(), &mut self.queue).is_err() {
+                return self.unreadable();
+            }
+            if self
+                .queue
+                .iter()
+                .any(|r| matches!(r, Record::Meta(_) | Record::Message(_)))
+            {
+                self.seen_session = true;
+            }
+            return self.queue.pop_front().map_or(Taken::Nothing, Taken::Record);
+        }
         let line = self.lines.line();
         let (kind, response_role) = classify::classify_line(line);
         let skip_response = match response_role {

@@ -21,6 +21,7 @@ use super::record::{Message, Meta, Record, Role, Shape, ToolCall, ToolDetail};
 use super::rules::Sources;
 use super::summary::ScanState;
 use super::text::clip;
+use crate::sources::Source;
 
 /// How much of a file to keep.
 #[derive(Debug, Clone, Copy)]
@@ -38,6 +39,8 @@ pub struct TranscriptOptions {
     pub pair_outputs: bool,
     /// Only records with an `ordinal` below this (a fork's view of its parent).
     pub ordinal_below: Option<u64>,
+    /// The agent that wrote the file.
+    pub source: Source,
 }
 
 impl TranscriptOptions {
@@ -50,6 +53,7 @@ impl TranscriptOptions {
             max_tool_output_bytes: None,
             pair_outputs: false,
             ordinal_below: None,
+            source: Source::Codex,
         }
     }
 }
@@ -62,6 +66,7 @@ impl Default for TranscriptOptions {
             max_tool_output_bytes: None,
             pair_outputs: true,
             ordinal_below: None,
+            source: Source::Codex,
         }
     }
 }
@@ -127,6 +132,7 @@ fn read_options(opts: &TranscriptOptions) -> ReadOptions {
         turns: true,
         max_tool_output_bytes: opts.max_tool_output_bytes,
         ordinal_below: opts.ordinal_below,
+        source: opts.source,
         ..ReadOptions::default()
     }
 }
@@ -346,7 +352,12 @@ fn read_pass<R: BufRead>(
                     .keeps(&msg)
                     .then(|| Piece::entry(message_entry(msg, opts)))
             }
-            Record::ThreadName(_) | Record::Tokens(_) | Record::Model(_) => None,
+            Record::OwnPart { parent_id } => Some(Piece::entry(forked(parent_id))),
+            Record::ThreadName(_)
+            | Record::Tokens(_)
+            | Record::Model(_)
+            | Record::Title(_)
+            | Record::Fork { .. } => None,
         };
         if let Some(piece) = piece {
             waiting.push(piece);
@@ -419,6 +430,14 @@ fn bound_tool_text(call: &mut ToolCall, spent: &mut usize) {
     }
 }
 
+/// The mark where a fork's own part begins (its parent's part is in the same file).
+fn forked(parent_id: String) -> Entry {
+    Entry::Marker(Marker::Forked {
+        parent_id,
+        parent_title: None,
+    })
+}
+
 fn is_response_of(piece: &Piece, role: Role) -> bool {
     matches!(piece.as_entry(), Some(Entry::Message { shape: Shape::Response, role: r, .. }) if *r == role)
 }
@@ -448,7 +467,13 @@ pub fn stream_pieces<R: BufRead>(
             Record::Message(msg) if sources.keeps(&msg) => {
                 sink(Piece::entry(message_entry(msg, opts)))?;
             }
-            Record::Message(_) | Record::ThreadName(_) | Record::Tokens(_) | Record::Model(_) => {}
+            Record::OwnPart { parent_id } => sink(Piece::entry(forked(parent_id)))?,
+            Record::Message(_)
+            | Record::ThreadName(_)
+            | Record::Tokens(_)
+            | Record::Model(_)
+            | Record::Title(_)
+            | Record::Fork { .. } => {}
         }
     }
     Ok(Transcript {

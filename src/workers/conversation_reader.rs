@@ -55,6 +55,7 @@ pub fn pane_options() -> TranscriptOptions {
         max_tool_output_bytes: Some(MAX_TOOL_OUTPUT_BYTES),
         pair_outputs: true,
         ordinal_below: None,
+        ..TranscriptOptions::default()
     }
 }
 
