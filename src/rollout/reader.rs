@@ -121,6 +121,10 @@ pub struct Records<R> {
     queue: VecDeque<Record>,
     /// The Claude Code reader let go of what it held at the end of the stream.
     finished: bool,
+    /// Where the first line whose records the Claude Code reader holds began.
+    held_from: Option<u64>,
+    /// A later pass goes on from where this one stops ([`Records::resumable`]).
+    resumable: bool,
 }
 
 impl<R: BufRead> Records<R> {
@@ -156,7 +160,16 @@ impl<R: BufRead> Records<R> {
             }),
             queue: VecDeque::new(),
             finished: false,
+            held_from: None,
+            resumable: false,
         }
+    }
+
+    /// A later pass goes on from where this one stops: the rows at the end of a Claude Code
+    /// fork's copy that no assistant row has yet said are copied or its own are left for that
+    /// pass (the stream stops before them) rather than guessed.
+    pub fn resumable(&mut self) {
+        self.resumable = true;
     }
 
     /// What the next pass over a Claude Code transcript needs from this one (after the
@@ -246,7 +259,10 @@ impl<R: BufRead> Records<R> {
         // The end: what a Claude Code reader held back goes out.
         if let Some(claude) = self.claude.as_deref_mut().filter(|_| !self.finished) {
             self.finished = true;
-            claude.finish(&mut self.queue);
+            match self.held_from {
+                Some(from) if self.resumable && claude.drop_held_copy() => self.taken = from,
+                _ => claude.finish(&mut self.queue),
+            }
         }
         Ok(self.queue.pop_front())
     }
@@ -324,8 +340,14 @@ impl<R: BufRead> Records<R> {
             if is_blank(self.lines.line()) {
                 return Taken::Nothing;
             }
+            let held = claude.holding();
             if claude.take(self.lines.line(), &mut self.queue).is_err() {
                 return self.unreadable();
+            }
+            match (held, claude.holding()) {
+                (false, true) => self.held_from = Some(self.taken),
+                (_, false) => self.held_from = None,
+                (true, true) => {}
             }
             if self
                 .queue

@@ -272,6 +272,7 @@ impl ScanState {
             claude: self.claude.clone(),
         };
         let mut records = Records::new(reader, Self::read_options(opts), resume);
+        records.resumable();
         for role in [Role::User, Role::Assistant] {
             if self.sources().events(role) {
                 records.skip_responses(role);

@@ -128,10 +128,42 @@ impl ClaudeLines {
         Ok(())
     }
 
-    /// The end of the stream: what waits goes out as it is.
+    /// The end of the stream: what waits goes out. User rows held after a fork's copy are
+    /// taken for its own (the copy is written at once, ending with its parent's last answer:
+    /// what follows is the prompt the fork was made with, its answer still to come).
     pub(crate) fn finish(&mut self, out: &mut VecDeque<Record>) {
         self.flush_pending(out);
+        if !self.held.is_empty() && self.carry.copying() {
+            self.own_part(out);
+        }
         out.extend(self.held.drain(..));
+    }
+
+    /// Records are held (user rows waiting for the next assistant row to say whose they are).
+    pub(crate) fn holding(&self) -> bool {
+        !self.held.is_empty()
+    }
+
+    /// The end of the stream in a fork's copy with user rows held: they are dropped unsaid,
+    /// for a later pass to read again once the next assistant row tells whose they are;
+    /// `false` (and nothing dropped) otherwise.
+    pub(crate) fn drop_held_copy(&mut self) -> bool {
+        if self.held.is_empty() || !self.carry.copying() {
+            return false;
+        }
+        self.held.clear();
+        true
+    }
+
+    /// The fork's own part begins.
+    fn own_part(&mut self, out: &mut VecDeque<Record>) {
+        if let Part::Copying { parent } = std::mem::replace(&mut self.carry.part, Part::Own) {
+            out.push_back(Record::OwnPart { parent_id: parent });
+        }
+        // The fork's own tokens: the parent's were counted in the copy.
+        self.carry.tokens = Default::default();
+        self.carry.last_message = None;
+        self.carry.last_usage = Default::default();
     }
 
     /// What the stream holds back, let go now (a pass that stops part-way: the records of
@@ -196,7 +228,9 @@ impl ClaudeLines {
     fn flush_pending(&mut self, out: &mut VecDeque<Record>) {
         let record = match self.pending.take() {
             None => return,
-            Some(Pending::Text { msg, .. }) => Record::Message(msg),
+            // The text of an assistant row whose part is decided, and nothing was held after
+            // it (saying anything lets it go first): it goes out before what is held.
+            Some(Pending::Text { msg, .. }) => return out.push_back(Record::Message(msg)),
             Some(Pending::Slash(call)) => Record::Tool(call),
             Some(Pending::Compaction(trigger)) => Record::Event(Event::Compacted {
                 turn_id: None,
@@ -363,16 +397,7 @@ impl ClaudeLines {
                 self.carry.part = Part::Copying { parent: parent_id };
             }
             (Part::Undecided, None) => self.carry.part = Part::Own,
-            (Part::Copying { parent }, None) => {
-                out.push_back(Record::OwnPart {
-                    parent_id: parent.clone(),
-                });
-                self.carry.part = Part::Own;
-                // The fork's own tokens: the parent's were counted in the copy.
-                self.carry.tokens = Default::default();
-                self.carry.last_message = None;
-                self.carry.last_usage = Default::default();
-            }
+            (Part::Copying { .. }, None) => self.own_part(out),
             (Part::Copying { .. } | Part::Own, _) => {}
         }
         out.extend(self.held.drain(..));
