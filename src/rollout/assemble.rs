@@ -317,8 +317,17 @@ impl Assembler {
                 self.hold(Entry::Marker(marker), Wait::Nothing);
             }
             Event::Compacted {
-                summary, trigger, ..
-            } => self.compacted(summary, trigger),
+                summary, manual, ..
+            } => {
+                let said = manual.map(|m| {
+                    if m {
+                        Trigger::Manual
+                    } else {
+                        Trigger::Automatic
+                    }
+                });
+                self.compacted(summary, said)
+            }
             Event::PatchApplied {
                 call_id,
                 changes,

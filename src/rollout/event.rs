@@ -17,7 +17,6 @@ use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::entry::Trigger;
 use super::lenient::{absent_otherwise, Flag, Int, Num, Obj, Text};
 use super::text::clip;
 
@@ -40,9 +39,9 @@ pub enum Event {
     Compacted {
         turn_id: Option<String>,
         summary: Option<String>,
-        /// What started it, when the row says (Claude Code's `compactMetadata.trigger`);
-        /// `None`: the turn around it tells.
-        trigger: Option<Trigger>,
+        /// Whether the user asked for it (`/compact`) or it was automatic, when the row says
+        /// (Claude Code's `compactMetadata.trigger`); `None`: the turn around it tells.
+        manual: Option<bool>,
     },
     /// Codex's record of what an `apply_patch` call changed (`FileChange` item) or of how it
     /// ended (an older `patch_apply_end` event).
@@ -306,7 +305,7 @@ impl<D: LongText> Line<'_, D> {
                 return Some(Event::Compacted {
                     turn_id: None,
                     summary: payload.message.text().map(|m| cut(summary_of(m))),
-                    trigger: None,
+                    manual: None,
                 })
             }
             "event_msg" => {}
@@ -324,7 +323,7 @@ impl<D: LongText> Line<'_, D> {
             "context_compacted" => Some(Event::Compacted {
                 turn_id,
                 summary: None,
-                trigger: None,
+                manual: None,
             }),
             "patch_apply_end" => Some(Event::PatchApplied {
                 call_id: payload.call_id.owned()?,
@@ -366,7 +365,7 @@ impl<D: LongText> Item<'_, D> {
             "ContextCompaction" => Some(Event::Compacted {
                 turn_id,
                 summary: None,
-                trigger: None,
+                manual: None,
             }),
             "FileChange" => {
                 let failure = match self.status.get() {

@@ -16,7 +16,7 @@ fn a_compacted_row_gives_the_summary_without_codexs_preamble() {
         Some(Event::Compacted {
             turn_id: None,
             summary: Some("## Summary\n- done".into()),
-            trigger: None,
+            manual: None,
         })
     );
 }

@@ -18,7 +18,6 @@ use super::carry::{Carry, Part};
 use super::prompt::{self, Said};
 use super::row_type::{row_type, RowType};
 use super::{tokens, tools};
-use crate::rollout::entry::Trigger;
 use crate::rollout::event::Event;
 use crate::rollout::record::{
     Message, Meta, Record, Role, Shape, Status, ToolCall, ToolDetail, ToolOutput,
@@ -49,7 +48,7 @@ enum Pending {
     /// A slash command, waiting for what it printed.
     Slash(ToolCall),
     /// A compaction, waiting for its summary.
-    Compaction(Option<Trigger>),
+    Compaction(Option<bool>),
 }
 
 /// The reading state of one transcript; see the module doc.
@@ -232,10 +231,10 @@ impl ClaudeLines {
             // it (saying anything lets it go first): it goes out before what is held.
             Some(Pending::Text { msg, .. }) => return out.push_back(Record::Message(msg)),
             Some(Pending::Slash(call)) => Record::Tool(call),
-            Some(Pending::Compaction(trigger)) => Record::Event(Event::Compacted {
+            Some(Pending::Compaction(manual)) => Record::Event(Event::Compacted {
                 turn_id: None,
                 summary: None,
-                trigger,
+                manual,
             }),
         };
         self.put(record, out);
@@ -286,8 +285,8 @@ impl ClaudeLines {
                 self.say(Record::Tool(report), out);
             }
             Said::CompactSummary(summary) if self.want.turns => {
-                let trigger = match self.pending.take() {
-                    Some(Pending::Compaction(trigger)) => trigger,
+                let manual = match self.pending.take() {
+                    Some(Pending::Compaction(manual)) => manual,
                     other => {
                         self.pending = other;
                         None
@@ -297,7 +296,7 @@ impl ClaudeLines {
                 let event = Event::Compacted {
                     turn_id: None,
                     summary,
-                    trigger,
+                    manual,
                 };
                 self.say(Record::Event(event), out);
             }
@@ -362,17 +361,17 @@ impl ClaudeLines {
         self.meta(row, out);
         match row.get("subtype").and_then(Value::as_str) {
             Some("compact_boundary") if self.want.turns => {
-                let trigger = row
+                let manual = row
                     .get("compactMetadata")
                     .and_then(|m| m.get("trigger"))
                     .and_then(Value::as_str)
                     .and_then(|t| match t {
-                        "manual" => Some(Trigger::Manual),
-                        "auto" => Some(Trigger::Automatic),
+                        "manual" => Some(true),
+                        "auto" => Some(false),
                         _ => None,
                     });
                 self.flush_pending(out);
-                self.pending = Some(Pending::Compaction(trigger));
+                self.pending = Some(Pending::Compaction(manual));
             }
             Some("local_command") => {
                 let said = prompt::local_command(row);

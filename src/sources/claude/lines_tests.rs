@@ -376,7 +376,7 @@ fn rows_of_one_message_are_one_message_and_their_usage_counts_once() {
     let t = transcript(file.as_bytes());
     let said: Vec<&str> = t
         .messages()
-        .filter_map(|e| e.spoken())
+        .filter_map(Entry::spoken)
         .map(|s| s.text)
         .collect();
     assert_eq!(said, ["hi", "one\ntwo"]);
