@@ -326,7 +326,7 @@ impl Assembler {
                         Trigger::Automatic
                     }
                 });
-                self.compacted(summary, said)
+                self.compacted(summary, said);
             }
             Event::PatchApplied {
                 call_id,
