@@ -318,16 +318,7 @@ impl Assembler {
             }
             Event::Compacted {
                 summary, manual, ..
-            } => {
-                let said = manual.map(|m| {
-                    if m {
-                        Trigger::Manual
-                    } else {
-                        Trigger::Automatic
-                    }
-                });
-                self.compacted(summary, said);
-            }
+            } => self.compacted(summary, manual),
             Event::PatchApplied {
                 call_id,
                 changes,
@@ -362,9 +353,8 @@ impl Assembler {
                 }
             }),
             Event::ToolEnded { call_id, failure } => self.on_call(&call_id, |call| {
-                if let Some(why) = failure {
-                    call.status = Status::Failed(why);
-                }
+                let kept = std::mem::take(&mut call.status);
+                call.status = failure.map_or(kept, Status::Failed);
             }),
         }
     }
@@ -427,7 +417,7 @@ impl Assembler {
     /// A compaction: one marker however many rows tell of it (a `compacted` row, then its
     /// item), held until what follows says whether it was asked for: a prompt in its turn
     /// (automatic), or its turn ending without one (`/compact`).
-    fn compacted(&mut self, summary: Option<String>, said: Option<Trigger>) {
+    fn compacted(&mut self, summary: Option<String>, manual: Option<bool>) {
         if let Some(Held {
             entry: Entry::Marker(Marker::Compaction { summary: s, .. }),
             ..
@@ -438,19 +428,18 @@ impl Assembler {
             }
             return;
         }
-        if let Some(trigger) = said {
-            // The file says what started it: nothing that follows need decide.
-            let marker = Entry::Marker(Marker::Compaction { trigger, summary });
-            self.hold(marker, Wait::Nothing);
-            return;
-        }
-        let trigger = if self.turn.prompted {
-            Trigger::Automatic
-        } else {
-            Trigger::Unknown
+        // The file may say what started it: then nothing that follows need decide.
+        let (trigger, wait) = match manual {
+            Some(true) => (Trigger::Manual, Wait::Nothing),
+            Some(false) => (Trigger::Automatic, Wait::Nothing),
+            None if self.turn.prompted => (Trigger::Automatic, Wait::Trigger),
+            None => (Trigger::Unknown, Wait::Trigger),
         };
         let marker = Entry::Marker(Marker::Compaction { trigger, summary });
-        self.compaction = Some(self.hold(marker, Wait::Trigger));
+        let n = self.hold(marker, wait);
+        if wait == Wait::Trigger {
+            self.compaction = Some(n);
+        }
     }
 
     /// A compaction waiting for what follows goes out, with its trigger when `trigger` says.

@@ -336,27 +336,8 @@ impl<R: BufRead> Records<R> {
 
     /// Classify the current line and read it when it can be a record.
     fn take_line(&mut self) -> Taken {
-        if let Some(claude) = self.claude.as_deref_mut() {
-            if is_blank(self.lines.line()) {
-                return Taken::Nothing;
-            }
-            let held = claude.holding();
-            if claude.take(self.lines.line(), &mut self.queue).is_err() {
-                return self.unreadable();
-            }
-            match (held, claude.holding()) {
-                (false, true) => self.held_from = Some(self.taken),
-                (_, false) => self.held_from = None,
-                (true, true) => {}
-            }
-            if self
-                .queue
-                .iter()
-                .any(|r| matches!(r, Record::Meta(_) | Record::Message(_)))
-            {
-                self.seen_session = true;
-            }
-            return self.queue.pop_front().map_or(Taken::Nothing, Taken::Record);
+        if self.claude.is_some() {
+            return self.take_claude_line();
         }
         let line = self.lines.line();
         let (kind, response_role) = classify::classify_line(line);
@@ -434,6 +415,31 @@ impl<R: BufRead> Records<R> {
                 self.bounded(ordinal, |_| rare_record(kind, &value, cap))
             }
         }
+    }
+
+    /// Read the current line of a Claude Code transcript: its records (one line may give
+    /// several, or let go of some held before) are queued.
+    fn take_claude_line(&mut self) -> Taken {
+        let Some(claude) = self.claude.as_deref_mut() else {
+            return Taken::Nothing;
+        };
+        if is_blank(self.lines.line()) {
+            return Taken::Nothing;
+        }
+        let held = claude.holding();
+        if claude.take(self.lines.line(), &mut self.queue).is_err() {
+            return self.unreadable();
+        }
+        match (held, claude.holding()) {
+            (false, true) => self.held_from = Some(self.taken),
+            (_, false) => self.held_from = None,
+            (true, true) => {}
+        }
+        let session = |r: &Record| matches!(r, Record::Meta(_) | Record::Message(_));
+        if self.queue.iter().any(session) {
+            self.seen_session = true;
+        }
+        self.queue.pop_front().map_or(Taken::Nothing, Taken::Record)
     }
 
     fn unreadable(&mut self) -> Taken {

@@ -352,7 +352,7 @@ fn read_pass<R: BufRead>(
                     .keeps(&msg)
                     .then(|| Piece::entry(message_entry(msg, opts)))
             }
-            Record::OwnPart { parent_id } => Some(Piece::entry(forked(parent_id))),
+            Record::OwnPart { parent_id } => Some(Piece::entry(forked(&mut meta, parent_id))),
             Record::ThreadName(_)
             | Record::Tokens(_)
             | Record::Model(_)
@@ -430,8 +430,12 @@ fn bound_tool_text(call: &mut ToolCall, spent: &mut usize) {
     }
 }
 
-/// The mark where a fork's own part begins (its parent's part is in the same file).
-fn forked(parent_id: String) -> Entry {
+/// The mark where a fork's own part begins (its parent's part is in the same file); the
+/// metadata names the parent.
+fn forked(meta: &mut Option<Meta>, parent_id: String) -> Entry {
+    if let Some(meta) = meta {
+        meta.forked_from_id = Some(parent_id.clone());
+    }
     Entry::Marker(Marker::Forked {
         parent_id,
         parent_title: None,
@@ -467,7 +471,7 @@ pub fn stream_pieces<R: BufRead>(
             Record::Message(msg) if sources.keeps(&msg) => {
                 sink(Piece::entry(message_entry(msg, opts)))?;
             }
-            Record::OwnPart { parent_id } => sink(Piece::entry(forked(parent_id)))?,
+            Record::OwnPart { parent_id } => sink(Piece::entry(forked(&mut meta, parent_id)))?,
             Record::Message(_)
             | Record::ThreadName(_)
             | Record::Tokens(_)

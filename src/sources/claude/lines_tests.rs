@@ -196,6 +196,10 @@ fn a_fork_has_its_own_prompt_counts_and_tokens_after_its_parents_part() {
     assert_eq!(s.tokens.unwrap().total, 2 * 2240);
 
     let t = transcript(&bytes);
+    assert_eq!(
+        t.meta.as_ref().unwrap().forked_from_id.as_deref(),
+        Some(PARENT)
+    );
     let at = t
         .entries
         .iter()
