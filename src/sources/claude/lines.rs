@@ -300,6 +300,14 @@ impl ClaudeLines {
                 };
                 self.say(Record::Event(event), out);
             }
+            Said::Interrupted if self.want.turns => {
+                let event = Event::TurnAborted {
+                    turn_id: None,
+                    reason: Some("interrupted".to_owned()),
+                    duration_ms: None,
+                };
+                self.say(Record::Event(event), out);
+            }
             _ => {}
         }
     }

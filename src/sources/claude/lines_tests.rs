@@ -497,3 +497,20 @@ fn no_cut_of_a_recorded_line_panics() {
         }
     }
 }
+
+#[test]
+fn an_interrupted_turn_is_marked_and_its_call_cut_short() {
+    let file = [
+        r#"{"type":"user","sessionId":"s","cwd":"/w","message":{"role":"user","content":"run it"}}"#,
+        r#"{"type":"assistant","sessionId":"s","cwd":"/w","message":{"id":"m1","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"sleep 100"}}]}}"#,
+        r#"{"type":"user","sessionId":"s","cwd":"/w","message":{"role":"user","content":[{"type":"text","text":"[Request interrupted by user for tool use]"}]}}"#,
+    ]
+    .join("\n");
+    let t = transcript(file.as_bytes());
+    assert_eq!(tools(&t)[0].status, Status::Interrupted);
+    assert!(matches!(
+        t.entries.last(),
+        Some(Entry::Marker(Marker::Interrupted { .. }))
+    ));
+    assert_eq!(scan(file.as_bytes()).counts(), (1, 0));
+}

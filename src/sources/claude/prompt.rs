@@ -1,6 +1,6 @@
 //! What a Claude Code user row (or a `system` `local_command` row) says besides tool results: a
 //! human prompt, a slash command, a local command's output, a background task's report, the
-//! summary written at a compaction, or nothing worth showing (harness context: `isMeta` rows,
+//! summary written at a compaction, the user stopping a turn, or nothing worth showing (harness context: `isMeta` rows,
 //! `<system-reminder>`, the local-command caveat, a sidechain's "Warmup").
 //!
 //! Pure and lenient: a field of the wrong type is absent; nothing panics.
@@ -23,6 +23,8 @@ pub(crate) enum Said {
     },
     /// The summary a compaction wrote.
     CompactSummary(String),
+    /// The user stopped the turn (Esc): `[Request interrupted by user]`.
+    Interrupted,
     /// Nothing a reader shows.
     Nothing,
 }
@@ -117,6 +119,9 @@ fn tagged(text: &str) -> Option<Said> {
                 inner(start, tag).unwrap_or("").to_owned(),
             ));
         }
+    }
+    if start.starts_with("[Request interrupted by user") {
+        return Some(Said::Interrupted);
     }
     if start.starts_with("<task-notification>") {
         let text = inner(start, "result")

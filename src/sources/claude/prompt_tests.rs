@@ -115,3 +115,11 @@ fn a_task_notification_is_a_report() {
         }
     );
 }
+
+#[test]
+fn an_interruption_is_no_prompt() {
+    let row = user(json!([{"type":"text","text":"[Request interrupted by user]"}]));
+    assert_eq!(user_row(&row), Said::Interrupted);
+    let row = user(json!("[Request interrupted by user for tool use]"));
+    assert_eq!(user_row(&row), Said::Interrupted);
+}
