@@ -60,9 +60,9 @@ pub struct ScanState {
     /// The session's automatic title (Claude Code's `ai-title`, else its `summary` rows).
     #[serde(default)]
     pub auto_title: Option<String>,
-    /// What the next pass over a Claude Code transcript needs (default for a Codex rollout).
+    /// What the next pass over a Claude Code transcript needs (`None` for a Codex rollout).
     #[serde(default)]
-    pub claude: Carry,
+    pub claude: Option<Carry>,
 }
 
 impl ScanState {
@@ -192,7 +192,7 @@ impl ScanState {
             }
             Record::Title(title) => self.auto_title = Some(title.clone()),
             Record::Fork { parent_id } => {
-                self.claude.part = Part::Copying {
+                self.claude.get_or_insert_with(Carry::default).part = Part::Copying {
                     parent: parent_id.clone(),
                 }
             }
@@ -204,7 +204,7 @@ impl ScanState {
 
     /// A fork's own part begins: what was counted so far is its parent's.
     fn own_part(&mut self, parent_id: &str) {
-        self.claude.part = Part::Own;
+        self.claude.get_or_insert_with(Carry::default).part = Part::Own;
         self.meta.get_or_insert_with(Meta::default).forked_from_id = Some(parent_id.to_owned());
         self.event_user = 0;
         self.event_assistant = 0;
@@ -252,7 +252,7 @@ impl ScanState {
             self.tokens = Some(tokens);
         }
         if let Some(carry) = records.claude_carry() {
-            self.claude = carry.clone();
+            self.claude = Some(carry.clone());
         }
         self.offset = base + records.consumed();
         self.skipped_lines += records.skipped();
@@ -269,7 +269,7 @@ impl ScanState {
             at_file_start: self.offset == 0,
             have_meta: self.meta.is_some(),
             seen_session: self.meta.is_some() || self.saw_message,
-            claude: self.claude.clone(),
+            claude: self.claude.clone().unwrap_or_default(),
         };
         let mut records = Records::new(reader, Self::read_options(opts), resume);
         records.resumable();
@@ -290,7 +290,7 @@ impl ScanState {
                     }
                     if opts.until == Until::FirstPrompt
                         && self.event_prompt.is_some()
-                        && !self.claude.copying()
+                        && !self.claude.as_ref().is_some_and(Carry::copying)
                     {
                         // What the lines read gave and is not taken yet is taken now.
                         for record in records.settle() {
