@@ -352,10 +352,7 @@ impl Assembler {
                     call.status = Status::Failed(why);
                 }
             }),
-            Event::ToolEnded { call_id, failure } => self.on_call(&call_id, |call| {
-                let kept = std::mem::take(&mut call.status);
-                call.status = failure.map_or(kept, Status::Failed);
-            }),
+            Event::ToolEnded { call_id, status } => self.on_call(&call_id, |c| c.status = status),
         }
     }
 

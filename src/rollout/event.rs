@@ -72,10 +72,10 @@ pub enum Event {
         duration_ms: Option<u64>,
     },
     /// How a tool call ended when its output row says no more than its text (a Claude Code
-    /// `tool_result` marked `is_error`): `failure` is why.
+    /// `tool_result` marked `is_error`, or cut short by the user).
     ToolEnded {
         call_id: String,
-        failure: Option<String>,
+        status: super::record::Status,
     },
 }
 

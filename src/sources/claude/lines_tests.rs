@@ -503,6 +503,7 @@ fn an_interrupted_turn_is_marked_and_its_call_cut_short() {
     let file = [
         r#"{"type":"user","sessionId":"s","cwd":"/w","message":{"role":"user","content":"run it"}}"#,
         r#"{"type":"assistant","sessionId":"s","cwd":"/w","message":{"id":"m1","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"sleep 100"}}]}}"#,
+        r#"{"type":"user","sessionId":"s","cwd":"/w","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","is_error":true,"content":"[Request interrupted by user for tool use]"}]}}"#,
         r#"{"type":"user","sessionId":"s","cwd":"/w","message":{"role":"user","content":[{"type":"text","text":"[Request interrupted by user for tool use]"}]}}"#,
     ]
     .join("\n");

@@ -233,15 +233,25 @@ pub(crate) fn result(
             failure: failed.then(why),
             duration_ms: None,
         })
+    } else if failed
+        && said
+            .trim_start()
+            .starts_with("[Request interrupted by user")
+    {
+        Some(Event::ToolEnded {
+            call_id: call_id.clone(),
+            status: Status::Interrupted,
+        })
     } else if failed && name != "Bash" {
         Some(Event::ToolEnded {
             call_id: call_id.clone(),
-            failure: Some(why()),
+            status: Status::Failed(why()),
         })
     } else {
         None
     };
-    let exit_code = (failed && name == "Bash").then(|| exit_code(&said));
+    let bash_failed = failed && name == "Bash" && event.is_none();
+    let exit_code = bash_failed.then(|| exit_code(&said));
     let (text, elided) = cap.cut(said);
     let output = ToolOutput {
         exit_code,
