@@ -8,7 +8,10 @@
 //! [`super::rules::parse_line`] for names and tool rows), a fork's ordinal bound, what counts as an
 //! unreadable line, a cut-short last line that codex may still be writing, and a read error
 //! part-way. It reads one file; a fork's parent history is chained by `store::fork`, which runs
-//! this reader over the parent with its bound.
+//! this reader over the parent with its bound. A Claude Code transcript's lines (the read's
+//! [`Source`]) are split, capped and counted the same way, then read by
+//! `sources::claude::lines`, which may give several records for one line (they are queued) and
+//! let go of what it holds at the end of the stream.
 
 use std::collections::VecDeque;
 use std::io::{self, BufRead};
