@@ -45,6 +45,8 @@ pub(crate) struct Unreadable;
 enum Pending {
     /// An assistant message's text, by its `message.id`.
     Text { id: Option<String>, msg: Message },
+    /// A prompt with an image sent inline, waiting for the row that says where it is stored.
+    Prompt(Message),
     /// A slash command, waiting for what it printed.
     Slash(ToolCall),
     /// A compaction, waiting for its summary.
@@ -231,6 +233,7 @@ impl ClaudeLines {
             // it (saying anything lets it go first): it goes out before what is held.
             Some(Pending::Text { msg, .. }) => return out.push_back(Record::Message(msg)),
             Some(Pending::Slash(call)) => Record::Tool(call),
+            Some(Pending::Prompt(msg)) => Record::Message(msg),
             Some(Pending::Compaction(manual)) => Record::Event(Event::Compacted {
                 turn_id: None,
                 summary: None,
@@ -266,7 +269,19 @@ impl ClaudeLines {
             Said::Prompt { text, images } => {
                 if let Some(mut msg) = Message::new(Role::User, text, Shape::Event, None) {
                     msg.images = images;
-                    self.say(Record::Message(msg), out);
+                    self.flush_pending(out);
+                    if msg.images.iter().any(String::is_empty) {
+                        self.pending = Some(Pending::Prompt(msg));
+                    } else {
+                        self.put(Record::Message(msg), out);
+                    }
+                }
+            }
+            Said::ImageSource(path) => {
+                if let Some(Pending::Prompt(msg)) = &mut self.pending {
+                    if let Some(image) = msg.images.iter_mut().find(|i| i.is_empty()) {
+                        *image = path;
+                    }
                 }
             }
             Said::Slash { name, args } if self.want.tools => {
@@ -495,4 +510,4 @@ const MAX_OPEN: usize = 256;
 
 #[cfg(test)]
 #[path = "lines_tests.rs"]
-mod tests;
+pub(crate) mod tests;

@@ -10,25 +10,25 @@ use crate::sources::Source;
 
 const PARENT: &str = "7468aedd-36de-4516-a995-31e1b46b6cf4";
 
-fn fixture(name: &str) -> Vec<u8> {
+pub(crate) fn fixture(name: &str) -> Vec<u8> {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/claude-lines/");
     std::fs::read(format!("{dir}{name}.jsonl")).unwrap()
 }
 
-fn options(until: Until) -> ScanOptions {
+pub(crate) fn options(until: Until) -> ScanOptions {
     ScanOptions {
         source: Source::Claude,
         ..ScanOptions::new(until)
     }
 }
 
-fn scan(bytes: &[u8]) -> ScanState {
+pub(crate) fn scan(bytes: &[u8]) -> ScanState {
     let mut state = ScanState::default();
     state.scan(bytes, &options(Until::End)).unwrap();
     state
 }
 
-fn transcript(bytes: &[u8]) -> Transcript {
+pub(crate) fn transcript(bytes: &[u8]) -> Transcript {
     let opts = TranscriptOptions {
         source: Source::Claude,
         ..TranscriptOptions::default()
@@ -36,7 +36,7 @@ fn transcript(bytes: &[u8]) -> Transcript {
     read_transcript(bytes, &opts).unwrap()
 }
 
-fn records(bytes: &[u8], opts: ReadOptions) -> (Vec<Record>, u32) {
+pub(crate) fn records(bytes: &[u8], opts: ReadOptions) -> (Vec<Record>, u32) {
     let opts = ReadOptions {
         source: Source::Claude,
         ..opts
@@ -49,7 +49,7 @@ fn records(bytes: &[u8], opts: ReadOptions) -> (Vec<Record>, u32) {
     (all, records.skipped())
 }
 
-fn tools(t: &Transcript) -> Vec<&crate::rollout::record::ToolCall> {
+pub(crate) fn tools(t: &Transcript) -> Vec<&crate::rollout::record::ToolCall> {
     t.entries
         .iter()
         .filter_map(|e| match e {
@@ -326,7 +326,7 @@ fn thinking_is_reasoning() {
 
 #[test]
 fn a_pass_resumed_anywhere_keeps_the_token_total_and_counts() {
-    for name in ["edit", "fork", "interactive"] {
+    for name in ["edit", "fork", "interactive", "image", "cleared", "multi"] {
         resumed_at_every_line(&fixture(name));
     }
 }
@@ -357,7 +357,16 @@ fn resumed_at_every_line(bytes: &[u8]) {
 
 #[test]
 fn a_preview_then_the_rest_is_the_whole_pass() {
-    for name in ["edit", "fail", "interactive", "agent", "write", "think"] {
+    for name in [
+        "edit",
+        "fail",
+        "interactive",
+        "agent",
+        "write",
+        "think",
+        "image",
+        "cleared",
+    ] {
         let bytes = fixture(name);
         let mut s = ScanState::default();
         s.scan(&bytes[..], &options(Until::FirstPrompt)).unwrap();

@@ -13,3 +13,6 @@ mod prompt;
 mod row_type;
 mod tokens;
 mod tools;
+
+#[cfg(test)]
+mod recorded_tests;

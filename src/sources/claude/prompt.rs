@@ -25,6 +25,9 @@ pub(crate) enum Said {
     CompactSummary(String),
     /// The user stopped the turn (Esc): `[Request interrupted by user]`.
     Interrupted,
+    /// Where Claude Code stored an image sent inline with the prompt before
+    /// (`[Image: source: PATH]`, a harness row).
+    ImageSource(String),
     /// Nothing a reader shows.
     Nothing,
 }
@@ -49,7 +52,11 @@ pub(crate) fn user_row(row: &Value) -> Said {
         return Said::Nothing;
     }
     if flag(row, "isMeta") || flag(row, "isVisibleInTranscriptOnly") {
-        return Said::Nothing;
+        let source = text.trim().strip_prefix("[Image: source: ");
+        return match source.and_then(|s| s.strip_suffix(']')) {
+            Some(path) if !path.trim().is_empty() => Said::ImageSource(path.trim().to_owned()),
+            _ => Said::Nothing,
+        };
     }
     if flag(row, "isSidechain") && text.trim() == "Warmup" {
         return Said::Nothing;

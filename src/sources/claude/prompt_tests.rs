@@ -123,3 +123,13 @@ fn an_interruption_is_no_prompt() {
     let row = user(json!("[Request interrupted by user for tool use]"));
     assert_eq!(user_row(&row), Said::Interrupted);
 }
+
+#[test]
+fn a_harness_row_names_where_an_inline_image_was_stored() {
+    let mut row = user(json!([{"type":"text","text":"[Image: source: /tmp/x/images/1.png]"}]));
+    row["isMeta"] = json!(true);
+    assert_eq!(
+        user_row(&row),
+        Said::ImageSource("/tmp/x/images/1.png".into())
+    );
+}
