@@ -352,7 +352,15 @@ impl Assembler {
                     call.status = Status::Failed(why);
                 }
             }),
-            Event::ToolEnded { call_id, status } => self.on_call(&call_id, |c| c.status = status),
+            Event::ToolEnded {
+                call_id,
+                interrupted,
+                failure,
+            } => self.on_call(&call_id, |call| match failure {
+                _ if interrupted => call.status = Status::Interrupted,
+                Some(why) => call.status = Status::Failed(why),
+                None => {}
+            }),
         }
     }
 

@@ -75,7 +75,10 @@ pub enum Event {
     /// `tool_result` marked `is_error`, or cut short by the user).
     ToolEnded {
         call_id: String,
-        status: super::record::Status,
+        /// The user cut it short.
+        interrupted: bool,
+        /// Why it failed.
+        failure: Option<String>,
     },
 }
 

@@ -240,12 +240,14 @@ pub(crate) fn result(
     {
         Some(Event::ToolEnded {
             call_id: call_id.clone(),
-            status: Status::Interrupted,
+            interrupted: true,
+            failure: None,
         })
     } else if failed && name != "Bash" {
         Some(Event::ToolEnded {
             call_id: call_id.clone(),
-            status: Status::Failed(why()),
+            interrupted: false,
+            failure: Some(why()),
         })
     } else {
         None
