@@ -524,3 +524,36 @@ fn an_interrupted_turn_is_marked_and_its_call_cut_short() {
     ));
     assert_eq!(scan(file.as_bytes()).counts(), (1, 0));
 }
+
+#[test]
+fn no_mangled_recorded_line_panics() {
+    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let all = ReadOptions {
+        tools: true,
+        turns: true,
+        usage: true,
+        thread_names: true,
+        max_tool_output_bytes: Some(64),
+        ..ReadOptions::default()
+    };
+    for name in ["edit", "interactive", "fork", "agent", "fail", "write"] {
+        let bytes = fixture(name);
+        for _ in 0..200 {
+            let mut mangled = bytes.clone();
+            for _ in 0..1 + next() % 8 {
+                let at = (next() % mangled.len() as u64) as usize;
+                let byte = [b'"', b'{', b'}', b'[', b']', b'\\', b',', b':', 0xff, b'\n'];
+                mangled[at] = byte[(next() % byte.len() as u64) as usize];
+            }
+            let _ = records(&mangled, all);
+            let _ = transcript(&mangled);
+            let _ = scan(&mangled);
+        }
+    }
+}
