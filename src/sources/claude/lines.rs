@@ -61,6 +61,9 @@ pub(crate) struct ClaudeLines {
     meta_done: bool,
     held: Vec<Record>,
     pending: Option<Pending>,
+    /// Subagents launched in the background: their call waits for the report a
+    /// `<task-notification>` brings.
+    background: Vec<String>,
 }
 
 fn flag(row: &Value, key: &str) -> bool {
@@ -83,6 +86,7 @@ impl ClaudeLines {
             meta_done: have_meta,
             held: Vec::new(),
             pending: None,
+            background: Vec::new(),
         }
     }
 
@@ -295,8 +299,14 @@ impl ClaudeLines {
                 self.pending = Some(Pending::Slash(call));
             }
             Said::CommandOutput(text) if self.want.tools => self.command_output(text, out),
-            Said::TaskReport { text, .. } if self.want.tools && !text.is_empty() => {
-                let report = self.output(text, Some("subagent"));
+            Said::TaskReport { text, call_id } if self.want.tools && !text.is_empty() => {
+                let mut report = self.output(text, Some("subagent"));
+                let at = call_id.and_then(|id| self.background.iter().position(|b| *b == id));
+                if let Some(at) = at {
+                    // The output of the call that launched it.
+                    report.call_id = Some(self.background.remove(at));
+                    report.status = Status::Unknown;
+                }
                 self.say(Record::Tool(report), out);
             }
             Said::CompactSummary(summary) if self.want.turns => {
@@ -375,7 +385,13 @@ impl ClaudeLines {
             Some(event) if self.want.tools => self.say(Record::Event(event), out),
             _ => {}
         }
-        if self.want.tools {
+        let launched = outcome
+            .and_then(|o| o.get("isAsync"))
+            .and_then(Value::as_bool);
+        if launched == Some(true) && open.is_some_and(|o| o.name == "Agent" || o.name == "Task") {
+            // Its report comes later, as the call's output.
+            self.background.push(id.to_owned());
+        } else if self.want.tools {
             self.say(Record::Tool(result.output), out);
         }
     }
