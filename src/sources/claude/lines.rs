@@ -144,19 +144,25 @@ impl ClaudeLines {
         out.extend(self.held.drain(..));
     }
 
-    /// Records are held (user rows waiting for the next assistant row to say whose they are).
+    /// Records of user rows are held (waiting for the next assistant row to say whose they
+    /// are, or pending).
     pub(crate) fn holding(&self) -> bool {
-        !self.held.is_empty()
+        let user_side = matches!(
+            self.pending,
+            Some(Pending::Prompt(_) | Pending::Slash(_) | Pending::Compaction(_))
+        );
+        !self.held.is_empty() || user_side
     }
 
     /// The end of the stream in a fork's copy with user rows held: they are dropped unsaid,
     /// for a later pass to read again once the next assistant row tells whose they are;
     /// `false` (and nothing dropped) otherwise.
     pub(crate) fn drop_held_copy(&mut self) -> bool {
-        if self.held.is_empty() || !self.carry.copying() {
+        if !self.holding() || !self.carry.copying() {
             return false;
         }
         self.held.clear();
+        self.pending = None;
         true
     }
 

@@ -556,3 +556,28 @@ fn no_mangled_recorded_line_panics() {
         }
     }
 }
+
+#[test]
+fn a_forks_own_prompt_with_an_image_waits_for_its_answer_to_be_counted() {
+    let rows = [
+        r#"{"type":"user","sessionId":"f","cwd":"/w","message":{"role":"user","content":"parent prompt"}}"#,
+        r#"{"type":"assistant","sessionId":"f","cwd":"/w","requestSessionId":"p","message":{"id":"m1","content":[{"type":"text","text":"parent answer"}]}}"#,
+        r#"{"type":"user","sessionId":"f","cwd":"/w","message":{"role":"user","content":[{"type":"text","text":"own prompt"},{"type":"image","source":{"type":"base64","data":"AA"}}]}}"#,
+        r#"{"type":"assistant","sessionId":"f","cwd":"/w","message":{"id":"m2","content":[{"type":"text","text":"own answer"}]}}"#,
+    ];
+    let file = rows.join("\n") + "\n";
+    let cut = file.len() - rows[3].len() - 1;
+    let mut s = ScanState::default();
+    s.scan(&file.as_bytes()[..cut], &options(Until::End))
+        .unwrap();
+    let offset = s.offset as usize;
+    assert!(offset < cut, "the own prompt is read again");
+    s.scan(&file.as_bytes()[offset..], &options(Until::End))
+        .unwrap();
+    assert_eq!(s.first_prompt(), Some("own prompt"));
+    assert_eq!(s.counts(), (1, 1));
+    assert_eq!(
+        s.meta.as_ref().unwrap().forked_from_id.as_deref(),
+        Some("p")
+    );
+}
