@@ -258,10 +258,7 @@ fn the_interactive_session_names_itself_compacts_and_runs_slash_commands() {
     });
     let (trigger, summary) = compaction.unwrap();
     assert_eq!(*trigger, Trigger::Manual);
-    assert!(summary
-        .as_deref()
-        .unwrap()
-        .contains("Done: the folder holds main.py."));
+    assert_eq!(summary.as_deref(), Some("Done: the folder holds main.py."));
     let slash: Vec<(&str, &str, &str)> = tools(&t)
         .into_iter()
         .filter(|c| c.kind == "slash_command")

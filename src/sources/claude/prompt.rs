@@ -46,7 +46,7 @@ pub(crate) fn user_row(row: &Value) -> Said {
         _ => return Said::Nothing,
     };
     if flag(row, "isCompactSummary") {
-        return Said::CompactSummary(text);
+        return Said::CompactSummary(summary_of(&text).to_owned());
     }
     if text.trim().is_empty() && images.is_empty() {
         return Said::Nothing;
@@ -64,6 +64,29 @@ pub(crate) fn user_row(row: &Value) -> Said {
     match tagged(&text) {
         Some(said) => said,
         None => Said::Prompt { text, images },
+    }
+}
+
+/// The summary Claude Code wrote at a compaction, without the words it puts around it for the
+/// model (a first paragraph saying the session goes on, a `<system-reminder>`, and the
+/// instructions after it); the text as written when it is not so framed.
+fn summary_of(text: &str) -> &str {
+    const OPENING: &str = "This session is being continued from a previous conversation";
+    const CLOSING: &str = "\n\nIf you need specific details from before compaction";
+    let Some(rest) = text.strip_prefix(OPENING) else {
+        return text;
+    };
+    let mut rest = rest.split_once("\n\n").map_or("", |(_, after)| after);
+    if rest.starts_with("<system-reminder>") {
+        if let Some((_, after)) = rest.split_once("</system-reminder>") {
+            rest = after;
+        }
+    }
+    let summary = rest.split(CLOSING).next().unwrap_or(rest).trim();
+    if summary.is_empty() {
+        text
+    } else {
+        summary
     }
 }
 

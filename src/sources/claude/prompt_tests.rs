@@ -57,13 +57,22 @@ fn harness_rows_are_not_prompts() {
 
 #[test]
 fn a_compaction_summary_is_its_own_kind() {
-    let mut row = user(json!("This session is being continued ..."));
+    let mut row = user(json!("Summary written by hand"));
     row["isCompactSummary"] = json!(true);
     row["isVisibleInTranscriptOnly"] = json!(true);
     assert_eq!(
         user_row(&row),
-        Said::CompactSummary("This session is being continued ...".into())
+        Said::CompactSummary("Summary written by hand".into())
     );
+    // As Claude Code 2.1.332 frames it: the words for the model around it are left out.
+    row["message"]["content"] = json!("This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.\n\n<system-reminder>\n<tools-used-before-summary>Bash</tools-used-before-summary>\n</system-reminder>\nDone: the folder holds main.py.\n\nIf you need specific details from before compaction (like exact code snippets), read the full transcript at: /x.jsonl\nContinue the conversation.");
+    assert_eq!(
+        user_row(&row),
+        Said::CompactSummary("Done: the folder holds main.py.".into())
+    );
+    row["message"]["content"] =
+        json!("This session is being continued from a previous conversation");
+    assert!(matches!(user_row(&row), Said::CompactSummary(s) if s.starts_with("This session")));
 }
 
 #[test]
