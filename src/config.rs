@@ -88,6 +88,10 @@ pub struct FileConfig {
     pub theme: Option<ThemeName>,
     /// `full`, rows below the prompt (`20`) or a share of the terminal (`"40%"`).
     pub height: Option<Height>,
+    /// Claude Code's config folder (the one holding `projects/`), as `--claude-home` gives it.
+    pub claude_home: Option<PathBuf>,
+    /// Passed to `claude --resume` after the session id (and to a fork's command).
+    pub claude_resume_args: Option<Vec<String>>,
     /// The `[keys]` table: actions given other keys (set by [`parse`] from `keys_read`).
     #[serde(skip)]
     pub keys: Option<KeyBindings>,

@@ -59,6 +59,8 @@ show_exec = false
 show_archived = true
 theme = "light"
 height = "40%"
+claude_home = "/home/u/.claude-work"
+claude_resume_args = ["--model", "opus"]
 
 [keys]
 copy-id = "alt-c"
@@ -83,6 +85,8 @@ output = 10
             show_archived: Some(true),
             theme: Some(ThemeName::Light),
             height: Some(Height::Percent(40)),
+            claude_home: Some("/home/u/.claude-work".into()),
+            claude_resume_args: Some(strings(&["--model", "opus"])),
             keys: Some(KeyBindings(vec![
                 binding(false, "copy-id", &["alt-c"], text, "copy-id ="),
                 binding(

@@ -334,7 +334,7 @@ fn main() {
 fn warm_only(store_dir: &Path) {
     let home = store_dir.canonicalize().expect("a generated store");
     let expected = gen::read_expected(&home).expect("expected.jsonl");
-    let store = Store { home };
+    let store = Store::codex(home);
     let bin = release_binary();
     let scratch = tempfile_dir();
     let list_cache = scratch.join("list-cache");
@@ -392,7 +392,7 @@ fn setup(args: &Args, store_dir: &Path) -> Ctx {
     }
     let store_dir = store_dir.canonicalize().expect("store folder");
     let expected = gen::read_expected(&store_dir).expect("expected.jsonl");
-    let store = Store { home: store_dir };
+    let store = Store::codex(store_dir);
     let (files, _) = store.files(true);
     let total_bytes: u64 = files.iter().map(|f| f.size).sum();
     println!(

@@ -20,9 +20,7 @@ pub fn probe(store: &Path, cache: &Path, threads: usize) {
     codex_picker::memory::small_pages();
     codex_picker::memory::return_freed_memory_promptly();
     let rx = indexer::spawn(
-        Store {
-            home: store.to_path_buf(),
-        },
+        Store::codex(store.to_path_buf()),
         IndexOptions {
             threads,
             ..IndexOptions::default()

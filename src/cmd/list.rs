@@ -208,6 +208,8 @@ fn json_lines(store: &Store) -> Lines {
     let probe = SessionRow {
         id: "0199aaaa-bbbb-7ccc-8ddd-eeeeeeeeeeee".into(),
         path: PathBuf::from("/s/rollout-x.jsonl"),
+        source: crate::sources::Source::Claude,
+        auto_title: Some("t".into()),
         meta: Meta {
             id: None,
             timestamp: Some("2026-01-01T00:00:00.000Z".into()),

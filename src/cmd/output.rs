@@ -29,7 +29,9 @@ fn push_row_json(out: &mut Vec<u8>, row: &SessionRow) {
     let mut updated = String::with_capacity(24);
     timefmt::push_rfc3339(&mut updated, row.updated_ms);
     let mut o = json_out::Object::new(out);
-    o.str("id", &row.id).str("path", &path_text(&row.path));
+    o.str("id", &row.id)
+        .str("source", row.source.as_str())
+        .str("path", &path_text(&row.path));
     if let Some(hex) = path_hex(&row.path) {
         o.str("path_bytes", &hex);
     }
@@ -37,7 +39,7 @@ fn push_row_json(out: &mut Vec<u8>, row: &SessionRow) {
         .str("updated_at", &updated)
         .opt_str("cwd", row.meta.cwd.as_deref())
         .opt_str("git_branch", row.meta.git_branch.as_deref())
-        .opt_str("source", row.meta.source.as_deref())
+        .opt_str("session_source", row.meta.source.as_deref())
         .opt_str("originator", row.meta.originator.as_deref())
         .opt_str("client", row.client())
         .opt_str("cli_version", row.meta.cli_version.as_deref())
@@ -45,6 +47,7 @@ fn push_row_json(out: &mut Vec<u8>, row: &SessionRow) {
         .bool("interactive", row.interactive)
         .bool("archived", row.archived)
         .opt_str("name", row.name.as_deref())
+        .str("title", row.title())
         .opt_str("first_user_message", row.first_user_message.as_deref())
         .str("preview", &row.preview)
         .opt_u64("user_messages", row.user_messages.map(u64::from))

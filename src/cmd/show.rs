@@ -141,9 +141,7 @@ pub fn run_show(
         Ok(store) => store,
         Err(_) if Path::new(&args.target).is_file() => {
             // A rollout path works without a store; fork parents are then not followed.
-            Store {
-                home: PathBuf::from("/nonexistent-codex-home"),
-            }
+            Store::codex(PathBuf::from("/nonexistent-codex-home"))
         }
         Err(e) => {
             say(err, &e);

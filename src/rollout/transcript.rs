@@ -21,6 +21,7 @@ use super::record::{Message, Meta, Record, Role, Shape, ToolCall, ToolDetail};
 use super::rules::Sources;
 use super::summary::ScanState;
 use super::text::clip;
+use crate::sources::Source;
 
 /// How much of a file to keep.
 #[derive(Debug, Clone, Copy)]
@@ -38,6 +39,8 @@ pub struct TranscriptOptions {
     pub pair_outputs: bool,
     /// Only records with an `ordinal` below this (a fork's view of its parent).
     pub ordinal_below: Option<u64>,
+    /// The agent that wrote the file.
+    pub source: Source,
 }
 
 impl TranscriptOptions {
@@ -50,6 +53,7 @@ impl TranscriptOptions {
             max_tool_output_bytes: None,
             pair_outputs: false,
             ordinal_below: None,
+            source: Source::Codex,
         }
     }
 }
@@ -62,6 +66,7 @@ impl Default for TranscriptOptions {
             max_tool_output_bytes: None,
             pair_outputs: true,
             ordinal_below: None,
+            source: Source::Codex,
         }
     }
 }
@@ -127,6 +132,7 @@ fn read_options(opts: &TranscriptOptions) -> ReadOptions {
         turns: true,
         max_tool_output_bytes: opts.max_tool_output_bytes,
         ordinal_below: opts.ordinal_below,
+        source: opts.source,
         ..ReadOptions::default()
     }
 }

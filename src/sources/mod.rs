@@ -46,6 +46,14 @@ impl Source {
             .find(|s| s.as_str().starts_with(&name) || (*s == Source::Claude && name == "cc"))
     }
 
+    /// The agent's name as people say it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Source::Codex => "Codex",
+            Source::Claude => "Claude Code",
+        }
+    }
+
     /// The one-letter mark on each row of the list.
     pub fn mark(self) -> char {
         match self {
