@@ -241,6 +241,10 @@ pub struct ListArgs {
     /// absolute; a folder: any file in it), newest first, with the change and when
     #[arg(long, value_name = "FILE", conflicts_with = "content")]
     pub file: Option<PathBuf>,
+
+    /// Only the sessions of this agent
+    #[arg(long, value_enum, value_name = "SOURCE")]
+    pub source: Option<crate::sources::Source>,
 }
 
 #[derive(Debug, Args)]

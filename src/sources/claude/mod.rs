@@ -1,6 +1,8 @@
 //! Claude Code's sessions: `<projects>/<project folder>/<session id>.jsonl`, read by the rules
 //! written in the README ("How sessions are read").
 
+pub mod command;
+pub mod open;
 pub mod walk;
 
 use std::ffi::OsStr;
