@@ -218,10 +218,14 @@ pub fn metadata_lines(row: &SessionRow) -> Vec<(String, String)> {
         lines.push(("created".into(), timefmt::format_short(created)));
     }
     lines.push(("updated".into(), timefmt::format_short(row.updated_ms)));
-    lines.push(("source".into(), row.source.name().to_owned()));
+    // The agent is named first: Claude Code always, codex with its version (as before there
+    // was another agent).
     let mut origin = Vec::new();
-    if let Some(v) = &row.meta.cli_version {
-        origin.push(format!("{} {v}", row.source.program()));
+    match (row.source, &row.meta.cli_version) {
+        (Source::Codex, Some(v)) => origin.push(format!("codex {v}")),
+        (Source::Codex, None) => {}
+        (Source::Claude, Some(v)) => origin.push(format!("Claude Code {v}")),
+        (Source::Claude, None) => origin.push("Claude Code".to_owned()),
     }
     if let Some(client) = row.client() {
         origin.push(client.to_owned());

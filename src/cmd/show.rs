@@ -285,7 +285,7 @@ fn show_streamed(
                 tools: false,
                 ..TranscriptOptions::default()
             };
-            let mut sink = |entry: &Entry| output::write_entry_json(out, entry);
+            let mut sink = |entry: &Entry| output::write_entry_json(out, file.source, entry);
             fork::stream_transcript(file, &state, &mut { shown.files }, &opts, &mut sink)
         }
         Streamed::Markdown { tools } => stream_markdown(shown, &state, tools, out),

@@ -98,7 +98,7 @@ impl Store {
             return walk_codex();
         };
         let ((mut files, mut issues), (claude_files, claude_issues)) =
-            rayon::join(walk_codex, || claude::walk(&projects, look));
+            rayon::join(walk_codex, || claude::walk::walk(&projects, look));
         issues.extend(claude_issues);
         if !claude_files.is_empty() {
             files.extend(claude_files);

@@ -268,7 +268,7 @@ fn walk_tree<'s>(
 /// codex `rollout-<time>-<uuid>.jsonl[.zst]`.
 pub fn source_of_name(path: &Path) -> Source {
     let name = path.file_name().map_or(&[][..], OsStr::as_encoded_bytes);
-    if crate::sources::claude::walk::is_session_name(name) {
+    if crate::sources::claude::names::is_session_name(name) {
         Source::Claude
     } else {
         Source::Codex

@@ -2,13 +2,12 @@
 //! written in the README ("How sessions are read").
 
 pub mod command;
+pub mod names;
 pub mod open;
 pub mod walk;
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
-
-pub use walk::walk;
 
 /// Claude Code's config folder: `--claude-home` (or the config file's `claude_home`), else
 /// `$CLAUDE_CONFIG_DIR` when set and non-empty, else `~/.claude`.

@@ -10,17 +10,10 @@ use std::path::Path;
 use rayon::iter::{IntoParallelIterator, ParallelIterator};
 use walkdir::WalkDir;
 
-use crate::session::is_uuid;
+use super::names::is_session_name;
 use crate::sources::Source;
 use crate::store::walk::RolloutFile;
 use crate::store::FileIssue;
-
-/// A file name that names a session: `<uuid>.jsonl`.
-pub fn is_session_name(name: &[u8]) -> bool {
-    name.strip_suffix(b".jsonl")
-        .and_then(|stem| std::str::from_utf8(stem).ok())
-        .is_some_and(is_uuid)
-}
 
 /// Every session file under `projects`, with its size and modification time when `look`.
 pub fn walk(projects: &Path, look: bool) -> (Vec<RolloutFile>, Vec<FileIssue>) {
