@@ -300,13 +300,19 @@ fn kind_label(row: &SessionRow) -> Option<String> {
 const CLAUDE_MARK: &str = "cc";
 
 /// The title column's text, the characters to highlight and its style: the session's name
-/// (bold), else its first message.
+/// (bold), else the title its agent gave it, else its first message.
 fn title(row: &SessionRow, marks: &Highlights, theme: &Theme) -> (String, Vec<usize>, Style) {
+    let given = |t: &Option<String>| t.as_ref().filter(|t| !t.trim().is_empty()).is_some();
     match &row.name {
         Some(n) if !n.trim().is_empty() => (
             sanitize::one_line(n),
             marks.fields[title::NAME].clone(),
             theme.title.add_modifier(Modifier::BOLD),
+        ),
+        _ if given(&row.auto_title) => (
+            title::field_text(row, title::NAME),
+            marks.fields[title::NAME].clone(),
+            theme.title,
         ),
         _ if row.preview.trim().is_empty() => ("(no message)".to_owned(), Vec::new(), theme.empty),
         _ => (
