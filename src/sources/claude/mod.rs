@@ -1,6 +1,7 @@
 //! Claude Code's sessions: `<projects>/<project folder>/<session id>.jsonl`, read by the rules
 //! written in the README ("How sessions are read").
 
+pub mod chain;
 pub mod command;
 pub mod names;
 pub mod open;
