@@ -54,6 +54,8 @@ struct Args {
     keep: bool,
     scale: f64,
     seed: u64,
+    /// Claude Code sessions in a store the benchmark generates.
+    claude: usize,
     warm_only: bool,
     /// Only the relevance figures.
     relevance: bool,
@@ -66,6 +68,7 @@ fn parse_args() -> Args {
         keep: false,
         scale: 1.0,
         seed: 1,
+        claude: 0,
         warm_only: false,
         relevance: false,
     };
@@ -78,6 +81,7 @@ fn parse_args() -> Args {
             "--keep" => a.keep = true,
             "--scale" => a.scale = v().parse().expect("--scale F"),
             "--seed" => a.seed = v().parse().expect("--seed N"),
+            "--claude" => a.claude = v().parse().expect("--claude N"),
             "--warm" => a.warm_only = true,
             "--relevance" => a.relevance = true,
             other => panic!("unknown argument {other}"),
@@ -381,6 +385,7 @@ fn setup(args: &Args, store_dir: &Path) -> Ctx {
             seed: args.seed,
             scale: args.scale,
             threads: THREADS,
+            claude: args.claude,
         };
         let (took, bytes) = time(|| gen::generate(store_dir, &opts).expect("generate the store"));
         println!(
