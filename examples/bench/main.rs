@@ -5,8 +5,10 @@
 //! `expected.jsonl`.
 //!
 //! `cargo run --release --example bench -- [--sessions 10000] [--store DIR] [--keep] [--scale F]
-//! [--warm] [--relevance]` (`--warm`: only the warm-start figures beside the walk-and-stat floor,
-//! on a store already generated; `--relevance`: only the content index and the relevance figures)
+//! [--claude N] [--warm] [--relevance]` (`--claude N`: that many Claude Code sessions beside the
+//! Codex ones in a store it generates, under `claude/`, which every picker run is pointed at;
+//! `--warm`: only the warm-start figures beside the walk-and-stat floor, on a store already
+//! generated; `--relevance`: only the content index and the relevance figures)
 
 mod check;
 #[path = "../common/mod.rs"]
@@ -22,6 +24,7 @@ mod relevance;
 mod remembered;
 mod rss;
 mod screen;
+mod sources;
 mod warm;
 mod whole_word;
 
@@ -184,6 +187,7 @@ fn run_list(bin: &Path, store: &Path, cache: Option<&Path>, extra: &[&str]) -> (
     cmd.args(["list", "--json", "--archived", "--codex-home"])
         .arg(store)
         .args(extra);
+    sources::point(&mut cmd, store);
     match cache {
         Some(dir) => cmd.env("XDG_CACHE_HOME", dir),
         None => cmd.arg("--no-cache"),
@@ -338,7 +342,7 @@ fn main() {
 fn warm_only(store_dir: &Path) {
     let home = store_dir.canonicalize().expect("a generated store");
     let expected = gen::read_expected(&home).expect("expected.jsonl");
-    let store = Store::codex(home);
+    let store = sources::store(home);
     let bin = release_binary();
     let scratch = tempfile_dir();
     let list_cache = scratch.join("list-cache");
@@ -397,7 +401,7 @@ fn setup(args: &Args, store_dir: &Path) -> Ctx {
     }
     let store_dir = store_dir.canonicalize().expect("store folder");
     let expected = gen::read_expected(&store_dir).expect("expected.jsonl");
-    let store = Store::codex(store_dir);
+    let store = sources::store(store_dir);
     let (files, _) = store.files(true);
     let total_bytes: u64 = files.iter().map(|f| f.size).sum();
     println!(

@@ -86,7 +86,7 @@ impl ClaudeWriter<'_> {
         match name {
             "Bash" => self.bash_result(&call, out_len, failed),
             "Read" => self.read_result(&call, &path_esc, out_len),
-            _ => self.edit_result(&call, &path, &path_esc, &input, name, failed, out_len),
+            _ => self.edit_result(&call, &path, &input, name, failed, out_len),
         }
     }
 
@@ -128,17 +128,18 @@ impl ClaudeWriter<'_> {
     }
 
     /// An Edit or a Write: applied (the file counts as changed) or, when `failed`, not.
-    #[allow(clippy::too_many_arguments)]
     fn edit_result(
         &mut self,
         call: &str,
         path: &str,
-        path_esc: &str,
         input: &str,
         name: &str,
         failed: bool,
         n: usize,
     ) {
+        let mut esc = Vec::new();
+        super::gen::escape_into(&mut esc, path);
+        let path_esc = String::from_utf8(esc).expect("utf-8");
         if failed {
             let text = "<tool_use_error>String to replace not found in file.</tool_use_error>";
             let result = "\"Error: String to replace not found in file.\"";
