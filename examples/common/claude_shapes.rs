@@ -55,6 +55,8 @@ pub(crate) struct ClaudeWriter<'a> {
     pub(crate) tally: Tally,
     /// The current model response: its id, its usage, whether it held text yet.
     message: Option<(String, Usage, bool)>,
+    /// The `promptId` of the current prompt, on every user row until the next.
+    prompt_id: String,
 }
 
 impl<'a> ClaudeWriter<'a> {
@@ -73,6 +75,7 @@ impl<'a> ClaudeWriter<'a> {
             row_start: 0,
             tally: Tally::default(),
             message: None,
+            prompt_id: String::new(),
         }
     }
 
@@ -216,8 +219,11 @@ impl<'a> ClaudeWriter<'a> {
     /// A user row whose content is `content` (already JSON); `extra` are fields after `uuid`.
     pub(crate) fn user_row(&mut self, content: &str, flags: &str, extra: &str) {
         let uuid = self.chained();
-        let prompt_id = self.uuid();
+        if self.prompt_id.is_empty() {
+            self.prompt_id = self.uuid();
+        }
         let ts = self.ts();
+        let prompt_id = self.prompt_id.clone();
         self.raw(&format!(
             ",\"promptId\":\"{prompt_id}\",\"type\":\"user\",\"message\":{{\"role\":\"user\",\"content\":{content}}}{flags},\"uuid\":\"{uuid}\",\"timestamp\":\"{ts}\"{extra}"
         ));
@@ -235,12 +241,13 @@ impl<'a> ClaudeWriter<'a> {
             format!("\"{content}\"")
         };
         let (mode, source, origin) = if self.plan.interactive {
-            ("auto", "typed", "human")
+            ("\"auto\",\"origin\":{\"kind\":\"human\"}", "typed", "human")
         } else {
-            ("default", "sdk", "sdk")
+            ("\"default\"", "sdk", "sdk")
         };
+        self.prompt_id = self.uuid();
         let sent = self.now_ms;
-        let extra = format!(",\"permissionMode\":\"{mode}\",\"promptSource\":\"{source}\",\"sentAtMs\":{sent},\"rowSource\":\"local\",\"turnOrigin\":\"{origin}\",\"turnPosition\":{{\"promptIndex\":0,\"turnIndex\":{}}}", self.tally.users + 1);
+        let extra = format!(",\"permissionMode\":{mode},\"promptSource\":\"{source}\",\"sentAtMs\":{sent},\"rowSource\":\"local\",\"turnOrigin\":\"{origin}\",\"turnPosition\":{{\"promptIndex\":0,\"turnIndex\":{}}}", self.tally.users + 1);
         self.user_row(&content, "", &extra);
         self.tally.users += 1;
         if self.tally.first_user.is_none() {

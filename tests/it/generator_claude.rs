@@ -141,6 +141,21 @@ fn claude_part_has_the_recorded_shapes() {
             .count()
     };
     assert!(beside("agent-") > 0, "a subagent's transcript");
+    for f in walkdir::WalkDir::new(dir.path().join("claude"))
+        .into_iter()
+        .flatten()
+    {
+        let p = f.path();
+        if p.to_string_lossy().contains("/subagents/")
+            && p.extension().is_some_and(|x| x == "jsonl")
+        {
+            assert!(
+                rows(p).iter().all(|r| r["isSidechain"] != false),
+                "{}",
+                p.display()
+            );
+        }
+    }
     assert!(beside("custom-title.json") > 0, "a title file");
 }
 
