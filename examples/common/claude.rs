@@ -7,8 +7,13 @@
 //! `custom-title` rows, and for some `<id>/custom-title.json`), resumed (a new process's
 //! attachments again), compacted, or start a background subagent (`<id>/subagents/agent-*.jsonl`
 //! and its `.meta.json`); a few are forks of an earlier print-mode session (its rows copied
-//! under the fork's id). Each session's expectations are what a correct reader reports: for a
-//! fork, its own part alone.
+//! under the fork's id). Each session's expectations (in `expected.jsonl`, after the Codex ones,
+//! their paths under `claude/`) are what a correct reader reports, for a fork of its own part
+//! alone: the first human prompt and the number of them (not tool results, meta rows, the
+//! compaction's summary, slash commands and their output, task notifications), the responses
+//! (by `message.id`) holding text, every edit or write that applied (absolute paths), and each
+//! response's usage once (input, cache creation, cache read and output tokens summed). A
+//! session forked from holds its fork's copy of its deep phrase too: it has none to check.
 
 use std::fs;
 use std::io::{self, Write};
