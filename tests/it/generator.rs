@@ -11,6 +11,7 @@ pub fn small_store(dir: &Path, sessions: usize, seed: u64) {
         seed,
         scale: 0.02,
         threads: 2,
+        claude: 0,
     };
     gen::generate(dir, &opts).expect("generate");
 }
