@@ -1,6 +1,9 @@
-//! `gen_store`: write a realistic synthetic Codex store (see `common/gen.rs`).
+//! `gen_store`: write a realistic synthetic Codex store (see `common/gen.rs`), and with
+//! `--claude N` a Claude Code part of N sessions under `DIR/claude` (the folder to give the
+//! picker as `--claude-home`; see `common/claude.rs`).
 //!
-//! `cargo run --release --example gen_store -- --sessions 10000 --out DIR [--seed N] [--scale F]`
+//! `cargo run --release --example gen_store -- --sessions 10000 --out DIR [--claude N]
+//! [--seed N] [--scale F]`
 
 mod common;
 
@@ -20,6 +23,7 @@ fn main() {
             "--sessions" => {
                 opts.sessions = value().parse().unwrap_or_else(|_| usage("--sessions N"));
             }
+            "--claude" => opts.claude = value().parse().unwrap_or_else(|_| usage("--claude N")),
             "--seed" => opts.seed = value().parse().unwrap_or_else(|_| usage("--seed N")),
             "--scale" => opts.scale = value().parse().unwrap_or_else(|_| usage("--scale F")),
             "--threads" => opts.threads = value().parse().unwrap_or_else(|_| usage("--threads N")),
@@ -34,8 +38,9 @@ fn main() {
     let started = Instant::now();
     match common::gen::generate(&out, &opts) {
         Ok(bytes) => println!(
-            "wrote {} sessions, {:.2} GB, to {} in {:.1} s",
+            "wrote {} Codex and {} Claude Code sessions, {:.2} GB, to {} in {:.1} s",
             opts.sessions,
+            opts.claude,
             bytes as f64 / 1e9,
             out.display(),
             started.elapsed().as_secs_f64()
@@ -48,6 +53,6 @@ fn main() {
 }
 
 fn usage(msg: &str) -> ! {
-    eprintln!("gen_store: {msg}\nusage: gen_store --sessions N --out DIR [--seed N] [--scale F] [--threads N]");
+    eprintln!("gen_store: {msg}\nusage: gen_store --sessions N --out DIR [--claude N] [--seed N] [--scale F] [--threads N]");
     std::process::exit(2);
 }

@@ -34,8 +34,13 @@ pub struct StoreArgs {
     #[arg(long, value_name = "DIR", global = true)]
     pub codex_home: Option<PathBuf>,
 
+    /// Claude Code's config folder, whose projects/ holds its sessions (default: the config
+    /// file's claude_home, else $CLAUDE_CONFIG_DIR, else ~/.claude)
+    #[arg(long, value_name = "DIR", global = true)]
+    pub claude_home: Option<PathBuf>,
+
     /// Use the built-in demo store instead of a Codex home
-    #[arg(long, global = true, conflicts_with = "codex_home")]
+    #[arg(long, global = true, conflicts_with_all = ["codex_home", "claude_home"])]
     pub demo: bool,
 
     /// Name every skipped file and line problem on stderr
@@ -55,7 +60,15 @@ impl StoreArgs {
     /// The store the flags name (`--demo`, `--codex-home`, else the environment's), or why
     /// there is none.
     pub fn resolve(&self) -> Result<Store, StoreError> {
-        store::resolve(self.codex_home.as_deref(), self.demo)
+        let claude_home = self.claude_home.clone().or_else(|| {
+            let file = crate::config::path()?;
+            crate::config::load(&file).ok()??.claude_home
+        });
+        store::resolve(
+            self.codex_home.as_deref(),
+            claude_home.as_deref(),
+            self.demo,
+        )
     }
 
     /// Where the caches are: the user's cache folder, none with `--no-cache`.
@@ -228,6 +241,10 @@ pub struct ListArgs {
     /// absolute; a folder: any file in it), newest first, with the change and when
     #[arg(long, value_name = "FILE", conflicts_with = "content")]
     pub file: Option<PathBuf>,
+
+    /// Only the sessions of this agent
+    #[arg(long, value_enum, value_name = "SOURCE")]
+    pub source: Option<crate::sources::Source>,
 }
 
 #[derive(Debug, Args)]

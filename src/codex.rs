@@ -275,6 +275,16 @@ impl Codex {
 
 /// `$CODEX_PICKER_CODEX` when set and non-empty, else `codex` found on `path`.
 pub fn program(chosen: Option<OsString>, path: Option<OsString>) -> Option<PathBuf> {
+    program_named("codex", chosen, path)
+}
+
+/// `chosen` (a path, or a name looked up on `path`) when set and non-empty, else `name` found
+/// on `path`.
+pub fn program_named(
+    name: &str,
+    chosen: Option<OsString>,
+    path: Option<OsString>,
+) -> Option<PathBuf> {
     if let Some(chosen) = chosen.filter(|c| !c.is_empty()) {
         let chosen = PathBuf::from(chosen);
         if chosen.components().count() > 1 {
@@ -282,7 +292,7 @@ pub fn program(chosen: Option<OsString>, path: Option<OsString>) -> Option<PathB
         }
         return on_path(chosen.as_os_str(), path?);
     }
-    on_path("codex".as_ref(), path?)
+    on_path(name.as_ref(), path?)
 }
 
 fn on_path(name: &std::ffi::OsStr, path: OsString) -> Option<PathBuf> {

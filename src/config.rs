@@ -88,6 +88,10 @@ pub struct FileConfig {
     pub theme: Option<ThemeName>,
     /// `full`, rows below the prompt (`20`) or a share of the terminal (`"40%"`).
     pub height: Option<Height>,
+    /// Claude Code's config folder (the one holding `projects/`), as `--claude-home` gives it.
+    pub claude_home: Option<PathBuf>,
+    /// Passed to `claude --resume` after the session id (and to a fork's command).
+    pub claude_resume_args: Option<Vec<String>>,
     /// The `[keys]` table: actions given other keys (set by [`parse`] from `keys_read`).
     #[serde(skip)]
     pub keys: Option<KeyBindings>,
@@ -248,6 +252,8 @@ pub struct Settings {
     pub show_exec: bool,
     pub show_archived: bool,
     pub resume_args: Vec<String>,
+    /// Passed to `claude --resume` after the session id.
+    pub claude_resume_args: Vec<String>,
     pub theme: ThemeName,
     pub prices: Prices,
     pub height: Height,
@@ -266,6 +272,7 @@ impl Default for Settings {
             show_exec: true,
             show_archived: false,
             resume_args: Vec::new(),
+            claude_resume_args: Vec::new(),
             theme: ThemeName::Dark,
             prices: Prices::new(),
             height: Height::Full,
@@ -366,6 +373,9 @@ pub fn merge(file: FileConfig, flags: Flags) -> Settings {
         } else {
             flags.resume_args
         },
+        claude_resume_args: file
+            .claude_resume_args
+            .unwrap_or(default.claude_resume_args),
         theme: flags.theme.or(file.theme).unwrap_or(default.theme),
         prices: file.prices.unwrap_or(default.prices),
         height: flags.height.or(file.height).unwrap_or(default.height),

@@ -59,6 +59,8 @@ show_exec = false
 show_archived = true
 theme = "light"
 height = "40%"
+claude_home = "/home/u/.claude-work"
+claude_resume_args = ["--model", "opus"]
 
 [keys]
 copy-id = "alt-c"
@@ -83,6 +85,8 @@ output = 10
             show_archived: Some(true),
             theme: Some(ThemeName::Light),
             height: Some(Height::Percent(40)),
+            claude_home: Some("/home/u/.claude-work".into()),
+            claude_resume_args: Some(strings(&["--model", "opus"])),
             keys: Some(KeyBindings(vec![
                 binding(false, "copy-id", &["alt-c"], text, "copy-id ="),
                 binding(
@@ -266,6 +270,7 @@ fn without_file_or_flags_the_defaults_hold() {
             show_exec: true,
             show_archived: false,
             resume_args: Vec::new(),
+            claude_resume_args: Vec::new(),
             theme: ThemeName::Dark,
             height: Height::Full,
             keys: KeyBindings::default(),
@@ -278,7 +283,8 @@ fn without_file_or_flags_the_defaults_hold() {
 fn the_file_overrides_the_defaults() {
     let f = file(
         "resume_args = [\"--model\", \"o3\"]\nscope = \"all\"\nsort = \"created\"\n\
-         show_exec = false\nshow_archived = true\ntheme = \"light\"\nheight = 15\n",
+         show_exec = false\nshow_archived = true\ntheme = \"light\"\nheight = 15\n\
+         claude_resume_args = [\"--model\", \"opus\"]\n",
     );
     assert_eq!(
         merge(f, Flags::default()),
@@ -288,6 +294,7 @@ fn the_file_overrides_the_defaults() {
             show_exec: false,
             show_archived: true,
             resume_args: strings(&["--model", "o3"]),
+            claude_resume_args: strings(&["--model", "opus"]),
             theme: ThemeName::Light,
             height: Height::Rows(15),
             keys: KeyBindings::default(),

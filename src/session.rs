@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use crate::rollout::record::Meta;
 use crate::rollout::usage::Usage;
+use crate::sources::Source;
 use crate::timefmt::{self, Millis};
 
 /// One session, as listed.
@@ -15,6 +16,9 @@ use crate::timefmt::{self, Millis};
 pub struct SessionRow {
     pub id: String,
     pub path: PathBuf,
+    /// The agent that wrote the session.
+    #[serde(default)]
+    pub source: Source,
     /// The file's first `session_meta` as written (`timestamp` in UTC). Its `id` is moved to
     /// [`Self::id`] when the row is made, so it is `None` here.
     pub meta: Meta,
@@ -25,6 +29,10 @@ pub struct SessionRow {
     pub interactive: bool,
     pub archived: bool,
     pub name: Option<String>,
+    /// A title the agent gave the session itself (Claude Code's `ai-title` or `summary`), shown
+    /// when it has no name; `None` for Codex's sessions.
+    #[serde(default)]
+    pub auto_title: Option<String>,
     /// The first real user message, exactly as written; `None` when the session has none.
     pub first_user_message: Option<String>,
     /// `first_user_message` on one line (IDE wrapper stripped, white space collapsed).
@@ -42,12 +50,14 @@ pub struct SessionRow {
 }
 
 impl SessionRow {
-    /// The title shown in lists: the name when set, else the preview.
+    /// The title shown in lists: the name when set, else the automatic title its agent gave
+    /// it (Claude Code's), else the preview.
     pub fn title(&self) -> &str {
-        match &self.name {
-            Some(name) if !name.trim().is_empty() => name,
-            _ => &self.preview,
-        }
+        [&self.name, &self.auto_title]
+            .into_iter()
+            .flatten()
+            .find(|t| !t.trim().is_empty())
+            .map_or(&self.preview, |t| t)
     }
 
     /// The client that wrote the session: `tui`, `exec`, `vscode`, ... from `originator`
@@ -208,9 +218,14 @@ pub fn metadata_lines(row: &SessionRow) -> Vec<(String, String)> {
         lines.push(("created".into(), timefmt::format_short(created)));
     }
     lines.push(("updated".into(), timefmt::format_short(row.updated_ms)));
+    // The agent is named first: Claude Code always, codex with its version (as before there
+    // was another agent).
     let mut origin = Vec::new();
-    if let Some(v) = &row.meta.cli_version {
-        origin.push(format!("codex {v}"));
+    match (row.source, &row.meta.cli_version) {
+        (Source::Codex, Some(v)) => origin.push(format!("codex {v}")),
+        (Source::Codex, None) => {}
+        (Source::Claude, Some(v)) => origin.push(format!("Claude Code {v}")),
+        (Source::Claude, None) => origin.push("Claude Code".to_owned()),
     }
     if let Some(client) = row.client() {
         origin.push(client.to_owned());

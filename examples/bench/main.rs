@@ -5,8 +5,10 @@
 //! `expected.jsonl`.
 //!
 //! `cargo run --release --example bench -- [--sessions 10000] [--store DIR] [--keep] [--scale F]
-//! [--warm] [--relevance]` (`--warm`: only the warm-start figures beside the walk-and-stat floor,
-//! on a store already generated; `--relevance`: only the content index and the relevance figures)
+//! [--claude N] [--warm] [--relevance]` (`--claude N`: that many Claude Code sessions beside the
+//! Codex ones in a store it generates, under `claude/`, which every picker run is pointed at;
+//! `--warm`: only the warm-start figures beside the walk-and-stat floor, on a store already
+//! generated; `--relevance`: only the content index and the relevance figures)
 
 mod check;
 #[path = "../common/mod.rs"]
@@ -22,6 +24,7 @@ mod relevance;
 mod remembered;
 mod rss;
 mod screen;
+mod sources;
 mod warm;
 mod whole_word;
 
@@ -54,6 +57,8 @@ struct Args {
     keep: bool,
     scale: f64,
     seed: u64,
+    /// Claude Code sessions in a store the benchmark generates.
+    claude: usize,
     warm_only: bool,
     /// Only the relevance figures.
     relevance: bool,
@@ -66,6 +71,7 @@ fn parse_args() -> Args {
         keep: false,
         scale: 1.0,
         seed: 1,
+        claude: 0,
         warm_only: false,
         relevance: false,
     };
@@ -78,6 +84,7 @@ fn parse_args() -> Args {
             "--keep" => a.keep = true,
             "--scale" => a.scale = v().parse().expect("--scale F"),
             "--seed" => a.seed = v().parse().expect("--seed N"),
+            "--claude" => a.claude = v().parse().expect("--claude N"),
             "--warm" => a.warm_only = true,
             "--relevance" => a.relevance = true,
             other => panic!("unknown argument {other}"),
@@ -180,6 +187,7 @@ fn run_list(bin: &Path, store: &Path, cache: Option<&Path>, extra: &[&str]) -> (
     cmd.args(["list", "--json", "--archived", "--codex-home"])
         .arg(store)
         .args(extra);
+    sources::point(&mut cmd, store);
     match cache {
         Some(dir) => cmd.env("XDG_CACHE_HOME", dir),
         None => cmd.arg("--no-cache"),
@@ -334,7 +342,7 @@ fn main() {
 fn warm_only(store_dir: &Path) {
     let home = store_dir.canonicalize().expect("a generated store");
     let expected = gen::read_expected(&home).expect("expected.jsonl");
-    let store = Store { home };
+    let store = sources::store(home);
     let bin = release_binary();
     let scratch = tempfile_dir();
     let list_cache = scratch.join("list-cache");
@@ -381,6 +389,7 @@ fn setup(args: &Args, store_dir: &Path) -> Ctx {
             seed: args.seed,
             scale: args.scale,
             threads: THREADS,
+            claude: args.claude,
         };
         let (took, bytes) = time(|| gen::generate(store_dir, &opts).expect("generate the store"));
         println!(
@@ -392,7 +401,7 @@ fn setup(args: &Args, store_dir: &Path) -> Ctx {
     }
     let store_dir = store_dir.canonicalize().expect("store folder");
     let expected = gen::read_expected(&store_dir).expect("expected.jsonl");
-    let store = Store { home: store_dir };
+    let store = sources::store(store_dir);
     let (files, _) = store.files(true);
     let total_bytes: u64 = files.iter().map(|f| f.size).sum();
     println!(

@@ -89,9 +89,7 @@ fn open(store: &Store, file: &RolloutFile) -> Opened {
 pub fn probe(store: &Path, file: &Path) {
     // As the picker sets it.
     codex_picker::memory::return_freed_memory_promptly();
-    let store = Store {
-        home: store.to_path_buf(),
-    };
+    let store = super::sources::store(store.to_path_buf());
     let file = RolloutFile::at(file).expect("the file");
     let opened = open(&store, &file);
     println!(

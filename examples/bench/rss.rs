@@ -9,7 +9,6 @@ use std::sync::Arc;
 
 use codex_picker::session::SessionRow;
 use codex_picker::store::CacheSetup;
-use codex_picker::store::Store;
 use codex_picker::workers::indexer::{self, Event, IndexOptions};
 
 /// The picker's work in a process of its own: the indexer with the content phase (its cache in
@@ -20,9 +19,7 @@ pub fn probe(store: &Path, cache: &Path, threads: usize) {
     codex_picker::memory::small_pages();
     codex_picker::memory::return_freed_memory_promptly();
     let rx = indexer::spawn(
-        Store {
-            home: store.to_path_buf(),
-        },
+        super::sources::store(store.to_path_buf()),
         IndexOptions {
             threads,
             ..IndexOptions::default()

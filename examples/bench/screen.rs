@@ -64,8 +64,9 @@ pub fn shown(
     }
     let mut times = Vec::new();
     for _ in 0..runs {
+        let (claude_env, claude_args) = super::sources::shell(store);
         let mut cmd = format!(
-            "exec {} --no-config --codex-home '{}' {args}",
+            "{claude_env} exec {} --no-config --codex-home '{}' {claude_args} {args}",
             bin.display(),
             store.display()
         );

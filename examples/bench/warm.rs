@@ -35,8 +35,9 @@ pub fn figures(
         .expect("a plain session")
         .path;
     let pool = codex_picker::store::engine::pool(THREADS, false).expect("threads");
+    let claude = super::sources::claude_home(&store.home);
     for _ in 0..rounds {
-        floors.push(time(|| floor::walk_and_stat(&store.home, THREADS)).0);
+        floors.push(time(|| floor::walk_and_stat(&store.home, &claude, THREADS)).0);
         walks.push(time(|| pool.install(|| store.files(true))).0);
         let still = run_list(bin, &store.home, Some(cache), &[]);
         touch(&touched);
@@ -48,7 +49,7 @@ pub fn figures(
     let (floor, walk, list) = (median(floors), median(walks), median(lists));
     t.row(
         &format!(
-            "walk-and-stat floor (every folder listed, every rollout stat'ed, {THREADS} threads)"
+            "walk-and-stat floor (every folder listed, every session file stat'ed, {THREADS} threads)"
         ),
         floor,
         None,

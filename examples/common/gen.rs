@@ -30,6 +30,8 @@ pub struct GenOptions {
     /// Size multiplier: 1.0 gives a median of about 150 KB and about 500 KB mean per session.
     pub scale: f64,
     pub threads: usize,
+    /// Claude Code sessions written under `claude/` beside the Codex store (`claude.rs`).
+    pub claude: usize,
 }
 
 impl Default for GenOptions {
@@ -39,6 +41,7 @@ impl Default for GenOptions {
             seed: 1,
             scale: 1.0,
             threads: 2,
+            claude: 0,
         }
     }
 }
@@ -512,7 +515,8 @@ fn generate_one(
     Ok((expected, buf))
 }
 
-/// Generate a store under `out` (which should be empty or absent); returns total bytes written.
+/// Generate a store under `out` (which should be empty or absent), and its Claude Code part
+/// under `out/claude` when `opts.claude` asks for one; returns total bytes written.
 pub fn generate(out: &Path, opts: &GenOptions) -> io::Result<u64> {
     fs::create_dir_all(out.join("sessions"))?;
     fs::create_dir_all(out.join("archived_sessions"))?;
@@ -546,6 +550,10 @@ pub fn generate(out: &Path, opts: &GenOptions) -> io::Result<u64> {
     if let Some(e) = failure.into_inner().expect("failure") {
         return Err(e);
     }
+    let claude = match opts.claude {
+        0 => Vec::new(),
+        _ => super::claude::generate(out, opts, &pools)?,
+    };
     let mut expected = io::BufWriter::new(fs::File::create(out.join("expected.jsonl"))?);
     let mut names = io::BufWriter::new(fs::File::create(out.join("session_index.jsonl"))?);
     for (plan, e) in plans.iter().zip(results.into_inner().expect("results")) {
@@ -561,6 +569,10 @@ pub fn generate(out: &Path, opts: &GenOptions) -> io::Result<u64> {
                 fmt_ts(plan.created_ms)
             )?;
         }
+    }
+    for e in &claude {
+        serde_json::to_writer(&mut expected, e)?;
+        expected.write_all(b"\n")?;
     }
     expected.flush()?;
     names.flush()?;

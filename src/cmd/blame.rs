@@ -158,6 +158,7 @@ fn added_in(row: &SessionRow, path: &str, text: &str) -> Result<Option<Option<St
     let reader = store::open::open_at(&file.path, file.compressed, 0).map_err(|e| e.to_string())?;
     let opts = ReadOptions {
         usage: true,
+        source: file.source,
         ..ReadOptions::default()
     };
     let mut records = Records::new(reader, opts, Resume::start());

@@ -36,12 +36,13 @@ pub fn run_list(
         }
     };
     // Which sessions another codex has open: read once, when the rows are written.
-    let locks = store::locks::read(&store.home);
+    let locks = store::locks::read(&store);
     // Every session as JSON: unchanged sessions are written as the cache kept them.
     let whole_json = args.json
         && args.cwd.is_none()
         && args.content.is_none()
         && args.file.is_none()
+        && args.source.is_none()
         && !store_args.verbose;
     // With `--content` the content index taps the run: the sessions it wants are read whole
     // once, for their rows and their messages.
@@ -73,6 +74,9 @@ pub fn run_list(
     }
     report(err, &issues);
     report_rows(err, &rows, store_args.verbose);
+    if let Some(source) = args.source {
+        rows.retain(|r| r.source == source);
+    }
     if let Some(dir) = &args.cwd {
         let dir = normalise_dir(dir);
         rows.retain(|r| {
@@ -208,6 +212,8 @@ fn json_lines(store: &Store) -> Lines {
     let probe = SessionRow {
         id: "0199aaaa-bbbb-7ccc-8ddd-eeeeeeeeeeee".into(),
         path: PathBuf::from("/s/rollout-x.jsonl"),
+        source: crate::sources::Source::Claude,
+        auto_title: Some("t".into()),
         meta: Meta {
             id: None,
             timestamp: Some("2026-01-01T00:00:00.000Z".into()),

@@ -13,6 +13,7 @@ use crate::rollout::transcript::Entry;
 use crate::rollout::usage::Usage;
 use crate::sanitize;
 use crate::session::{self, SessionRow};
+use crate::sources::Source;
 use crate::store::locks::Snapshot;
 use crate::textwidth::{fit, truncate, truncate_left, width};
 use crate::timefmt::{self, Millis};
@@ -29,7 +30,9 @@ fn push_row_json(out: &mut Vec<u8>, row: &SessionRow) {
     let mut updated = String::with_capacity(24);
     timefmt::push_rfc3339(&mut updated, row.updated_ms);
     let mut o = json_out::Object::new(out);
-    o.str("id", &row.id).str("path", &path_text(&row.path));
+    o.str("id", &row.id)
+        .str("source", row.source.as_str())
+        .str("path", &path_text(&row.path));
     if let Some(hex) = path_hex(&row.path) {
         o.str("path_bytes", &hex);
     }
@@ -37,7 +40,7 @@ fn push_row_json(out: &mut Vec<u8>, row: &SessionRow) {
         .str("updated_at", &updated)
         .opt_str("cwd", row.meta.cwd.as_deref())
         .opt_str("git_branch", row.meta.git_branch.as_deref())
-        .opt_str("source", row.meta.source.as_deref())
+        .opt_str("session_source", row.meta.source.as_deref())
         .opt_str("originator", row.meta.originator.as_deref())
         .opt_str("client", row.client())
         .opt_str("cli_version", row.meta.cli_version.as_deref())
@@ -45,6 +48,7 @@ fn push_row_json(out: &mut Vec<u8>, row: &SessionRow) {
         .bool("interactive", row.interactive)
         .bool("archived", row.archived)
         .opt_str("name", row.name.as_deref())
+        .str("title", row.title())
         .opt_str("first_user_message", row.first_user_message.as_deref())
         .str("preview", &row.preview)
         .opt_u64("user_messages", row.user_messages.map(u64::from))
@@ -314,14 +318,20 @@ impl Table {
 
 #[derive(Serialize)]
 struct MessageJson<'a> {
+    source: &'a str,
     role: &'a str,
     text: &'a str,
     shape: &'a str,
     phase: Option<&'a str>,
 }
 
-/// One message entry as a JSON line (tool entries print nothing): exact text, controls escaped.
-pub(crate) fn write_entry_json(out: &mut dyn Write, entry: &Entry) -> io::Result<()> {
+/// One message entry of a session of `source` as a JSON line (tool entries print nothing):
+/// exact text, controls escaped.
+pub(crate) fn write_entry_json(
+    out: &mut dyn Write,
+    source: Source,
+    entry: &Entry,
+) -> io::Result<()> {
     if let Entry::Message {
         role,
         text,
@@ -331,6 +341,7 @@ pub(crate) fn write_entry_json(out: &mut dyn Write, entry: &Entry) -> io::Result
     } = entry
     {
         let json = MessageJson {
+            source: source.as_str(),
             role: role.as_str(),
             text,
             shape: shape.as_str(),
@@ -353,12 +364,13 @@ mod tests {
     #[derive(Serialize)]
     struct RowJson<'a> {
         id: &'a str,
+        source: &'a str,
         path: &'a str,
         created_at: Option<&'a str>,
         updated_at: String,
         cwd: Option<&'a str>,
         git_branch: Option<&'a str>,
-        source: Option<&'a str>,
+        session_source: Option<&'a str>,
         originator: Option<&'a str>,
         client: Option<&'a str>,
         cli_version: Option<&'a str>,
@@ -366,6 +378,7 @@ mod tests {
         interactive: bool,
         archived: bool,
         name: Option<&'a str>,
+        title: &'a str,
         first_user_message: Option<&'a str>,
         preview: &'a str,
         user_messages: Option<u32>,
@@ -399,12 +412,13 @@ mod tests {
         let path = row.path.to_string_lossy();
         sanitize::json_string(&RowJson {
             id: &row.id,
+            source: row.source.as_str(),
             path: &path,
             created_at: row.meta.timestamp.as_deref(),
             updated_at: timefmt::format_rfc3339(row.updated_ms),
             cwd: row.meta.cwd.as_deref(),
             git_branch: row.meta.git_branch.as_deref(),
-            source: row.meta.source.as_deref(),
+            session_source: row.meta.source.as_deref(),
             originator: row.meta.originator.as_deref(),
             client: row.client(),
             cli_version: row.meta.cli_version.as_deref(),
@@ -412,6 +426,7 @@ mod tests {
             interactive: row.interactive,
             archived: row.archived,
             name: row.name.as_deref(),
+            title: row.title(),
             first_user_message: row.first_user_message.as_deref(),
             preview: &row.preview,
             user_messages: row.user_messages,
@@ -499,7 +514,13 @@ mod tests {
         };
         let mut untold = full.clone();
         untold.usage = Some(Box::default());
-        for row in [full, untold, SessionRow::default()] {
+        let claude = SessionRow {
+            source: Source::Claude,
+            name: None,
+            auto_title: Some(format!("titled {hostile}")),
+            ..full.clone()
+        };
+        for row in [full, untold, claude, SessionRow::default()] {
             assert_eq!(row_json(&row), oracle(&row));
         }
     }

@@ -141,9 +141,7 @@ pub fn run_show(
         Ok(store) => store,
         Err(_) if Path::new(&args.target).is_file() => {
             // A rollout path works without a store; fork parents are then not followed.
-            Store {
-                home: PathBuf::from("/nonexistent-codex-home"),
-            }
+            Store::codex(PathBuf::from("/nonexistent-codex-home"))
         }
         Err(e) => {
             say(err, &e);
@@ -287,7 +285,7 @@ fn show_streamed(
                 tools: false,
                 ..TranscriptOptions::default()
             };
-            let mut sink = |entry: &Entry| output::write_entry_json(out, entry);
+            let mut sink = |entry: &Entry| output::write_entry_json(out, file.source, entry);
             fork::stream_transcript(file, &state, &mut { shown.files }, &opts, &mut sink)
         }
         Streamed::Markdown { tools } => stream_markdown(shown, &state, tools, out),

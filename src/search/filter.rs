@@ -4,10 +4,13 @@
 //! `date:today`, `date:yesterday`, `date:<2w` (within the last two weeks; `h`, `d`, `w`, `m`
 //! for 30 days, `y`), `date:>3d` (older than that), `date:>2026-10-01`, `date:<2026-10-01`, or
 //! a year, month or day (`date:2026`, `date:2026-11`, `date:2026-11-30`). Days are UTC days.
+//! `source:claude` / `source:codex` keeps the sessions of that agent (a start of its name
+//! will do: `source:cl`).
 //!
 //! Pure: the query comes in with the time it is read at; what is left of it is searched.
 
 use crate::session::SessionRow;
+use crate::sources::Source;
 use crate::timefmt::{parse_rfc3339, Millis};
 
 const DAY_MS: Millis = 86_400_000;
@@ -20,6 +23,8 @@ pub struct QueryFilters {
     files: Vec<String>,
     /// Updated time at least `.0` and before `.1`.
     dates: Vec<(Millis, Millis)>,
+    /// The agents that wrote the session (any of them; empty: every agent).
+    sources: Vec<Source>,
 }
 
 /// A filter that cannot be read.
@@ -30,6 +35,8 @@ pub enum FilterError {
     Empty { key: String },
     #[error("date:{value} is not a date ({DATE_FORMS})")]
     NotADate { value: String },
+    #[error("source:{value} is not a source (codex, claude)")]
+    NotASource { value: String },
 }
 
 /// A query split into its filters and the words left to search.
@@ -47,6 +54,7 @@ impl QueryFilters {
             && self.branches.is_empty()
             && self.files.is_empty()
             && self.dates.is_empty()
+            && self.sources.is_empty()
     }
 
     /// Whether `row` passes every filter (folders, branches and changed files: any case, any
@@ -69,6 +77,7 @@ impl QueryFilters {
                 .dates
                 .iter()
                 .all(|&(from, to)| (from..to).contains(&row.updated_ms))
+            && (self.sources.is_empty() || self.sources.contains(&row.source))
     }
 }
 
@@ -86,6 +95,7 @@ pub fn split(text: &str, now: Millis) -> Split {
             "branch" => non_empty(key, value).map(|v| out.filters.branches.push(v)),
             "file" => non_empty(key, value).map(|v| out.filters.files.push(v)),
             "date" => date(value, now).map(|r| out.filters.dates.push(r)),
+            "source" | "src" => source(value).map(|s| out.filters.sources.push(s)),
             _ => {
                 words.push(token);
                 Ok(())
@@ -106,6 +116,13 @@ fn non_empty(key: &str, value: &str) -> Result<String, FilterError> {
         });
     }
     Ok(value.to_lowercase())
+}
+
+/// The source a `source:` value names.
+fn source(value: &str) -> Result<Source, FilterError> {
+    Source::parse(value).ok_or_else(|| FilterError::NotASource {
+        value: value.to_owned(),
+    })
 }
 
 const DATE_FORMS: &str = "today, yesterday, <2w, >3d, >2026-10-01, 2026-11";

@@ -91,7 +91,11 @@ fn fold_str(s: &str) -> String {
 pub fn field_text(row: &SessionRow, field: usize) -> String {
     let text = |v: &Option<String>| v.as_deref().map(sanitize::one_line).unwrap_or_default();
     match field {
-        NAME => text(&row.name),
+        // A session with no name is titled by the one its agent gave it, when it has one.
+        NAME => match &row.name {
+            Some(name) if !name.trim().is_empty() => sanitize::one_line(name),
+            _ => text(&row.auto_title),
+        },
         PREVIEW => sanitize::one_line(&row.preview),
         CWD => text(&row.meta.cwd),
         BRANCH => text(&row.meta.git_branch),

@@ -12,7 +12,18 @@ use serde::{Deserialize, Serialize};
 
 /// The agent that wrote a session.
 #[derive(
-    Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+    Debug,
+    Clone,
+    Copy,
+    Default,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    clap::ValueEnum,
 )]
 #[serde(rename_all = "lowercase")]
 pub enum Source {
@@ -44,6 +55,14 @@ impl Source {
         Source::ALL
             .into_iter()
             .find(|s| s.as_str().starts_with(&name) || (*s == Source::Claude && name == "cc"))
+    }
+
+    /// The agent's name as people say it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Source::Codex => "Codex",
+            Source::Claude => "Claude Code",
+        }
     }
 
     /// The one-letter mark on each row of the list.

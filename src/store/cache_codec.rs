@@ -26,6 +26,7 @@ use std::io::{self, Write};
 use std::ops::Range;
 
 use crate::rollout::summary::ScanState;
+use crate::sources::Source;
 
 /// A borrowed byte string, encoded as postcard bytes (a length and the bytes, not a list of
 /// numbers) and decoded without a copy.
@@ -65,6 +66,8 @@ const FORK: u8 = 8;
 /// The state is a whole pass (read to the end of the file as it was): its row has exact
 /// counts and usage without decoding it.
 const COMPLETE: u8 = 16;
+/// The file is a Claude Code session (else a Codex rollout).
+const CLAUDE: u8 = 32;
 
 /// What the lines of a section were made under, as their maker stamped them (opaque here: the
 /// maker knows what its lines depend on besides the row). A line is only used under the same
@@ -124,6 +127,8 @@ pub struct Key {
     pub session: bool,
     pub fork: bool,
     pub complete: bool,
+    /// The agent that wrote the file.
+    pub source: Source,
 }
 
 impl Key {
@@ -134,6 +139,7 @@ impl Key {
             (self.session, SESSION),
             (self.fork, FORK),
             (self.complete, COMPLETE),
+            (self.source == Source::Claude, CLAUDE),
         ]
         .iter()
         .filter(|(on, _)| *on)
@@ -149,6 +155,11 @@ impl Key {
             session: flags & SESSION != 0,
             fork: flags & FORK != 0,
             complete: flags & COMPLETE != 0,
+            source: if flags & CLAUDE == 0 {
+                Source::Codex
+            } else {
+                Source::Claude
+            },
         }
     }
 }
@@ -345,9 +356,9 @@ mod tests;
 /// is). 7: the session id and output line of each record, records in path order. 8: each
 /// state's changed files, tokens and models, and a flag for a state read to the end. 9: a
 /// section's records as a table, their states and lines after it. 10: the stamp is one word,
-/// the lines' maker's. 11: a state's automatic title and what a pass over a Claude Code
-/// transcript leaves for the next.
-pub const ROWS_VERSION: u32 = 11;
+/// the lines' maker's. 11: a record's key says its agent. 12: a state's automatic title and
+/// what a pass over a Claude Code transcript leaves for the next.
+pub const ROWS_VERSION: u32 = 12;
 
 /// The version word of a rows cache header: `v<ROWS_VERSION>`.
 pub fn rows_version() -> &'static str {

@@ -133,6 +133,11 @@ fn sections_round_trip_and_give_each_part_its_bytes() {
         session,
         fork,
         complete: fork,
+        source: if archived {
+            crate::sources::Source::Codex
+        } else {
+            crate::sources::Source::Claude
+        },
     };
     let records = [
         RecordRef {

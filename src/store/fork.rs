@@ -204,6 +204,14 @@ pub fn read_transcript_summarised(
     Ok((t, state))
 }
 
+/// `opts` for reading `file`, in its agent's way.
+fn for_file(opts: &TranscriptOptions, file: &RolloutFile) -> TranscriptOptions {
+    TranscriptOptions {
+        source: file.source,
+        ..*opts
+    }
+}
+
 /// How a session's own file is read.
 enum Read<'a> {
     Parsed(Parse),
@@ -218,6 +226,7 @@ fn read_whole(
     read: Read<'_>,
     watch: &mut dyn FnMut(Option<Transcript>) -> bool,
 ) -> Result<Transcript, FileIssue> {
+    let opts = &for_file(opts, file);
     let issue = |e: io::Error| FileIssue::io(&file.path, &e);
     let reader = open_at(&file.path, file.compressed, 0).map_err(issue)?;
     let mut own = Own {
@@ -320,6 +329,7 @@ pub fn stream_transcript(
     opts: &TranscriptOptions,
     sink: &mut dyn FnMut(&Entry) -> io::Result<()>,
 ) -> io::Result<()> {
+    let opts = &for_file(opts, file);
     let mut streamer = Streamer::new(opts.pair_outputs, sink);
     if let Some(base) = history_base(state.meta.as_ref()) {
         let mut title = None;

@@ -1,19 +1,44 @@
-//! A located store: its home folder, the folders and names file under it, and its rollouts.
+//! A located store: Codex's home folder (the folders and names file under it) and, beside it,
+//! Claude Code's config folder; the session files of both, each marked with its source.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+use rayon::slice::ParallelSliceMut;
+
 use super::issues::FileIssue;
 use super::names;
+use super::path_bytes::path_bytes;
 use super::walk::{self, RolloutFile};
+use crate::sources::claude;
 
-/// A located store: `<home>/sessions`, `<home>/archived_sessions`, `<home>/session_index.jsonl`.
+/// A located store: `<home>/sessions`, `<home>/archived_sessions`, `<home>/session_index.jsonl`,
+/// and Claude Code's `<claude>/projects` when it is read too.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Store {
     pub home: PathBuf,
+    /// Claude Code's config folder (the one holding `projects/`), when its sessions are read
+    /// beside Codex's.
+    pub claude: Option<PathBuf>,
 }
 
 impl Store {
+    /// Codex's store at `home` alone.
+    pub fn codex(home: PathBuf) -> Store {
+        Store { home, claude: None }
+    }
+
+    /// This store with Claude Code's sessions under `claude` read beside it.
+    #[must_use]
+    pub fn with_claude(self, claude: Option<PathBuf>) -> Store {
+        Store { claude, ..self }
+    }
+
+    /// Claude Code's `projects/` folder, when its sessions are read.
+    pub fn claude_projects(&self) -> Option<PathBuf> {
+        self.claude.as_deref().map(claude::projects_dir)
+    }
+
     /// `--codex-home`, else `$CODEX_HOME` when set and non-empty, else `~/.codex`. Any bytes
     /// a Unix path may hold are kept as they are.
     pub fn locate(
@@ -22,18 +47,14 @@ impl Store {
         home_env: Option<&std::ffi::OsStr>,
     ) -> Option<Store> {
         if let Some(dir) = flag {
-            return Some(Store {
-                home: dir.to_path_buf(),
-            });
+            return Some(Store::codex(dir.to_path_buf()));
         }
         if let Some(env) = codex_home_env.filter(|s| !s.is_empty()) {
-            return Some(Store {
-                home: PathBuf::from(env),
-            });
+            return Some(Store::codex(PathBuf::from(env)));
         }
-        home_env.filter(|s| !s.is_empty()).map(|h| Store {
-            home: Path::new(h).join(".codex"),
-        })
+        home_env
+            .filter(|s| !s.is_empty())
+            .map(|h| Store::codex(Path::new(h).join(".codex")))
     }
 
     pub fn sessions_dir(&self) -> PathBuf {
@@ -44,8 +65,14 @@ impl Store {
         self.home.join("archived_sessions")
     }
 
-    /// The store has a `sessions/` or `archived_sessions/` folder.
+    /// The store has a `sessions/` or `archived_sessions/` folder, or Claude Code's
+    /// `projects/` folder.
     pub fn exists(&self) -> bool {
+        self.codex_exists() || self.claude_projects().is_some_and(|p| p.is_dir())
+    }
+
+    /// Codex's part has a `sessions/` or `archived_sessions/` folder.
+    pub fn codex_exists(&self) -> bool {
         self.sessions_dir().is_dir() || self.archived_dir().is_dir()
     }
 
@@ -60,11 +87,25 @@ impl Store {
     pub fn walk(&self, archived: bool, look: bool) -> (Vec<RolloutFile>, Vec<FileIssue>) {
         let archived_dir = self.archived_dir();
         let archived = archived.then_some(archived_dir.as_path());
-        if look {
-            walk::find_rollouts(&self.sessions_dir(), archived)
-        } else {
-            walk::list_rollouts(&self.sessions_dir(), archived)
+        let walk_codex = || {
+            if look {
+                walk::find_rollouts(&self.sessions_dir(), archived)
+            } else {
+                walk::list_rollouts(&self.sessions_dir(), archived)
+            }
+        };
+        let Some(projects) = self.claude_projects() else {
+            return walk_codex();
+        };
+        let ((mut files, mut issues), (claude_files, claude_issues)) =
+            rayon::join(walk_codex, || claude::walk::walk(&projects, look));
+        issues.extend(claude_issues);
+        if !claude_files.is_empty() {
+            files.extend(claude_files);
+            // One list in descending path order, as the engine merges it with the cache.
+            files.par_sort_unstable_by(|a, b| path_bytes(&b.path).cmp(path_bytes(&a.path)));
         }
+        (files, issues)
     }
 
     /// The names file, `session_index.jsonl`.

@@ -13,6 +13,8 @@
 use std::collections::HashMap;
 use std::path::Path;
 
+use super::Store;
+
 /// The folder under the Codex home that holds the thread locks.
 #[cfg(target_os = "linux")]
 pub(crate) const LOCK_DIR: &str = "thread-writer-locks";
@@ -28,6 +30,8 @@ pub enum HolderKind {
     Exec,
     /// Any other process (a codex TUI of an older release, an IDE's app-server, ...).
     Codex,
+    /// A Claude Code process (its `sessions/<pid>.json` names the session).
+    Claude,
 }
 
 /// The process holding a thread's lock.
@@ -46,6 +50,7 @@ impl Holder {
             HolderKind::SharedAppServer => format!("loaded in codex's app-server, pid {pid}"),
             HolderKind::Exec => format!("open in codex exec, pid {pid}"),
             HolderKind::Codex => format!("open in codex, pid {pid}"),
+            HolderKind::Claude => format!("open in Claude Code, pid {pid}"),
         }
     }
 
@@ -57,6 +62,7 @@ impl Holder {
             HolderKind::SharedAppServer => format!("loaded in codex's app-server (pid {pid})"),
             HolderKind::Exec => format!("open in codex exec (pid {pid})"),
             HolderKind::Codex => format!("open in another codex (pid {pid})"),
+            HolderKind::Claude => format!("open in Claude Code (pid {pid})"),
         }
     }
 }
@@ -114,8 +120,21 @@ type FileKey = (u32, u32, u64);
 
 /// The held threads of the store at `home`: one read of its lock folder and, when it holds a
 /// lock file, one read of `/proc/locks`, plus each holder's command line.
+/// The sessions open elsewhere in `store`: Codex's threads by their locks, Claude Code's by
+/// its process files (which say so on every system).
+pub(crate) fn read(store: &Store) -> Snapshot {
+    let mut snapshot = read_codex(&store.home);
+    if let (Some(claude), Snapshot::Shown(held)) = (&store.claude, &mut snapshot) {
+        for (id, pid) in crate::sources::claude::open::open_sessions(claude) {
+            let kind = HolderKind::Claude;
+            held.by_id.entry(id).or_insert(Holder { pid, kind });
+        }
+    }
+    snapshot
+}
+
 #[cfg(target_os = "linux")]
-pub(crate) fn read(home: &Path) -> Snapshot {
+fn read_codex(home: &Path) -> Snapshot {
     let files = lock_files(&home.join(LOCK_DIR));
     if files.is_empty() {
         return Snapshot::Shown(Held::default());
@@ -139,7 +158,7 @@ pub(crate) fn read(home: &Path) -> Snapshot {
 
 /// Other systems: who holds a lock is not shown.
 #[cfg(not(target_os = "linux"))]
-pub(crate) fn read(_home: &Path) -> Snapshot {
+fn read_codex(_home: &Path) -> Snapshot {
     Snapshot::NotShown("this system does not say which process holds a lock".to_owned())
 }
 

@@ -97,7 +97,7 @@ mod linux {
     #[test]
     fn a_held_lock_is_found_with_its_holder_and_a_free_one_is_not() {
         let (home, _lock) = home_with_locks();
-        let Snapshot::Shown(held) = read(home.path()) else {
+        let Snapshot::Shown(held) = read(&Store::codex(home.path().to_path_buf())) else {
             panic!("/proc/locks should be readable on Linux");
         };
         let me = std::process::id();
@@ -110,8 +110,14 @@ mod linux {
     fn released_locks_and_a_missing_folder_hold_nothing() {
         let (home, lock) = home_with_locks();
         drop(lock);
-        assert_eq!(read(home.path()), Snapshot::Shown(Held::default()));
+        assert_eq!(
+            read(&Store::codex(home.path().to_path_buf())),
+            Snapshot::Shown(Held::default())
+        );
         let empty = tempfile::tempdir().unwrap();
-        assert_eq!(read(empty.path()), Snapshot::Shown(Held::default()));
+        assert_eq!(
+            read(&Store::codex(empty.path().to_path_buf())),
+            Snapshot::Shown(Held::default())
+        );
     }
 }

@@ -35,26 +35,36 @@ pub enum StoreError {
     /// No flag, no `$CODEX_HOME` and no `$HOME`.
     #[error("cannot find a Codex home: set --codex-home DIR or $CODEX_HOME (or try --demo)")]
     NoHome,
-    /// The home has no sessions folder.
+    /// The home has no sessions folder, and there are no Claude Code sessions either.
     #[error(
-        "no Codex sessions at {} (use --codex-home DIR or $CODEX_HOME to point at a Codex home, or --demo to try the built-in demo store)",
+        "no Codex sessions at {} (use --codex-home DIR or $CODEX_HOME to point at a Codex home, --claude-home DIR for Claude Code's, or --demo to try the built-in demo store)",
         crate::sanitize::path_line(.0)
     )]
     NoSessions(PathBuf),
 }
 
-/// The store at `codex_home` (else `$CODEX_HOME`, else `~/.codex`), or the demo store laid out
-/// in the cache folder when `demo`; or why there is none.
-pub fn resolve(codex_home: Option<&Path>, demo: bool) -> Result<Store, StoreError> {
+/// The store at `codex_home` (else `$CODEX_HOME`, else `~/.codex`) with Claude Code's at
+/// `claude_home` (else `$CLAUDE_CONFIG_DIR`, else `~/.claude`) beside it, or the demo store laid
+/// out in the cache folder when `demo`; or why there is none. Either part may be missing, not
+/// both.
+pub fn resolve(
+    codex_home: Option<&Path>,
+    claude_home: Option<&Path>,
+    demo: bool,
+) -> Result<Store, StoreError> {
     if demo {
         let home =
             crate::demo::materialize(&crate::paths::cache_dir()).map_err(StoreError::Demo)?;
-        return Ok(Store { home });
+        return Ok(Store::codex(home));
     }
     let env = std::env::var_os("CODEX_HOME");
     let home = std::env::var_os("HOME");
-    let store =
-        Store::locate(codex_home, env.as_deref(), home.as_deref()).ok_or(StoreError::NoHome)?;
+    let claude_env = std::env::var_os("CLAUDE_CONFIG_DIR");
+    let claude =
+        crate::sources::claude::locate(claude_home, claude_env.as_deref(), home.as_deref());
+    let store = Store::locate(codex_home, env.as_deref(), home.as_deref())
+        .ok_or(StoreError::NoHome)?
+        .with_claude(claude);
     if !store.exists() {
         return Err(StoreError::NoSessions(store.home));
     }

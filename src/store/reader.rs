@@ -13,6 +13,7 @@ use crate::rollout::rules;
 use crate::rollout::summary::{ScanOptions, ScanState, Until};
 use crate::rollout::usage::Usage;
 use crate::session::{self, SessionRow};
+use crate::sources::{claude, Source};
 use crate::timefmt;
 
 /// Read size of a preview pass and of a full pass.
@@ -26,6 +27,10 @@ pub fn scan_file(
     opts: &ScanOptions,
 ) -> Result<(), FileIssue> {
     let issue = |e: std::io::Error| FileIssue::io(&file.path, &e);
+    let opts = &ScanOptions {
+        source: file.source,
+        ..*opts
+    };
     let buf = match opts.until {
         Until::FirstPrompt => PREVIEW_BUF,
         Until::End => FULL_BUF,
@@ -107,9 +112,11 @@ fn row_from_parts(
         session::uuid_from_file_name(&file_name).map_or_else(|| file_name.clone(), str::to_owned)
     });
     let (user, assistant) = state.counts();
-    let name = super::names::own_name(&id, &meta, first.is_some(), names)
-        .cloned()
-        .or(thread_name);
+    let name = match file.source {
+        Source::Codex => super::names::own_name(&id, &meta, first.is_some(), names).cloned(),
+        Source::Claude => claude::custom_title(&file.path),
+    }
+    .or(thread_name);
     SessionRow {
         preview: first
             .as_deref()
@@ -118,7 +125,9 @@ fn row_from_parts(
         first_user_message: first,
         created_ms: meta.timestamp.as_deref().and_then(timefmt::parse_rfc3339),
         updated_ms: file.mtime_ms,
-        interactive: session::is_interactive_source(meta.source.as_deref()),
+        // Claude Code's own picker lists every session, print-mode ones too.
+        interactive: file.source == Source::Claude
+            || session::is_interactive_source(meta.source.as_deref()),
         meta,
         archived: file.archived,
         name,
@@ -129,6 +138,8 @@ fn row_from_parts(
         usage: usage.map(Box::new),
         id,
         path: file.path.clone(),
+        source: file.source,
+        auto_title: state.auto_title.clone(),
     }
 }
 

@@ -118,6 +118,7 @@ impl RowCache {
             compressed: key.compressed,
             size: key.size,
             mtime_ms: key.mtime_ms,
+            source: key.source,
         }
     }
 

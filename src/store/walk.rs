@@ -21,6 +21,7 @@ use walkdir::WalkDir;
 
 use super::issues::{FileIssue, Problem};
 use super::path_bytes::{path_bytes, path_from};
+use crate::sources::Source;
 use crate::timefmt::Millis;
 
 /// One rollout file found by the walk.
@@ -31,6 +32,8 @@ pub struct RolloutFile {
     pub compressed: bool,
     pub size: u64,
     pub mtime_ms: Millis,
+    /// The agent that wrote it.
+    pub source: Source,
 }
 
 impl RolloutFile {
@@ -44,7 +47,16 @@ impl RolloutFile {
             compressed: path.extension().is_some_and(|e| e == "zst"),
             size: meta.len(),
             mtime_ms: mtime_ms(&meta),
+            source: source_of_name(path),
         })
+    }
+
+    /// A session file of `source` a walk listed, not looked at yet (see [`RolloutFile::look`]).
+    pub fn listed_from(path: PathBuf, source: Source) -> RolloutFile {
+        RolloutFile {
+            source,
+            ..RolloutFile::listed(path, false)
+        }
     }
 
     /// A file the walk listed, before it is looked at: its size and modification time unknown
@@ -56,6 +68,7 @@ impl RolloutFile {
             archived,
             size: 0,
             mtime_ms: 0,
+            source: Source::Codex,
         }
     }
 
@@ -249,6 +262,25 @@ fn walk_tree<'s>(
     hand_over(folder);
     found.problems(issues);
     dirs
+}
+
+/// The source a session file's name says: Claude Code names its sessions `<uuid>.jsonl`,
+/// codex `rollout-<time>-<uuid>.jsonl[.zst]`.
+pub fn source_of_name(path: &Path) -> Source {
+    let name = path.file_name().map_or(&[][..], OsStr::as_encoded_bytes);
+    if crate::sources::claude::names::is_session_name(name) {
+        Source::Claude
+    } else {
+        Source::Codex
+    }
+}
+
+impl FileIssue {
+    /// What went wrong walking below `root`, at the path walkdir names (else `root`).
+    pub fn walk(root: &Path, err: &walkdir::Error) -> FileIssue {
+        let path = err.path().unwrap_or(root).to_path_buf();
+        FileIssue::new(path, walk_problem(err))
+    }
 }
 
 /// What a walk error was: a folder loop, or an io error (worded as walkdir words it).

@@ -8,7 +8,6 @@
 //! come from their own thread when they change, and are read here only just before an action on
 //! a session (a folder and `/proc/locks`).
 
-use std::path::PathBuf;
 use std::sync::mpsc::{Receiver, TryRecvError};
 
 use crate::workers::locks;
@@ -48,8 +47,8 @@ pub struct Workers {
     codex: Option<(Codex, SingleJob<Changes>)>,
     /// The store read again when it changes (`None`: it is read once).
     live: Option<Live>,
-    /// The Codex home whose thread locks are read, and their thread.
-    locks: Option<(PathBuf, locks::Watch)>,
+    /// The store whose open sessions are read, and their thread.
+    locks: Option<(Store, locks::Watch)>,
 }
 
 /// The indexer's channel, as the loop reads it.
@@ -114,21 +113,21 @@ impl Workers {
         }
     }
 
-    /// Watch the thread locks of the store at `home` for the app.
-    pub fn with_locks(mut self, home: PathBuf) -> Workers {
-        let watch = locks::spawn(home.clone());
-        self.locks = Some((home, watch));
+    /// Watch which sessions of `store` are open elsewhere, for the app.
+    pub fn with_locks(mut self, store: Store) -> Workers {
+        let watch = locks::spawn(store.clone());
+        self.locks = Some((store, watch));
         self
     }
 
     /// The thread locks: as their thread last sent them, or read now when `now` (just before
     /// an action on a session); whether what the app shows changed.
     pub fn refresh_locks(&mut self, app: &mut App, now: bool) -> bool {
-        let Some((home, watch)) = &self.locks else {
+        let Some((store, watch)) = &self.locks else {
             return false;
         };
         let newest = if now {
-            Some(crate::store::locks::read(home))
+            Some(crate::store::locks::read(store))
         } else {
             watch.snapshots.try_iter().last()
         };
@@ -187,6 +186,19 @@ impl Workers {
     }
 
     /// Whether codex can be run, or why not.
+    /// Whether the agent of `source` can be run: codex as the workers know it, `claude` as
+    /// the environment finds it.
+    pub fn can_run(&self, source: crate::sources::Source) -> Result<(), String> {
+        match source {
+            crate::sources::Source::Codex => self.codex().map(|_| ()).map_err(|e| e.to_string()),
+            crate::sources::Source::Claude => {
+                let home = self.locks.as_ref().and_then(|(s, _)| s.claude.as_deref());
+                let claude = crate::sources::claude::command::Claude::locate(home);
+                claude.found().map_err(str::to_owned)
+            }
+        }
+    }
+
     pub fn codex(&self) -> Result<&Codex, CodexError> {
         let (codex, _) = self.codex.as_ref().ok_or(CodexError::NotFound)?;
         codex.program()?;

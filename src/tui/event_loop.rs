@@ -259,8 +259,8 @@ where
         Effect::Quit(Outcome::Print(_) | Outcome::Exec(_)) if picked_file_gone(app) => {
             app.notify("that session is gone: its file was deleted; pick another");
         }
-        Effect::Quit(Outcome::Exec(what)) => match workers.codex() {
-            Ok(_) => return Ok(Some(Outcome::Exec(what))),
+        Effect::Quit(Outcome::Exec(what)) => match workers.can_run(what.source) {
+            Ok(()) => return Ok(Some(Outcome::Exec(what))),
             Err(why) => app.notify(format!("{why}; or press Enter to print the id")),
         },
         Effect::Quit(outcome) => return Ok(Some(outcome)),

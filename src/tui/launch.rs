@@ -1,24 +1,36 @@
-//! Running `codex resume <id>` or `codex fork <id>` (Ctrl+O, `--exec`, Alt+F, resume here),
-//! after the picker has given the terminal back, with the user's own arguments and on the store
-//! the picker showed; the picker exits with codex's status.
+//! Running `codex resume <id>` or `codex fork <id>` (Ctrl+O, `--exec`, Alt+F, resume here), or
+//! `claude --resume <id> [--fork-session]` for a Claude Code session, after the picker has
+//! given the terminal back, with the user's own arguments and on the store the picker showed;
+//! the picker exits with the agent's status.
 
 use std::path::Path;
 
 use crate::codex::Codex;
+use crate::sources::claude::command::{resume_words, Claude};
+use crate::sources::Source;
 use crate::tui::app::Launch;
 
 /// Run codex and return the exit code to leave with.
-pub(crate) fn run(codex: &Codex, what: &Launch) -> i32 {
-    let mut cmd = match codex.command() {
+pub(crate) fn run(codex: &Codex, claude: &Claude, what: &Launch) -> i32 {
+    let command = match what.source {
+        Source::Codex => codex.command().map_err(|e| e.to_string()).map(|mut cmd| {
+            cmd.arg(if what.fork { "fork" } else { "resume" })
+                .arg(&what.id);
+            cmd
+        }),
+        Source::Claude => claude.command().map_err(str::to_owned).map(|mut cmd| {
+            cmd.args(resume_words(&what.id, what.fork));
+            cmd
+        }),
+    };
+    let mut cmd = match command {
         Ok(cmd) => cmd,
         Err(why) => {
             eprintln!("codex-picker: {why}");
             return crate::cli::EXIT_ERROR;
         }
     };
-    cmd.arg(if what.fork { "fork" } else { "resume" })
-        .arg(&what.id)
-        .args(&what.args);
+    cmd.args(&what.args);
     match what.cwd.as_deref().filter(|c| Path::new(c).is_dir()) {
         Some(dir) => {
             cmd.current_dir(dir);
@@ -38,7 +50,11 @@ pub(crate) fn run(codex: &Codex, what: &Launch) -> i32 {
     match status {
         Ok(status) => status.code().unwrap_or(crate::cli::EXIT_ERROR),
         Err(e) => {
-            eprintln!("codex-picker: cannot run {}: {e}", codex.program_name());
+            let program = match what.source {
+                Source::Codex => codex.program_name(),
+                Source::Claude => "claude".to_owned(),
+            };
+            eprintln!("codex-picker: cannot run {program}: {e}");
             crate::cli::EXIT_ERROR
         }
     }

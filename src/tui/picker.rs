@@ -14,6 +14,7 @@ use crate::cli::{EXIT_CANCELLED, EXIT_ERROR, EXIT_OK};
 use crate::codex::Codex;
 use crate::config::{self, FileConfig, Scope, Settings};
 use crate::height::Height;
+use crate::sources::claude::command::Claude;
 use crate::store::engine::Held;
 use crate::store::CacheSetup;
 use crate::store::Store;
@@ -85,6 +86,7 @@ pub fn run(cli: &Cli) -> i32 {
     };
     let p = &cli.picker;
     let codex = Codex::locate(&store.home);
+    let claude = Claude::locate(store.claude.as_deref());
     let opts = Options {
         scope_root: std::env::current_dir().ok().map(|d| scope_root(&d)),
         all: settings.scope == Scope::All,
@@ -98,6 +100,8 @@ pub fn run(cli: &Cli) -> i32 {
         content: p.content,
         resume_args: settings.resume_args,
         codex_env: codex.env_prefix(p.shell),
+        claude_args: settings.claude_resume_args,
+        claude_env: claude.env_prefix(p.shell),
         prices: settings.prices,
         keys,
     };
@@ -133,7 +137,7 @@ pub fn run(cli: &Cli) -> i32 {
             }
         }
         Ok(Outcome::Cancelled) => EXIT_CANCELLED,
-        Ok(Outcome::Exec(what)) => launch::run(&codex, &what),
+        Ok(Outcome::Exec(what)) => launch::run(&codex, &claude, &what),
         Err(e) => {
             eprintln!("codex-picker: {e}");
             EXIT_ERROR
@@ -197,7 +201,7 @@ pub fn spawn_workers(store: Store, cache: CacheSetup, codex: Codex, wakeup: Wake
         }
     };
     let (watched, watch_waker) = (store.clone(), wakeup.waker(Source::Watch));
-    let home = store.home.clone();
+    let locked = store.clone();
     let search = search::spawn(wakeup.waker(Source::Answer));
     let transcripts = conversation_reader::spawn(store.clone(), wakeup.waker(Source::Answer));
     Workers::new(wakeup, index_run(None), search, transcripts)
@@ -206,7 +210,7 @@ pub fn spawn_workers(store: Store, cache: CacheSetup, codex: Codex, wakeup: Wake
             move || watch::spawn(&watched, watch_waker),
             move |held| index_run(Some(held)),
         )
-        .with_locks(home)
+        .with_locks(locked)
 }
 
 /// The real terminal's clipboard and Ctrl+Z.

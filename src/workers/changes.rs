@@ -172,9 +172,7 @@ esac
     #[test]
     fn the_session_is_followed_through_archive_unarchive_and_delete() {
         let dir = tempfile::tempdir().unwrap();
-        let store = Store {
-            home: dir.path().join("home"),
-        };
+        let store = Store::codex(dir.path().join("home"));
         let day = store.sessions_dir().join("2026/11/30");
         std::fs::create_dir_all(&day).unwrap();
         std::fs::write(day.join(NAME), "{}\n").unwrap();

@@ -196,12 +196,7 @@ mod tests {
                     "type":"function_call_output","call_id":"c1","output":output}}),
             ],
         );
-        let mut reader = spawn(
-            Store {
-                home: home.to_path_buf(),
-            },
-            Waker::noop(),
-        );
+        let mut reader = spawn(Store::codex(home.to_path_buf()), Waker::noop());
         let entries = load(&mut reader, 1, &path).entries;
         assert_eq!(entries.len(), 2, "the output is not an entry of its own");
         let Entry::Tool(call) = &entries[1] else {
@@ -226,12 +221,7 @@ mod tests {
                 item(1, "UserMessage", "plain session"),
             ],
         );
-        let mut reader = spawn(
-            Store {
-                home: home.to_path_buf(),
-            },
-            Waker::noop(),
-        );
+        let mut reader = spawn(Store::codex(home.to_path_buf()), Waker::noop());
         assert_eq!(texts(&mut reader, 1, &a_path), vec!["plain session"]);
         // Parent and fork appear after the worker has already shown a session.
         let (parent, fork) = (
@@ -279,12 +269,7 @@ mod tests {
             lines.push(item(3 + n, "AgentMessage", &reply));
         }
         let path = write(home, id, &lines);
-        let mut reader = spawn(
-            Store {
-                home: home.to_path_buf(),
-            },
-            Waker::noop(),
-        );
+        let mut reader = spawn(Store::codex(home.to_path_buf()), Waker::noop());
         let first = load(&mut reader, 1, &path);
         assert!(first.partial, "the start first");
         assert_eq!(first.entries.len(), 1, "what came before the giant line");
@@ -315,12 +300,7 @@ mod tests {
                 item(1, "UserMessage", "small"),
             ],
         );
-        let mut reader = spawn(
-            Store {
-                home: home.to_path_buf(),
-            },
-            Waker::noop(),
-        );
+        let mut reader = spawn(Store::codex(home.to_path_buf()), Waker::noop());
         let start = load(&mut reader, 1, &big_path);
         assert!(start.partial);
         ask(&mut reader, 2, &small_path);

@@ -3,12 +3,12 @@
 //! it and unmarks it when it is closed, without the event loop reading `/proc/locks` between
 //! keys. Stops as soon as the picker drops its [`Watch`].
 
-use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread;
 use std::time::Duration;
 
 use crate::store::locks::{self, Snapshot};
+use crate::store::Store;
 
 /// How often the locks are read.
 pub(crate) const EVERY: Duration = Duration::from_secs(1);
@@ -19,8 +19,8 @@ pub(crate) struct Watch {
     _stop: Sender<()>,
 }
 
-/// Start the thread on the store at `home`; the first snapshot is sent at once.
-pub(crate) fn spawn(home: PathBuf) -> Watch {
+/// Start the thread on `store`; the first snapshot is sent at once.
+pub(crate) fn spawn(store: Store) -> Watch {
     let (tx, snapshots) = mpsc::channel();
     let (stop, stopped) = mpsc::channel::<()>();
     thread::Builder::new()
@@ -28,7 +28,7 @@ pub(crate) fn spawn(home: PathBuf) -> Watch {
         .spawn(move || {
             let mut last = None;
             loop {
-                let now = locks::read(&home);
+                let now = locks::read(&store);
                 if last.as_ref() != Some(&now) {
                     if tx.send(now.clone()).is_err() {
                         break;

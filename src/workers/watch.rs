@@ -145,9 +145,7 @@ mod tests {
     #[test]
     fn a_new_session_file_is_one_tick() {
         let dir = tempfile::tempdir().unwrap();
-        let store = Store {
-            home: dir.path().to_path_buf(),
-        };
+        let store = Store::codex(dir.path().to_path_buf());
         let day = dir.path().join("sessions/2026/11/30");
         std::fs::create_dir_all(&day).unwrap();
         let ticks = spawn(&store, Waker::noop());

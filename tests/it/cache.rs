@@ -39,9 +39,7 @@ pub(crate) fn opts(cache: Option<&Path>) -> engine::Options {
 }
 
 pub(crate) fn store_of(f: &Fixture) -> Store {
-    Store {
-        home: f.home.clone(),
-    }
+    Store::codex(f.home.clone())
 }
 
 pub(crate) fn cached(f: &Fixture) -> (Vec<SessionRow>, Stats, Option<Unusable>) {
@@ -289,9 +287,7 @@ fn indexer_starts_from_the_cache_and_reports_removals() {
     };
     let events = |setup: &CacheSetup| -> Vec<Event> {
         indexer::spawn(
-            Store {
-                home: f.home.clone(),
-            },
+            Store::codex(f.home.clone()),
             IndexOptions::default(),
             setup.clone(),
         )
@@ -357,9 +353,7 @@ pub(crate) fn indexer_rows(f: &Fixture, dir: Option<PathBuf>) -> Vec<SessionRow>
     use codex_picker::workers::indexer::{self, Event, IndexOptions};
     let mut rows = std::collections::BTreeMap::new();
     let rx = indexer::spawn(
-        Store {
-            home: f.home.clone(),
-        },
+        Store::codex(f.home.clone()),
         IndexOptions::default(),
         CacheSetup {
             dir,
@@ -422,10 +416,7 @@ fn the_first_section_holds_the_newest_sessions() {
     cached(&f);
     let head = cache::RowCache::head(&f.cache, &f.home);
     assert_eq!(head.len(), cache::HEAD_ROWS);
-    let (mut files, _) = Store {
-        home: f.home.clone(),
-    }
-    .files(true);
+    let (mut files, _) = Store::codex(f.home.clone()).files(true);
     files.sort_by(|a, b| {
         b.mtime_ms
             .cmp(&a.mtime_ms)

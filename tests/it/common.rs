@@ -34,6 +34,10 @@ pub fn test_config_dir() -> &'static Path {
 pub fn bin() -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_codex-picker"));
     cmd.env_remove("CODEX_HOME")
+        .env(
+            "CLAUDE_CONFIG_DIR",
+            test_config_dir().join("no-claude-home"),
+        )
         .env("NO_COLOR", "1")
         .env("XDG_CACHE_HOME", test_cache_dir())
         .env("XDG_CONFIG_HOME", test_config_dir());

@@ -58,9 +58,7 @@ fn session(home: &Path, n: u32, age: u64, body: &[String]) -> PathBuf {
 
 /// The store at `home`.
 fn store_at(home: &Path) -> Store {
-    Store {
-        home: home.to_path_buf(),
-    }
+    Store::codex(home.to_path_buf())
 }
 
 /// The content index of every session at `home`, kept in `dir` (in memory when `None`), as a

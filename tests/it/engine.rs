@@ -72,9 +72,7 @@ fn picker_run(home: &Path, cache: &Path, before: Option<&Held>) -> Held {
         std::sync::Arc::new(codex_picker::store::engine::Held::of(files))
     });
     let rx = indexer::spawn(
-        Store {
-            home: home.to_path_buf(),
-        },
+        Store::codex(home.to_path_buf()),
         IndexOptions {
             held,
             ..IndexOptions::default()

@@ -154,11 +154,14 @@ fn names_come_from_the_session_index() {
 #[test]
 fn exec_sessions_are_listed_and_labelled() {
     let rows = list_json(&real_fixtures().join("0.120.0"), &[]);
-    let exec = rows.iter().filter(|r| r["source"] == "exec").count();
+    let exec = rows
+        .iter()
+        .filter(|r| r["session_source"] == "exec")
+        .count();
     assert_eq!(exec, 8);
     assert!(rows
         .iter()
-        .all(|r| r["interactive"] == (r["source"] != "exec")));
+        .all(|r| r["interactive"] == (r["session_source"] != "exec")));
 }
 
 #[test]

@@ -11,6 +11,7 @@ pub fn small_store(dir: &Path, sessions: usize, seed: u64) {
         seed,
         scale: 0.02,
         threads: 2,
+        claude: 0,
     };
     gen::generate(dir, &opts).expect("generate");
 }
@@ -90,7 +91,7 @@ fn generated_store_lists_as_expected() {
     // The mix the benchmark relies on is there.
     assert!(expected.iter().any(|e| e.archived));
     assert!(expected.iter().any(|e| e.path.ends_with(".zst")));
-    assert!(rows.iter().any(|r| r["source"] == "exec"));
+    assert!(rows.iter().any(|r| r["session_source"] == "exec"));
     assert!(rows.iter().any(|r| r["cli_version"] == "0.171.0"));
     assert!(rows.iter().any(|r| r["cli_version"] == "0.120.0"));
 }

@@ -35,6 +35,7 @@ mod engine;
 mod fuzz;
 mod fuzz_gen;
 mod generator;
+mod generator_claude;
 mod hostile;
 mod hostile_entries;
 mod limits;

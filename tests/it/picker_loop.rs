@@ -186,7 +186,7 @@ impl Running {
             };
             // No codex: these tests never run one.
             let codex = codex_picker::codex::Codex::new(None, &home, None);
-            let mut workers = picker::spawn_workers(Store { home }, cache, codex, wakeup);
+            let mut workers = picker::spawn_workers(Store::codex(home), cache, codex, wakeup);
             let opts = Options {
                 all: true,
                 ..Options::default()

@@ -529,7 +529,7 @@ fn markdown_puts_each_output_under_its_call_and_the_tui_is_labelled_tui() {
     let rows = super::common::list_json(&home, &[]);
     let tui = super::common::row(&rows, "01a23b79-919e-7ee3-aced-208225816fed");
     assert_eq!(
-        (tui["source"].as_str(), tui["client"].as_str()),
+        (tui["session_source"].as_str(), tui["client"].as_str()),
         (Some("vscode"), Some("tui"))
     );
 }

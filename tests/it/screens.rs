@@ -41,7 +41,7 @@ pub(crate) fn demo() -> Demo {
 /// The rows and workers of the store at `home` (`dir` is kept for as long as they are), with
 /// file times shifted so the newest is 7 minutes before [`now`].
 pub(crate) fn store_at(dir: tempfile::TempDir, home: std::path::PathBuf) -> Demo {
-    let store = Store { home };
+    let store = Store::codex(home);
     let opts = engine::Options::new(engine::Kind::First, true);
     let (mut rows, _, _) = engine::rows(&store, &opts);
     // File times follow the wall clock; shift them so the newest is 7 minutes before `now()`.

@@ -165,7 +165,8 @@ fn json_gives_back_the_exact_text() {
     assert_eq!(row["name"], nasty("name"));
     assert_eq!(row["cwd"], nasty("cwd"));
     assert_eq!(row["git_branch"], nasty("branch"));
-    assert_eq!(row["source"], nasty("source"));
+    assert_eq!(row["session_source"], nasty("source"));
+    assert_eq!(row["source"], "codex");
     assert_eq!(row["cli_version"], nasty("version"));
     let other = rows.iter().find(|r| r["id"] != ID).unwrap();
     assert_eq!(other["id"], nasty("id"));

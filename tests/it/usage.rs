@@ -344,7 +344,7 @@ fn the_pickers_content_phase_gives_each_row_its_files_and_tokens_in_the_same_rea
             .collect();
         let cache = tempfile::tempdir().unwrap();
         let rx = indexer::spawn(
-            Store { home: home.clone() },
+            Store::codex(home.clone()),
             IndexOptions::default(),
             CacheSetup {
                 dir: Some(cache.path().to_path_buf()),
@@ -397,7 +397,7 @@ fn the_content_reads_pass_is_the_row_pass_to_the_end_on_every_fixture_file() {
     homes.push(fixtures().join("split-roles"));
     let mut compared = 0;
     for home in homes {
-        let (files, _) = Store { home }.files(true);
+        let (files, _) = Store::codex(home).files(true);
         for file in &files {
             let mut want = ScanState::default();
             let scanned = reader::scan_file(file, &mut want, &ScanOptions::new(Until::End));

@@ -465,6 +465,7 @@ impl<'a> Run<'a> {
                             session: true,
                             fork: new.fork,
                             complete: new.complete,
+                            source: f.source,
                         },
                         state: match (&new.state, old) {
                             (Some(state), _) => spilled.get(state),

@@ -7,6 +7,7 @@
 use std::path::PathBuf;
 
 use crate::codex::Change;
+use crate::sources::Source;
 use crate::store::locks::Holder;
 use crate::tui::action::Action;
 
@@ -90,6 +91,32 @@ impl Item {
             Item::Archive => "archive",
             Item::Rename => "rename (through codex)",
             Item::Delete => "delete for good (asks first)",
+        }
+    }
+
+    /// Why the item cannot be done to a session of `source`, when it cannot: Claude Code has
+    /// no command that archives, renames or deletes a session (and the picker never changes a
+    /// store itself), and resumes a session only from its own folder.
+    pub fn unavailable(self, source: Source) -> Option<&'static str> {
+        match (source, self) {
+            (Source::Claude, Item::Archive) => Some("Claude Code has no command to archive"),
+            (Source::Claude, Item::Rename) => Some("rename it with /rename in Claude Code"),
+            (Source::Claude, Item::Delete) => Some("Claude Code has no command to delete"),
+            (Source::Claude, Item::ResumeHere) => {
+                Some("Claude Code resumes a session only in its own folder")
+            }
+            _ => None,
+        }
+    }
+
+    /// The item an action is, among those that may be unavailable.
+    pub fn of_action(action: &Action) -> Option<Item> {
+        match action {
+            Action::Archive => Some(Item::Archive),
+            Action::Rename => Some(Item::Rename),
+            Action::Delete => Some(Item::Delete),
+            Action::ResumeHere => Some(Item::ResumeHere),
+            _ => None,
         }
     }
 

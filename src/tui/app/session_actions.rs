@@ -6,7 +6,7 @@
 //! one shows its new name), the selection goes to a neighbour, and the status line says what
 //! happened, or codex's own reason when it failed (nothing changes then).
 
-use super::action_state::{Actions, Dialog, Running};
+use super::action_state::{Actions, Dialog, Item, Running};
 use super::types::{Effect, Outcome, Reselect};
 use super::App;
 use crate::codex::Change;
@@ -58,6 +58,10 @@ impl App {
 
     /// The actions' own transitions; `None` for other actions.
     pub(super) fn act(&mut self, action: &Action) -> Option<Effect> {
+        if let Some(why) = self.unavailable(action) {
+            self.screen.notify(why);
+            return Some(Effect::None);
+        }
         if let Some(effect) = self.ask_if_open(action) {
             return Some(effect);
         }
@@ -91,6 +95,13 @@ impl App {
             _ => return None,
         }
         Some(Effect::None)
+    }
+
+    /// Why `action` cannot be done to the selected session, when its agent has no command
+    /// for it.
+    fn unavailable(&self, action: &Action) -> Option<&'static str> {
+        let source = self.selected_row()?.source;
+        Item::of_action(action)?.unavailable(source)
     }
 
     fn archive(&mut self) {

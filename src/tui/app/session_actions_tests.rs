@@ -221,6 +221,7 @@ fn fork_and_resume_take_the_users_arguments_and_store() {
     assert_eq!(
         fork,
         Launch {
+            source: crate::sources::Source::Codex,
             fork: true,
             id: "a".into(),
             cwd: Some("/w/p".into()),

@@ -271,6 +271,7 @@ fn exec_selected_resumes_in_the_sessions_folder() {
     assert_eq!(
         app.update(Action::ExecSelected),
         Effect::Quit(Outcome::Exec(Launch {
+            source: crate::sources::Source::Codex,
             fork: false,
             id: "a".into(),
             cwd: Some("/w/p".into()),

@@ -57,7 +57,9 @@ pub enum Outcome {
 /// A codex command the picker hands the terminal to.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Launch {
-    /// `codex fork` instead of `codex resume`.
+    /// The agent that resumes it.
+    pub source: crate::sources::Source,
+    /// `codex fork` (`claude --resume --fork-session`) instead of resuming.
     pub fork: bool,
     pub id: String,
     /// Where to run it: the session's folder, or the current one (`None`).
@@ -122,6 +124,11 @@ pub struct Options {
     /// Put before `codex` in a command given to the user (`CODEX_HOME=... ` when the store
     /// is not the default one).
     pub codex_env: String,
+    /// Passed to `claude --resume` after the session id.
+    pub claude_args: Vec<String>,
+    /// Put before `claude` in a command given to the user (`CLAUDE_CONFIG_DIR=... ` when
+    /// its config folder is not the default one).
+    pub claude_env: String,
     /// What tokens cost (from the config file), for the cost in the pane's header.
     pub prices: crate::prices::Prices,
     /// The keys (the key table's, with the config file's `[keys]` applied).

@@ -11,10 +11,11 @@ use ratatui::widgets::{Block, Borders, Clear, Padding, Paragraph};
 use ratatui::Frame;
 
 use crate::session::SessionRow;
+use crate::sources::Source;
 use crate::store::locks::Holder;
 use crate::textwidth;
 use crate::timefmt::Millis;
-use crate::tui::app::{App, Dialog, MENU};
+use crate::tui::app::{App, Dialog, Item, MENU};
 use crate::tui::keys;
 
 use super::{dialog_fit, Theme};
@@ -44,10 +45,11 @@ pub(crate) fn draw(frame: &mut Frame, app: &App, theme: &Theme) {
     let (title, lines) = match dialog {
         Dialog::Menu { cursor } => {
             let archived = app.selected_row().is_some_and(|r| r.archived);
+            let source = app.selected_row().map_or(Source::Codex, |r| r.source);
             focus = *cursor;
             (
                 " actions ",
-                menu_lines(*cursor, archived, app.keys(), theme),
+                menu_lines(*cursor, (archived, source), app.keys(), theme),
             )
         }
         Dialog::ConfirmDelete { .. } => (" delete this session? ", question.unwrap_or_default()),
@@ -159,15 +161,20 @@ fn rename_lines(
 }
 
 /// One line per item: its letter, what it does, its key outside the menu.
+/// An item a session's agent cannot do is drawn dim, with why.
 fn menu_lines(
     cursor: usize,
-    archived: bool,
+    (archived, source): (bool, Source),
     keys: &keys::Keymap,
     theme: &Theme,
 ) -> Vec<Line<'static>> {
+    let label = |item: Item| match item.unavailable(source) {
+        Some(why) => format!("{}: {why}", item.label(archived)),
+        None => item.label(archived).to_owned(),
+    };
     let label_w = MENU
         .iter()
-        .map(|e| textwidth::width(e.item.label(archived)))
+        .map(|e| textwidth::width(&label(e.item)))
         .max()
         .unwrap_or(0);
     let mut lines: Vec<Line> = MENU
@@ -176,11 +183,15 @@ fn menu_lines(
         .map(|(i, e)| {
             let chosen = i == cursor;
             let pick = |s: Style| if chosen { theme.selected } else { s };
-            let label = e.item.label(archived);
-            let pad = " ".repeat(label_w - textwidth::width(label));
+            let text = label(e.item);
+            let pad = " ".repeat(label_w - textwidth::width(&text));
+            let style = match e.item.unavailable(source) {
+                Some(_) => theme.placeholder,
+                None => theme.help_text,
+            };
             Line::from(vec![
                 Span::styled(format!("{}  ", e.letter), pick(theme.help_key)),
-                Span::styled(format!("{label}{pad}"), pick(theme.help_text)),
+                Span::styled(format!("{text}{pad}"), pick(style)),
                 Span::styled(
                     format!(
                         "  {}",

@@ -1,4 +1,4 @@
-//! The session list: one line per session (age, fork/exec/archived marker, title with matched
+//! The session list: one line per session (age, Claude Code/fork/exec/archived marker, title with matched
 //! characters highlighted, then, for a hit inside the conversation, ` · ` and the best snippet
 //! dimmed with the match highlighted; project, branch); the selected line is reversed/bold with a `▶`
 //! marker, so it stands out without colour; a `●` beside the marker says another codex has the
@@ -14,6 +14,7 @@ use crate::sanitize;
 use crate::search::fulltext::ContentHit;
 use crate::search::title::{self, Highlights};
 use crate::session::SessionRow;
+use crate::sources::Source;
 use crate::textwidth;
 use crate::timefmt::{self, Millis};
 use crate::tui::action::Action;
@@ -274,7 +275,7 @@ fn row_line(
 }
 
 /// The row's kind (archived, exec, another source), `None` for an interactive session, after
-/// `⑂` for a fork. A custom `source` can be any text: its label gets a short column.
+/// `⑂` for a fork, after `cc` for a Claude Code session. A custom `source` can be any text: its label gets a short column.
 fn kind_label(row: &SessionRow) -> Option<String> {
     let kind = if row.archived {
         Some("archived")
@@ -282,21 +283,36 @@ fn kind_label(row: &SessionRow) -> Option<String> {
         row.kind_label()
     };
     let kind = kind.map(|k| textwidth::truncate(&sanitize::one_line(k), 10));
-    match (row.meta.forked_from_id.is_some(), kind) {
+    let kind = match (row.meta.forked_from_id.is_some(), kind) {
         (true, Some(k)) => Some(format!("⑂ {k}")),
         (true, None) => Some("⑂".to_owned()),
         (false, kind) => kind,
+    };
+    // Claude Code's sessions are marked; Codex's, the picker's own, are not.
+    match (row.source, kind) {
+        (Source::Claude, Some(k)) => Some(format!("{CLAUDE_MARK} {k}")),
+        (Source::Claude, None) => Some(CLAUDE_MARK.to_owned()),
+        (Source::Codex, kind) => kind,
     }
 }
 
+/// The mark of a Claude Code session in the list.
+const CLAUDE_MARK: &str = "cc";
+
 /// The title column's text, the characters to highlight and its style: the session's name
-/// (bold), else its first message.
+/// (bold), else the title its agent gave it, else its first message.
 fn title(row: &SessionRow, marks: &Highlights, theme: &Theme) -> (String, Vec<usize>, Style) {
+    let given = |t: &Option<String>| t.as_ref().filter(|t| !t.trim().is_empty()).is_some();
     match &row.name {
         Some(n) if !n.trim().is_empty() => (
             sanitize::one_line(n),
             marks.fields[title::NAME].clone(),
             theme.title.add_modifier(Modifier::BOLD),
+        ),
+        _ if given(&row.auto_title) => (
+            title::field_text(row, title::NAME),
+            marks.fields[title::NAME].clone(),
+            theme.title,
         ),
         _ if row.preview.trim().is_empty() => ("(no message)".to_owned(), Vec::new(), theme.empty),
         _ => (
