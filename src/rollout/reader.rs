@@ -175,6 +175,14 @@ impl<R: BufRead> Records<R> {
         self.resumable = true;
     }
 
+    /// Leave out the rows of a Claude Code transcript's abandoned branches (a rewind's, by
+    /// `uuid`, as `sources::claude::chain::off_chain` finds them). Nothing for a Codex rollout.
+    pub fn leave_out(&mut self, off: crate::sources::claude::chain::OffChain) {
+        if let Some(claude) = self.claude.as_deref_mut() {
+            claude.leave_out(off);
+        }
+    }
+
     /// What the next pass over a Claude Code transcript needs from this one (after the
     /// records were taken); `None` for a Codex rollout.
     pub fn claude_carry(&self) -> Option<&Carry> {

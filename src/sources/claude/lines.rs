@@ -15,6 +15,7 @@ use std::collections::VecDeque;
 use serde_json::Value;
 
 use super::carry::{Carry, Part};
+use super::chain::OffChain;
 use super::prompt::{self, Said};
 use super::row_type::{row_type, RowType};
 use super::{tokens, tools};
@@ -64,6 +65,8 @@ pub(crate) struct ClaudeLines {
     /// Subagents launched in the background: their call waits for the report a
     /// `<task-notification>` brings.
     background: Vec<String>,
+    /// Rows of abandoned branches (a rewind's), by `uuid`: left out.
+    off_chain: OffChain,
 }
 
 fn flag(row: &Value, key: &str) -> bool {
@@ -87,7 +90,14 @@ impl ClaudeLines {
             held: Vec::new(),
             pending: None,
             background: Vec::new(),
+            off_chain: OffChain::new(),
         }
+    }
+
+    /// Leave out the rows of `off` (the abandoned branches of a transcript that was rewound,
+    /// found by `chain::off_chain`).
+    pub(crate) fn leave_out(&mut self, off: OffChain) {
+        self.off_chain = off;
     }
 
     /// What the next pass needs.
@@ -119,6 +129,10 @@ impl ClaudeLines {
             .ok_or(Unreadable)?;
         if flag(&row, "isSidechain") {
             // A subagent's rows belong to its own transcript.
+            return Ok(());
+        }
+        let uuid = row.get("uuid").and_then(Value::as_str);
+        if uuid.is_some_and(|u| self.off_chain.contains(u)) {
             return Ok(());
         }
         match kind {

@@ -2,8 +2,11 @@
 //! and a space, a web search and a failed fetch, tools the program refused, `/clear`), read
 //! through the shared reader, the row summary and the transcript.
 
-use super::lines::tests::{fixture, scan, tools, transcript};
+use super::chain::off_chain;
+use super::lines::tests::{fixture, records, scan, tools, transcript};
 use crate::rollout::entry::Entry;
+use crate::rollout::reader::ReadOptions;
+use crate::rollout::record::{Record, Role};
 use crate::rollout::record::{Status, StepState, ToolDetail, WebAction};
 
 #[test]
@@ -105,4 +108,43 @@ fn a_session_after_clear_starts_with_the_command_not_a_prompt() {
     let first = tools(&t)[0];
     assert_eq!(first.kind, "slash_command");
     assert!(matches!(&first.detail, ToolDetail::Other { name, .. } if name == "/clear"));
+}
+
+#[test]
+fn a_rewound_transcript_leaves_its_abandoned_branch_out_when_told() {
+    let bytes = fixture("rewind");
+    let prompts = |all: &[Record]| -> Vec<String> {
+        all.iter()
+            .filter_map(|r| match r {
+                Record::Message(m) if m.role == Role::User => Some(m.text.clone()),
+                _ => None,
+            })
+            .collect()
+    };
+    // Read as written, the abandoned prompt is there.
+    let (all, _) = records(&bytes, ReadOptions::default());
+    assert_eq!(prompts(&all).len(), 3);
+    let off = off_chain(&bytes[..]).unwrap();
+    assert!(!off.is_empty());
+    let opts = ReadOptions {
+        source: crate::sources::Source::Claude,
+        ..ReadOptions::default()
+    };
+    let mut reader = crate::rollout::reader::Records::new(
+        &bytes[..],
+        opts,
+        crate::rollout::reader::Resume::start(),
+    );
+    reader.leave_out(off);
+    let mut kept = Vec::new();
+    while let Some(r) = reader.next_record().unwrap() {
+        kept.push(r);
+    }
+    assert_eq!(
+        prompts(&kept),
+        [
+            "first question: what is in main.py",
+            "second question again, after the rewind"
+        ]
+    );
 }
