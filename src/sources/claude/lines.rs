@@ -507,12 +507,12 @@ impl ClaudeLines {
                 self.say(Record::Tool(call), out);
             }
             Some("tool_use" | "server_tool_use") => {
-                let (open, call) = tools::call(block, self.cap());
                 if self.carry.open.len() >= MAX_OPEN {
                     self.carry.open.remove(0);
                 }
-                self.carry.open.push(open);
+                self.carry.open.push(tools::open_call(block));
                 if self.want.tools {
+                    let call = tools::call(block, self.cap());
                     self.say(Record::Tool(call), out);
                 }
             }

@@ -35,23 +35,28 @@ pub(crate) fn reasoning(block: &Value, cap: Cap) -> ToolCall {
     ToolCall::new("reasoning".to_owned(), None, detail)
 }
 
-/// A `tool_use` block: what the call remembers until its result, and its record.
-pub(crate) fn call(block: &Value, cap: Cap) -> (OpenCall, ToolCall) {
+/// What a `tool_use` block's call is remembered by until its result.
+pub(crate) fn open_call(block: &Value) -> OpenCall {
+    let input = block.get("input");
+    let path = input
+        .and_then(|i| text(i, "file_path").or_else(|| text(i, "notebook_path")))
+        .map(str::to_owned);
+    OpenCall {
+        id: text(block, "id").unwrap_or("").to_owned(),
+        name: text(block, "name").unwrap_or("tool").to_owned(),
+        path,
+    }
+}
+
+/// A `tool_use` block's record.
+pub(crate) fn call(block: &Value, cap: Cap) -> ToolCall {
     let name = text(block, "name").unwrap_or("tool");
-    let id = text(block, "id").unwrap_or("").to_owned();
+    let id = text(block, "id")
+        .filter(|i| !i.is_empty())
+        .map(str::to_owned);
     let empty = Value::Null;
     let input = block.get("input").unwrap_or(&empty);
-    let path = text(input, "file_path")
-        .or_else(|| text(input, "notebook_path"))
-        .map(str::to_owned);
-    let detail = detail(name, input, cap);
-    let call_id = (!id.is_empty()).then(|| id.clone());
-    let open = OpenCall {
-        id,
-        name: name.to_owned(),
-        path,
-    };
-    (open, ToolCall::new(name.to_owned(), call_id, detail))
+    ToolCall::new(name.to_owned(), id, detail(name, input, cap))
 }
 
 fn detail(name: &str, input: &Value, cap: Cap) -> ToolDetail {

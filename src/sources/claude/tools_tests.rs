@@ -5,8 +5,8 @@ use serde_json::json;
 fn a_multi_edit_is_one_patch_of_its_file() {
     let block = json!({"type":"tool_use","id":"t1","name":"MultiEdit","input":{
         "file_path":"/w/a.rs","edits":[{"old_string":"a","new_string":"b"},{"old_string":"c\nd","new_string":""}]}});
-    let (open, call) = call(&block, Cap(None));
-    assert_eq!(open.path.as_deref(), Some("/w/a.rs"));
+    assert_eq!(open_call(&block).path.as_deref(), Some("/w/a.rs"));
+    let call = call(&block, Cap(None));
     let ToolDetail::Patch { files, patch, .. } = call.detail else {
         panic!("{call:?}");
     };
@@ -79,9 +79,9 @@ fn a_failed_command_says_its_exit_code() {
 fn odd_inputs_give_plain_details() {
     for input in [json!(null), json!([1]), json!("x"), json!({"command": 5})] {
         let block = json!({"type":"tool_use","id":"t","name":"Bash","input":input});
-        let (_, call) = call(&block, Cap(Some(10)));
+        let call = call(&block, Cap(Some(10)));
         assert!(matches!(call.detail, ToolDetail::Other { .. }), "{call:?}");
     }
-    let (_, call) = call(&json!({}), Cap(None));
-    assert_eq!(call.call_id, None);
+    assert_eq!(call(&json!({}), Cap(None)).call_id, None);
+    assert_eq!(open_call(&json!({"input": 3})).name, "tool");
 }
