@@ -316,7 +316,9 @@ impl Assembler {
                 };
                 self.hold(Entry::Marker(marker), Wait::Nothing);
             }
-            Event::Compacted { summary, .. } => self.compacted(summary),
+            Event::Compacted {
+                summary, manual, ..
+            } => self.compacted(summary, manual),
             Event::PatchApplied {
                 call_id,
                 changes,
@@ -349,6 +351,15 @@ impl Assembler {
                 if let Some(why) = failure {
                     call.status = Status::Failed(why);
                 }
+            }),
+            Event::ToolEnded {
+                call_id,
+                interrupted,
+                failure,
+            } => self.on_call(&call_id, |call| match failure {
+                _ if interrupted => call.status = Status::Interrupted,
+                Some(why) => call.status = Status::Failed(why),
+                None => {}
             }),
         }
     }
@@ -411,7 +422,7 @@ impl Assembler {
     /// A compaction: one marker however many rows tell of it (a `compacted` row, then its
     /// item), held until what follows says whether it was asked for: a prompt in its turn
     /// (automatic), or its turn ending without one (`/compact`).
-    fn compacted(&mut self, summary: Option<String>) {
+    fn compacted(&mut self, summary: Option<String>, manual: Option<bool>) {
         if let Some(Held {
             entry: Entry::Marker(Marker::Compaction { summary: s, .. }),
             ..
@@ -422,13 +433,18 @@ impl Assembler {
             }
             return;
         }
-        let trigger = if self.turn.prompted {
-            Trigger::Automatic
-        } else {
-            Trigger::Unknown
+        // The file may say what started it: then nothing that follows need decide.
+        let (trigger, wait) = match manual {
+            Some(true) => (Trigger::Manual, Wait::Nothing),
+            Some(false) => (Trigger::Automatic, Wait::Nothing),
+            None if self.turn.prompted => (Trigger::Automatic, Wait::Trigger),
+            None => (Trigger::Unknown, Wait::Trigger),
         };
         let marker = Entry::Marker(Marker::Compaction { trigger, summary });
-        self.compaction = Some(self.hold(marker, Wait::Trigger));
+        let n = self.hold(marker, wait);
+        if wait == Wait::Trigger {
+            self.compaction = Some(n);
+        }
     }
 
     /// A compaction waiting for what follows goes out, with its trigger when `trigger` says.

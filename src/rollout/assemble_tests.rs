@@ -420,6 +420,7 @@ fn a_compaction_without_turn_records_is_one_marker_that_says_nothing_of_its_trig
         Piece::event(Event::Compacted {
             turn_id: None,
             summary: summary.map(str::to_owned),
+            manual: None,
         })
     };
     asm.push(compacted(Some("sum")), &mut |e| out.push(e));

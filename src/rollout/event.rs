@@ -39,6 +39,9 @@ pub enum Event {
     Compacted {
         turn_id: Option<String>,
         summary: Option<String>,
+        /// Whether the user asked for it (`/compact`) or it was automatic, when the row says
+        /// (Claude Code's `compactMetadata.trigger`); `None`: the turn around it tells.
+        manual: Option<bool>,
     },
     /// Codex's record of what an `apply_patch` call changed (`FileChange` item) or of how it
     /// ended (an older `patch_apply_end` event).
@@ -67,6 +70,15 @@ pub enum Event {
         /// The server's error, or the text of a result it marked as an error.
         failure: Option<String>,
         duration_ms: Option<u64>,
+    },
+    /// How a tool call ended when its output row says no more than its text (a Claude Code
+    /// `tool_result` marked `is_error`, or cut short by the user).
+    ToolEnded {
+        call_id: String,
+        /// The user cut it short.
+        interrupted: bool,
+        /// Why it failed.
+        failure: Option<String>,
     },
 }
 
@@ -296,6 +308,7 @@ impl<D: LongText> Line<'_, D> {
                 return Some(Event::Compacted {
                     turn_id: None,
                     summary: payload.message.text().map(|m| cut(summary_of(m))),
+                    manual: None,
                 })
             }
             "event_msg" => {}
@@ -313,6 +326,7 @@ impl<D: LongText> Line<'_, D> {
             "context_compacted" => Some(Event::Compacted {
                 turn_id,
                 summary: None,
+                manual: None,
             }),
             "patch_apply_end" => Some(Event::PatchApplied {
                 call_id: payload.call_id.owned()?,
@@ -354,6 +368,7 @@ impl<D: LongText> Item<'_, D> {
             "ContextCompaction" => Some(Event::Compacted {
                 turn_id,
                 summary: None,
+                manual: None,
             }),
             "FileChange" => {
                 let failure = match self.status.get() {

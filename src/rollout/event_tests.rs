@@ -15,7 +15,8 @@ fn a_compacted_row_gives_the_summary_without_codexs_preamble() {
         event_of(&line, None),
         Some(Event::Compacted {
             turn_id: None,
-            summary: Some("## Summary\n- done".into())
+            summary: Some("## Summary\n- done".into()),
+            manual: None,
         })
     );
 }

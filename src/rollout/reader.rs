@@ -8,8 +8,12 @@
 //! [`super::rules::parse_line`] for names and tool rows), a fork's ordinal bound, what counts as an
 //! unreadable line, a cut-short last line that codex may still be writing, and a read error
 //! part-way. It reads one file; a fork's parent history is chained by `store::fork`, which runs
-//! this reader over the parent with its bound.
+//! this reader over the parent with its bound. A Claude Code transcript's lines (the read's
+//! [`Source`]) are split, capped and counted the same way, then read by
+//! `sources::claude::lines`, which may give several records for one line (they are queued) and
+//! let go of what it holds at the end of the stream.
 
+use std::collections::VecDeque;
 use std::io::{self, BufRead};
 
 use serde_json::Value;
@@ -18,6 +22,8 @@ use super::classify::{self, Kind};
 use super::lines::{LineReader, Step, DEFAULT_MAX_LINE};
 use super::record::{Record, Role};
 use super::{message_line, meta_line, rules, usage};
+use crate::sources::claude::carry::Carry;
+use crate::sources::claude::lines::{ClaudeLines, Want};
 use crate::sources::Source;
 
 /// What a consumer wants besides the metadata and the messages.
@@ -60,7 +66,7 @@ impl Default for ReadOptions {
 }
 
 /// Where a read starts: the start of the file, or where an earlier pass over it stopped.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Resume {
     /// The stream starts at byte 0 of the file (a byte-order mark may open it).
     pub at_file_start: bool,
@@ -68,6 +74,9 @@ pub struct Resume {
     pub have_meta: bool,
     /// The metadata or a message was read before: the file is known to be a session.
     pub seen_session: bool,
+    /// What an earlier pass over a Claude Code transcript left for this one (its token
+    /// total, a fork's part, ...).
+    pub claude: Carry,
 }
 
 impl Resume {
@@ -109,6 +118,16 @@ pub struct Records<R> {
     /// The last `token_count` line, read only when asked ([`Records::take_tokens`]): codex
     /// writes one after every model response and only the last running total counts.
     last_tokens: Vec<u8>,
+    /// A Claude Code transcript's reading state: its lines become records there.
+    claude: Option<Box<ClaudeLines>>,
+    /// Records read but not yet handed out (one Claude Code line may give several).
+    queue: VecDeque<Record>,
+    /// The Claude Code reader let go of what it held at the end of the stream.
+    finished: bool,
+    /// Where the first line whose records the Claude Code reader holds began.
+    held_from: Option<u64>,
+    /// A later pass goes on from where this one stops ([`Records::resumable`]).
+    resumable: bool,
 }
 
 impl<R: BufRead> Records<R> {
@@ -116,7 +135,7 @@ impl<R: BufRead> Records<R> {
         Records {
             lines: {
                 let mut lines = LineReader::new(reader, opts.max_line, resume.at_file_start);
-                if !opts.tools {
+                if !opts.tools && opts.source == Source::Codex {
                     // Tool rows are dropped: a huge one (a command's whole output) is not held.
                     lines.pass_over(classify::head_is_tool_row);
                 }
@@ -132,7 +151,52 @@ impl<R: BufRead> Records<R> {
             end: End::Open,
             pending_tail: false,
             last_tokens: Vec::new(),
+            claude: (opts.source == Source::Claude).then(|| {
+                let want = Want {
+                    tools: opts.tools,
+                    turns: opts.turns,
+                    usage: opts.usage,
+                    names: opts.thread_names,
+                    cap: opts.max_tool_output_bytes,
+                };
+                Box::new(ClaudeLines::new(want, resume.claude, resume.have_meta))
+            }),
+            queue: VecDeque::new(),
+            finished: false,
+            held_from: None,
+            resumable: false,
         }
+    }
+
+    /// A later pass goes on from where this one stops: the rows at the end of a Claude Code
+    /// fork's copy that no assistant row has yet said are copied or its own are left for that
+    /// pass (the stream stops before them) rather than guessed.
+    pub fn resumable(&mut self) {
+        self.resumable = true;
+    }
+
+    /// Leave out the rows of a Claude Code transcript's abandoned branches (a rewind's, by
+    /// `uuid`, as `sources::claude::chain::off_chain` finds them). Nothing for a Codex rollout.
+    pub fn leave_out(&mut self, off: crate::sources::claude::chain::OffChain) {
+        if let Some(claude) = self.claude.as_deref_mut() {
+            claude.leave_out(off);
+        }
+    }
+
+    /// What the next pass over a Claude Code transcript needs from this one (after the
+    /// records were taken); `None` for a Codex rollout.
+    pub fn claude_carry(&self) -> Option<&Carry> {
+        self.claude.as_deref().map(ClaudeLines::carry)
+    }
+
+    /// The records of the lines read so far that are not handed out yet, let go now: a pass
+    /// that stops part-way takes them so that nothing of a line it read is lost (a later pass
+    /// goes on after that line). Always empty for a Codex rollout.
+    pub fn settle(&mut self) -> Vec<Record> {
+        if let Some(claude) = self.claude.as_deref_mut() {
+            claude.settle(&mut self.queue);
+        }
+        self.queue.drain(..).collect()
     }
 
     /// Do not parse `response` message rows of `role` from here on: the caller drops them (the
@@ -193,6 +257,29 @@ impl<R: BufRead> Records<R> {
     /// first). When `announce` answers `false` the read stops with an
     /// [`io::ErrorKind::Interrupted`] error.
     pub fn next_record_with(
+        &mut self,
+        big: usize,
+        announce: &mut dyn FnMut() -> bool,
+    ) -> io::Result<Option<Record>> {
+        if let Some(record) = self.queue.pop_front() {
+            return Ok(Some(record));
+        }
+        if let Some(record) = self.next_line_record(big, announce)? {
+            return Ok(Some(record));
+        }
+        // The end: what a Claude Code reader held back goes out.
+        if let Some(claude) = self.claude.as_deref_mut().filter(|_| !self.finished) {
+            self.finished = true;
+            match self.held_from {
+                Some(from) if self.resumable && claude.drop_held_copy() => self.taken = from,
+                _ => claude.finish(&mut self.queue),
+            }
+        }
+        Ok(self.queue.pop_front())
+    }
+
+    /// The next record of the lines, `None` at the end of the stream.
+    fn next_line_record(
         &mut self,
         big: usize,
         announce: &mut dyn FnMut() -> bool,
@@ -260,6 +347,9 @@ impl<R: BufRead> Records<R> {
 
     /// Classify the current line and read it when it can be a record.
     fn take_line(&mut self) -> Taken {
+        if self.claude.is_some() {
+            return self.take_claude_line();
+        }
         let line = self.lines.line();
         let (kind, response_role) = classify::classify_line(line);
         let skip_response = match response_role {
@@ -336,6 +426,31 @@ impl<R: BufRead> Records<R> {
                 self.bounded(ordinal, |_| rare_record(kind, &value, cap))
             }
         }
+    }
+
+    /// Read the current line of a Claude Code transcript: its records (one line may give
+    /// several, or let go of some held before) are queued.
+    fn take_claude_line(&mut self) -> Taken {
+        let Some(claude) = self.claude.as_deref_mut() else {
+            return Taken::Nothing;
+        };
+        if is_blank(self.lines.line()) {
+            return Taken::Nothing;
+        }
+        let held = claude.holding();
+        if claude.take(self.lines.line(), &mut self.queue).is_err() {
+            return self.unreadable();
+        }
+        match (held, claude.holding()) {
+            (false, true) => self.held_from = Some(self.taken),
+            (_, false) => self.held_from = None,
+            (true, true) => {}
+        }
+        let session = |r: &Record| matches!(r, Record::Meta(_) | Record::Message(_));
+        if self.queue.iter().any(session) {
+            self.seen_session = true;
+        }
+        self.queue.pop_front().map_or(Taken::Nothing, Taken::Record)
     }
 
     fn unreadable(&mut self) -> Taken {

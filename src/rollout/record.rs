@@ -29,6 +29,18 @@ pub enum Record {
     Tokens(super::usage::Tokens),
     /// The model a turn ran on (`turn_context.model`).
     Model(String),
+    /// An automatic title of the session (Claude Code's `ai-title` and `summary` rows; the
+    /// last one stands): below a name, above the first prompt.
+    Title(String),
+    /// What follows is copied from the session `parent_id` (Claude Code's `--fork-session`
+    /// copies its parent's rows into the new file), up to [`Record::OwnPart`].
+    Fork {
+        parent_id: String,
+    },
+    /// The fork's own part begins: what the session itself did starts here.
+    OwnPart {
+        parent_id: String,
+    },
 }
 
 /// A tool call (with its output once assembled), a tool output no call claimed, or a

@@ -18,6 +18,7 @@ use super::reader::{End, ReadOptions, Records, Resume};
 use super::record::{Message, Meta, Record, Role, Shape};
 use super::rules::Sources;
 use super::usage::{self, ChangedFile, Tokens};
+use crate::sources::claude::carry::{Carry, Part};
 use crate::sources::Source;
 
 /// Everything one pass over a file has learnt, enough to continue it later.
@@ -56,6 +57,12 @@ pub struct ScanState {
     /// The models the session's turns ran on, in the order first used.
     #[serde(default)]
     pub models: Vec<String>,
+    /// The session's automatic title (Claude Code's `ai-title`, else its `summary` rows).
+    #[serde(default)]
+    pub auto_title: Option<String>,
+    /// What the next pass over a Claude Code transcript needs (`None` for a Codex rollout).
+    #[serde(default)]
+    pub claude: Option<Carry>,
 }
 
 impl ScanState {
@@ -183,9 +190,31 @@ impl ScanState {
                     self.models.push(model.clone());
                 }
             }
+            Record::Title(title) => self.auto_title = Some(title.clone()),
+            Record::Fork { parent_id } => {
+                self.claude.get_or_insert_with(Carry::default).part = Part::Copying {
+                    parent: parent_id.clone(),
+                }
+            }
+            Record::OwnPart { parent_id } => self.own_part(parent_id),
             Record::Tool(_) | Record::Event(_) => {}
         }
         None
+    }
+
+    /// A fork's own part begins: what was counted so far is its parent's.
+    fn own_part(&mut self, parent_id: &str) {
+        self.claude.get_or_insert_with(Carry::default).part = Part::Own;
+        self.meta.get_or_insert_with(Meta::default).forked_from_id = Some(parent_id.to_owned());
+        self.event_user = 0;
+        self.event_assistant = 0;
+        self.response_user = 0;
+        self.response_assistant = 0;
+        self.event_prompt = None;
+        self.response_prompt = None;
+        self.files.clear();
+        self.tokens = None;
+        self.models.clear();
     }
 
     /// [`ScanState::note`] of a record the pass does not keep.
@@ -222,6 +251,9 @@ impl ScanState {
         if let Some(tokens) = records.take_tokens() {
             self.tokens = Some(tokens);
         }
+        if let Some(carry) = records.claude_carry() {
+            self.claude = Some(carry.clone());
+        }
         self.offset = base + records.consumed();
         self.skipped_lines += records.skipped();
         self.pending_tail = records.pending_tail();
@@ -237,8 +269,10 @@ impl ScanState {
             at_file_start: self.offset == 0,
             have_meta: self.meta.is_some(),
             seen_session: self.meta.is_some() || self.saw_message,
+            claude: self.claude.clone().unwrap_or_default(),
         };
         let mut records = Records::new(reader, Self::read_options(opts), resume);
+        records.resumable();
         for role in [Role::User, Role::Assistant] {
             if self.sources().events(role) {
                 records.skip_responses(role);
@@ -254,7 +288,14 @@ impl ScanState {
                     if let Some(role) = self.take(record) {
                         records.skip_responses(role);
                     }
-                    if opts.until == Until::FirstPrompt && self.event_prompt.is_some() {
+                    if opts.until == Until::FirstPrompt
+                        && self.event_prompt.is_some()
+                        && !self.claude.as_ref().is_some_and(Carry::copying)
+                    {
+                        // What the lines read gave and is not taken yet is taken now.
+                        for record in records.settle() {
+                            self.take(record);
+                        }
                         break Ok(());
                     }
                 }

@@ -352,7 +352,12 @@ fn read_pass<R: BufRead>(
                     .keeps(&msg)
                     .then(|| Piece::entry(message_entry(msg, opts)))
             }
-            Record::ThreadName(_) | Record::Tokens(_) | Record::Model(_) => None,
+            Record::OwnPart { parent_id } => Some(Piece::entry(forked(&mut meta, parent_id))),
+            Record::ThreadName(_)
+            | Record::Tokens(_)
+            | Record::Model(_)
+            | Record::Title(_)
+            | Record::Fork { .. } => None,
         };
         if let Some(piece) = piece {
             waiting.push(piece);
@@ -425,6 +430,18 @@ fn bound_tool_text(call: &mut ToolCall, spent: &mut usize) {
     }
 }
 
+/// The mark where a fork's own part begins (its parent's part is in the same file); the
+/// metadata names the parent.
+fn forked(meta: &mut Option<Meta>, parent_id: String) -> Entry {
+    if let Some(meta) = meta {
+        meta.forked_from_id = Some(parent_id.clone());
+    }
+    Entry::Marker(Marker::Forked {
+        parent_id,
+        parent_title: None,
+    })
+}
+
 fn is_response_of(piece: &Piece, role: Role) -> bool {
     matches!(piece.as_entry(), Some(Entry::Message { shape: Shape::Response, role: r, .. }) if *r == role)
 }
@@ -454,7 +471,13 @@ pub fn stream_pieces<R: BufRead>(
             Record::Message(msg) if sources.keeps(&msg) => {
                 sink(Piece::entry(message_entry(msg, opts)))?;
             }
-            Record::Message(_) | Record::ThreadName(_) | Record::Tokens(_) | Record::Model(_) => {}
+            Record::OwnPart { parent_id } => sink(Piece::entry(forked(&mut meta, parent_id)))?,
+            Record::Message(_)
+            | Record::ThreadName(_)
+            | Record::Tokens(_)
+            | Record::Model(_)
+            | Record::Title(_)
+            | Record::Fork { .. } => {}
         }
     }
     Ok(Transcript {

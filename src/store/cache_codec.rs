@@ -356,8 +356,9 @@ mod tests;
 /// is). 7: the session id and output line of each record, records in path order. 8: each
 /// state's changed files, tokens and models, and a flag for a state read to the end. 9: a
 /// section's records as a table, their states and lines after it. 10: the stamp is one word,
-/// the lines' maker's.
-pub const ROWS_VERSION: u32 = 11;
+/// the lines' maker's. 11: a record's key says its agent. 12: a state's automatic title and
+/// what a pass over a Claude Code transcript leaves for the next.
+pub const ROWS_VERSION: u32 = 12;
 
 /// The version word of a rows cache header: `v<ROWS_VERSION>`.
 pub fn rows_version() -> &'static str {

@@ -88,6 +88,9 @@ const FULL_STATE_BYTES: &str = concat!(
     "01",
     "01020304ac02",
     "01076770742d352e35",
+    // No automatic title, no Claude Code carry.
+    "00",
+    "00",
 );
 
 fn hex(bytes: &[u8]) -> String {

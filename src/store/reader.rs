@@ -139,7 +139,7 @@ fn row_from_parts(
         id,
         path: file.path.clone(),
         source: file.source,
-        auto_title: None,
+        auto_title: state.auto_title.clone(),
     }
 }
 

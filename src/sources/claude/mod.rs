@@ -1,10 +1,22 @@
 //! Claude Code's sessions: `<projects>/<project folder>/<session id>.jsonl`, read by the rules
 //! written in the README ("How sessions are read").
+//!
+//! A transcript's lines become the one record model Codex rollouts give ([`lines`]): the row's
+//! `type` is found first without parsing it ([`row_type`]), a user row is a human prompt or
+//! something else ([`prompt`]), tool calls and results become the tool records ([`tools`]),
+//! usage is counted once per assistant message ([`tokens`]); what a later pass over a grown file
+//! needs is kept in a [`carry::Carry`].
 
+pub mod carry;
 pub mod chain;
 pub mod command;
+pub(crate) mod lines;
 pub mod names;
 pub mod open;
+mod prompt;
+mod row_type;
+mod tokens;
+mod tools;
 pub mod walk;
 
 use std::ffi::OsStr;
@@ -46,3 +58,6 @@ pub fn custom_title(transcript: &Path) -> Option<String> {
     let title: Title = serde_json::from_slice(&bytes).ok()?;
     title.custom_title.filter(|t| !t.trim().is_empty())
 }
+
+#[cfg(test)]
+mod recorded_tests;
