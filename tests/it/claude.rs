@@ -217,6 +217,15 @@ fn claude_show_tools_marks_the_failed_command_and_edit() {
         marked_failed(&missing, "does_not_exist.txt"),
         "the Read of a missing file:\n{missing}"
     );
+    let web = show(&scenario("web"), &["--tools"]);
+    assert!(
+        marked_failed(&web, "page.html"),
+        "the failed WebFetch:\n{web}"
+    );
+    assert!(
+        !marked_failed(&web, "python print function"),
+        "the WebSearch that answered:\n{web}"
+    );
     let multi = show(&scenario("multi_continued"), &["--tools"]);
     assert!(
         marked_failed(&multi, "main.py"),
@@ -249,7 +258,7 @@ fn claude_show_has_the_subagent_report_and_the_compaction() {
         "the compaction marker:\n{compacted}"
     );
     assert!(
-        compacted.contains("continued from a previous conversation"),
+        compacted.contains("The user asked about main.py; it was listed and explained."),
         "the compaction's summary:\n{compacted}"
     );
     // The summary is no prompt: the two prompts, both shown.
