@@ -304,6 +304,31 @@ fn claude_content_search_finds_words_of_replies() {
 }
 
 #[test]
+fn claude_content_search_leaves_tool_output_out() {
+    // "OPENSSL" stands only in the output of the WebFetch that failed.
+    let rows = claude_rows(&["--content", "openssl"]);
+    assert!(rows.is_empty(), "--content openssl: {rows:?}");
+}
+
+/// A fork shows its parent's part first, then where its own part begins, as Codex forks do.
+#[test]
+fn claude_show_marks_where_the_fork_begins() {
+    let parent = "CC_EDIT: change the print statement in main.py to a greeting";
+    let own = "in the fork: try another greeting";
+    let text = show(&scenario("fork"), &[]);
+    assert!(
+        text.lines().any(|l| l.starts_with("fork of: ")),
+        "no `fork of:` in the header:\n{text}"
+    );
+    let at = |needle: &str| {
+        text.find(needle)
+            .unwrap_or_else(|| panic!("no {needle:?} in:\n{text}"))
+    };
+    assert!(at(parent) < at("forked here from"), "{text}");
+    assert!(at("forked here from") < at(own), "{text}");
+}
+
+#[test]
 fn claude_list_source_keeps_one_source() {
     let codex = real_fixtures().join("0.171.0");
     let list = |extra: &[&str]| {
