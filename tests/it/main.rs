@@ -30,6 +30,7 @@ use gen_common::gen;
 mod cache;
 mod cache_delta;
 mod circles;
+mod claude;
 mod content;
 mod engine;
 mod fuzz;
