@@ -19,7 +19,9 @@ use super::record::{Message, Meta, Record, Role, Shape};
 use super::rules::Sources;
 use super::usage::{self, ChangedFile, Tokens};
 use crate::sources::claude::carry::{Carry, Part};
+use crate::sources::claude::chain::OffChain;
 use crate::sources::Source;
+use std::sync::Arc;
 
 /// Everything one pass over a file has learnt, enough to continue it later.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -120,7 +122,7 @@ pub enum Until {
 }
 
 /// Limits of one pass.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct ScanOptions {
     pub until: Until,
     pub max_line: usize,
@@ -128,6 +130,9 @@ pub struct ScanOptions {
     pub ordinal_below: Option<u64>,
     /// The agent that wrote the file.
     pub source: Source,
+    /// Rows of a Claude Code transcript's abandoned branches, left out (see
+    /// `sources::claude::chain`).
+    pub off_chain: Option<Arc<OffChain>>,
 }
 
 impl ScanOptions {
@@ -137,6 +142,7 @@ impl ScanOptions {
             max_line: super::lines::DEFAULT_MAX_LINE,
             ordinal_below: None,
             source: Source::Codex,
+            off_chain: None,
         }
     }
 }
@@ -272,6 +278,9 @@ impl ScanState {
             claude: self.claude.clone().unwrap_or_default(),
         };
         let mut records = Records::new(reader, Self::read_options(opts), resume);
+        if let Some(off) = &opts.off_chain {
+            records.leave_out(OffChain::clone(off));
+        }
         records.resumable();
         for role in [Role::User, Role::Assistant] {
             if self.sources().events(role) {

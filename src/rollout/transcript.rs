@@ -21,10 +21,12 @@ use super::record::{Message, Meta, Record, Role, Shape, ToolCall, ToolDetail};
 use super::rules::Sources;
 use super::summary::ScanState;
 use super::text::clip;
+use crate::sources::claude::chain::OffChain;
 use crate::sources::Source;
+use std::sync::Arc;
 
 /// How much of a file to keep.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct TranscriptOptions {
     /// Longest message text kept whole; `None` keeps every message whole.
     pub max_message_bytes: Option<usize>,
@@ -41,6 +43,9 @@ pub struct TranscriptOptions {
     pub ordinal_below: Option<u64>,
     /// The agent that wrote the file.
     pub source: Source,
+    /// Rows of a Claude Code transcript's abandoned branches, left out (see
+    /// `sources::claude::chain`).
+    pub off_chain: Option<Arc<OffChain>>,
 }
 
 impl TranscriptOptions {
@@ -54,6 +59,7 @@ impl TranscriptOptions {
             pair_outputs: false,
             ordinal_below: None,
             source: Source::Codex,
+            off_chain: None,
         }
     }
 }
@@ -67,6 +73,7 @@ impl Default for TranscriptOptions {
             pair_outputs: true,
             ordinal_below: None,
             source: Source::Codex,
+            off_chain: None,
         }
     }
 }
@@ -139,7 +146,11 @@ fn read_options(opts: &TranscriptOptions) -> ReadOptions {
 
 /// The record stream a transcript reads.
 fn records<R: BufRead>(reader: R, opts: &TranscriptOptions) -> Records<R> {
-    Records::new(reader, read_options(opts), Resume::start())
+    let mut records = Records::new(reader, read_options(opts), Resume::start());
+    if let Some(off) = &opts.off_chain {
+        records.leave_out(OffChain::clone(off));
+    }
+    records
 }
 
 /// A message as a transcript entry, cut to `max_message_bytes`.
@@ -298,7 +309,10 @@ pub fn read_into_summarising<R: BufRead>(
     if !opts.tools {
         read.max_tool_output_bytes = Some(0);
     }
-    let records = Records::new(reader, read, Resume::start());
+    let mut records = Records::new(reader, read, Resume::start());
+    if let Some(off) = &opts.off_chain {
+        records.leave_out(OffChain::clone(off));
+    }
     read_pass(records, opts, Parse::Lean, sink, Some(summary))
 }
 

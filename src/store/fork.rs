@@ -208,7 +208,8 @@ pub fn read_transcript_summarised(
 fn for_file(opts: &TranscriptOptions, file: &RolloutFile) -> TranscriptOptions {
     TranscriptOptions {
         source: file.source,
-        ..*opts
+        off_chain: super::reader::off_chain(file),
+        ..opts.clone()
     }
 }
 
@@ -257,7 +258,7 @@ fn read_whole(
     if let Some(parent) = parent_of(&file.path, Some(base), find) {
         let popts = TranscriptOptions {
             ordinal_below: parent.ordinal_below,
-            ..*opts
+            ..opts.clone()
         };
         let inherited = open_at(&parent.file.path, parent.file.compressed, 0)
             .and_then(|reader| transcript::read_pieces(reader, &popts, parse));
@@ -340,7 +341,7 @@ pub fn stream_transcript(
         {
             let popts = TranscriptOptions {
                 ordinal_below: parent.ordinal_below,
-                ..*opts
+                ..opts.clone()
             };
             title = pstate.first_prompt().map(str::to_owned);
             // A parent that cannot be opened leaves the fork's own records.

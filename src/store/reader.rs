@@ -13,8 +13,10 @@ use crate::rollout::rules;
 use crate::rollout::summary::{ScanOptions, ScanState, Until};
 use crate::rollout::usage::Usage;
 use crate::session::{self, SessionRow};
-use crate::sources::{claude, Source};
+use crate::sources::claude::{self, chain, chain::OffChain};
+use crate::sources::Source;
 use crate::timefmt;
+use std::sync::Arc;
 
 /// Read size of a preview pass and of a full pass.
 const PREVIEW_BUF: usize = 32 << 10;
@@ -27,9 +29,19 @@ pub fn scan_file(
     opts: &ScanOptions,
 ) -> Result<(), FileIssue> {
     let issue = |e: std::io::Error| FileIssue::io(&file.path, &e);
+    // A whole pass over a Claude Code transcript leaves out a rewind's abandoned branches;
+    // when it has some, what an earlier pass counted may hold them: it starts again.
+    let off_chain = match (file.source, opts.until) {
+        (Source::Claude, Until::End) => off_chain(file),
+        _ => None,
+    };
+    if off_chain.is_some() && state.offset > 0 {
+        *state = ScanState::default();
+    }
     let opts = &ScanOptions {
         source: file.source,
-        ..*opts
+        off_chain,
+        ..opts.clone()
     };
     let buf = match opts.until {
         Until::FirstPrompt => PREVIEW_BUF,
@@ -40,6 +52,17 @@ pub fn scan_file(
     // A read error part-way ends the pass like the end of the file once the file is known to
     // be a session (the reader's rule); before that it is the file's problem.
     state.scan(reader, opts).map_err(issue)
+}
+
+/// The rows of a Claude Code transcript's abandoned branches (a rewind's), when it has any;
+/// `None` for a Codex rollout, a transcript that never branched, or one that cannot be read.
+pub fn off_chain(file: &RolloutFile) -> Option<Arc<OffChain>> {
+    if file.source != Source::Claude {
+        return None;
+    }
+    let reader = open::open_at_with(&file.path, file.compressed, 0, FULL_BUF).ok()?;
+    let off = chain::off_chain(reader).ok()?;
+    (!off.is_empty()).then(|| Arc::new(off))
 }
 
 /// Why a scanned file is not a session, if it is not.

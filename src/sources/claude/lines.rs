@@ -133,6 +133,7 @@ impl ClaudeLines {
         }
         let uuid = row.get("uuid").and_then(Value::as_str);
         if uuid.is_some_and(|u| self.off_chain.contains(u)) {
+            self.off_row(kind, &row, out);
             return Ok(());
         }
         match kind {
@@ -461,6 +462,42 @@ impl ClaudeLines {
         out.extend(self.held.drain(..));
     }
 
+    /// A row of an abandoned branch: not part of the conversation, but what it used and
+    /// changed happened (its tokens, its models, the edits that applied).
+    fn off_row(&mut self, kind: RowType, row: &Value, out: &mut VecDeque<Record>) {
+        let Some(message) = row.get("message") else {
+            return;
+        };
+        let blocks = message.get("content").and_then(Value::as_array);
+        match kind {
+            RowType::Assistant => {
+                for block in blocks.into_iter().flatten() {
+                    let call = block.get("type").and_then(Value::as_str) == Some("tool_use");
+                    let open = call.then(|| tools::open_call(block));
+                    if let Some(open) = open.filter(|o| tools::is_edit(&o.name)) {
+                        self.carry.open.push(open);
+                    }
+                }
+                self.usage(message, out);
+            }
+            RowType::User if self.want.usage || self.want.tools => {
+                for block in blocks.into_iter().flatten() {
+                    let id = block.get("tool_use_id").and_then(Value::as_str);
+                    let Some(at) = self.carry.open.iter().position(|c| Some(&*c.id) == id) else {
+                        continue;
+                    };
+                    let open = self.carry.open.remove(at);
+                    let outcome = row.get("toolUseResult");
+                    let result = tools::result(block, Some(&open), outcome, Cap(Some(0)));
+                    if let Some(event @ Event::PatchApplied { .. }) = result.event {
+                        out.push_back(Record::Event(event));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
     fn assistant(&mut self, row: &Value, out: &mut VecDeque<Record>) {
         self.meta(row, out);
         let Some(message) = row.get("message") else {
@@ -482,6 +519,11 @@ impl ClaudeLines {
         if let Some(Value::String(text)) = message.get("content") {
             self.text(id, text, out);
         }
+        self.usage(message, out);
+    }
+
+    /// The model and tokens of an assistant message, when usage is read.
+    fn usage(&mut self, message: &Value, out: &mut VecDeque<Record>) {
         if !self.want.usage {
             return;
         }
@@ -490,7 +532,11 @@ impl ClaudeLines {
             out.push_back(Record::Model(model.to_owned()));
         }
         if let Some(usage) = message.get("usage").filter(|u| u.is_object()) {
-            if tokens::count(&mut self.carry, id, tokens::of_usage(usage)) {
+            if tokens::count(
+                &mut self.carry,
+                text(message, "id"),
+                tokens::of_usage(usage),
+            ) {
                 out.push_back(Record::Tokens(self.carry.tokens));
             }
         }
