@@ -38,8 +38,9 @@ pub(crate) fn run(codex: &Codex, claude: &Claude, what: &Launch) -> i32 {
         None => {
             if let Some(c) = &what.cwd {
                 eprintln!(
-                    "codex-picker: the session's folder {} no longer exists; running codex here",
-                    crate::sanitize::one_line(c)
+                    "codex-picker: the session's folder {} no longer exists; running {} here",
+                    crate::sanitize::one_line(c),
+                    what.source.program()
                 );
             }
         }

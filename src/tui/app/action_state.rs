@@ -120,6 +120,21 @@ impl Item {
         }
     }
 
+    /// The item in a word or two, before why it cannot be done.
+    pub fn short(self) -> &'static str {
+        match self {
+            Item::ResumeInFolder => "resume",
+            Item::ResumeHere => "resume here",
+            Item::Fork => "fork",
+            Item::CopyId => "copy the id",
+            Item::CopyCommand => "copy the command",
+            Item::Export => "export",
+            Item::Archive => "archive",
+            Item::Rename => "rename",
+            Item::Delete => "delete",
+        }
+    }
+
     /// The action the item takes.
     pub fn action(self) -> Action {
         match self {

@@ -16,6 +16,7 @@ use crate::rollout::transcript::{Entry, Marker, Transcript};
 use crate::sanitize;
 use crate::search::title;
 use crate::session::SessionRow;
+use crate::sources::Source;
 use crate::tui::render::markdown::{self, CodeBlock};
 use crate::tui::render::wrap::wrap;
 pub use crate::tui::render::{PaneLine, Part};
@@ -172,7 +173,14 @@ fn header(b: &mut Built, row: &SessionRow, t: Option<&Transcript>, width: usize,
         fact(b, &key, &value, width, part, usize::MAX);
     }
     if view.folder_missing {
-        let warn = "this folder no longer exists: `cd <folder> && codex resume` would fail";
+        let warn = match row.source {
+            Source::Codex => {
+                "this folder no longer exists: `cd <folder> && codex resume` would fail"
+            }
+            Source::Claude => {
+                "this folder no longer exists: `claude --resume` finds the session only there"
+            }
+        };
         fact(b, "", warn, width, Part::Warning, usize::MAX);
     }
     if let Some(open_in) = &view.open_in {

@@ -169,7 +169,7 @@ fn menu_lines(
     theme: &Theme,
 ) -> Vec<Line<'static>> {
     let label = |item: Item| match item.unavailable(source) {
-        Some(why) => format!("{}: {why}", item.label(archived)),
+        Some(why) => format!("{}: {why}", item.short()),
         None => item.label(archived).to_owned(),
     };
     let label_w = MENU
