@@ -302,7 +302,7 @@ fn walk_problem(err: &walkdir::Error) -> Problem {
 
 /// Look at files of one folder through the open folder (each by its path when the folder
 /// cannot be opened).
-fn look_in_folder(files: Vec<RolloutFile>) -> Vec<Result<RolloutFile, FileIssue>> {
+pub(crate) fn look_in_folder(files: Vec<RolloutFile>) -> Vec<Result<RolloutFile, FileIssue>> {
     let folder = files
         .first()
         .map(|f| split_name(&f.path).0)

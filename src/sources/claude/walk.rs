@@ -1,8 +1,9 @@
 //! Finding Claude Code's sessions: `<projects>/<project folder>/<session id>.jsonl`, exactly two
 //! levels down. A subagent's transcript (`agent-*.jsonl` beside the sessions in older versions,
 //! `<session id>/subagents/agent-*.jsonl` now) belongs to its parent and is not a session; nor is
-//! any other file. walkdir lists the folders (links not followed); each file is looked at (size,
-//! modification time) on the caller's rayon pool. A missing `projects/` folder is no problem:
+//! any other file. walkdir lists the folders (links not followed); each folder's files are looked
+//! at (size, modification time) through the open folder, as Codex's are, the folders on the
+//! caller's rayon pool. A missing `projects/` folder is no problem:
 //! the user has no Claude Code sessions.
 
 use std::path::Path;
@@ -12,12 +13,12 @@ use walkdir::WalkDir;
 
 use super::names::is_session_name;
 use crate::sources::Source;
-use crate::store::walk::RolloutFile;
+use crate::store::walk::{look_in_folder, RolloutFile};
 use crate::store::FileIssue;
 
 /// Every session file under `projects`, with its size and modification time when `look`.
 pub fn walk(projects: &Path, look: bool) -> (Vec<RolloutFile>, Vec<FileIssue>) {
-    let mut listed = Vec::new();
+    let mut listed: Vec<RolloutFile> = Vec::new();
     let mut issues = Vec::new();
     if !projects.is_dir() {
         return (listed, issues);
@@ -40,10 +41,18 @@ pub fn walk(projects: &Path, look: bool) -> (Vec<RolloutFile>, Vec<FileIssue>) {
     if !look {
         return (listed, issues);
     }
-    let looked: Vec<Result<RolloutFile, FileIssue>> =
-        listed.into_par_iter().map(RolloutFile::look).collect();
-    let mut files = Vec::with_capacity(looked.len());
-    for one in looked {
+    // walkdir lists a folder's entries together: one group a folder.
+    let mut folders: Vec<Vec<RolloutFile>> = Vec::new();
+    for file in listed {
+        match folders.last_mut() {
+            Some(last) if last[0].path.parent() == file.path.parent() => last.push(file),
+            _ => folders.push(vec![file]),
+        }
+    }
+    let looked: Vec<Vec<Result<RolloutFile, FileIssue>>> =
+        folders.into_par_iter().map(look_in_folder).collect();
+    let mut files = Vec::new();
+    for one in looked.into_iter().flatten() {
         match one {
             Ok(file) => files.push(file),
             Err(issue) => issues.push(issue),
