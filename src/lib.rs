@@ -1,4 +1,5 @@
-//! codex-picker: find a past OpenAI Codex CLI session and hand back its id to resume it.
+//! codex-picker: find a past OpenAI Codex CLI (or Claude Code) session and hand back its id to
+//! resume it.
 //!
 //! The library holds everything; `main.rs` only parses arguments and maps results to exit codes.
 //! Read it like a map:
@@ -6,6 +7,9 @@
 //!   classification, the row summary and the transcript built from them.
 //! - [`store`]: the session store on disk (IO, read-only): locating, walking, opening, names, the
 //!   rows cache.
+//! - [`sources`]: the agents whose sessions are read (Codex, Claude Code) and what differs
+//!   between them; Claude Code's own rules in `sources::claude` (its files, its lines into the
+//!   one record model, its commands).
 //! - [`search`]: what a query finds and in what order: fuzzy matching of titles (the only user
 //!   of fuzzy-matcher), the content index of every conversation, and the `dir:`, `branch:`,
 //!   `file:` and `date:` filters typed into a query.
