@@ -279,6 +279,11 @@ impl Table {
         } else {
             kind
         };
+        // Claude Code's sessions are marked, as in the picker.
+        let kind = match row.source {
+            Source::Claude => format!("cc {kind}").trim_end().to_owned(),
+            Source::Codex => kind,
+        };
         let mut line = format!(
             "{} {} {} ",
             fit(&timefmt::relative(row.updated_ms, now), 5),

@@ -11,6 +11,7 @@ use crate::export::MarkdownWriter;
 use crate::rollout::summary::{ScanOptions, ScanState, Until};
 use crate::rollout::transcript::{Entry, Parse, TranscriptOptions};
 use crate::session::{self, SessionRow};
+use crate::sources::Source;
 use crate::store::fork;
 use crate::store::walk::RolloutFile;
 use crate::store::{self, FileIssue, Problem, Store};
@@ -219,7 +220,11 @@ fn show_text(
     };
     let names = store.names();
     let mut row = store::row_from_scan(file, &state, &names);
-    if let Some(meta) = &transcript.meta {
+    if let Some(meta) = transcript
+        .meta
+        .as_ref()
+        .filter(|_| row.source == Source::Codex)
+    {
         // A fork's own prompt decides whether a name copied from its parent is its own.
         let prompted = transcript.own_entries().iter().any(Entry::is_prompt);
         row.name = store::names::own_name(&row.id, meta, prompted, &names).cloned();

@@ -246,9 +246,11 @@ fn read_whole(
     };
     let (meta, skipped_lines) = read.map_err(issue)?;
     let Some(base) = history_base(meta.as_ref()) else {
+        let mut entries = own.plain.finish();
+        title_in_file_fork(&mut entries, &file.path, find);
         return Ok(Transcript {
             meta,
-            entries: own.plain.finish(),
+            entries,
             skipped_lines,
             partial: false,
         });
@@ -279,6 +281,30 @@ fn read_whole(
         skipped_lines,
         partial: false,
     })
+}
+
+/// A fork whose file holds its parent's part (Claude Code's) marks where its own part begins
+/// without its parent's title: the parent's first prompt, when its file is found.
+fn title_in_file_fork(entries: &mut [Entry], path: &Path, find: &mut dyn FindFile) {
+    let marker = entries.iter_mut().find_map(|e| match e {
+        Entry::Marker(Marker::Forked {
+            parent_id,
+            parent_title: title @ None,
+        }) => Some((parent_id.clone(), title)),
+        _ => None,
+    });
+    let Some((parent_id, title)) = marker else {
+        return;
+    };
+    *title = find
+        .find(&parent_id)
+        .filter(|p| p.path != path)
+        .and_then(|file| {
+            let mut state = ScanState::default();
+            scan_file(&file, &mut state, &ScanOptions::new(Until::FirstPrompt)).ok()?;
+            state.first_prompt().map(rules::preview_line)
+        })
+        .filter(|t| !t.is_empty());
 }
 
 /// Where a session's own records go: a fork's are kept to go after its parent's history;

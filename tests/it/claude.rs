@@ -316,9 +316,10 @@ fn claude_show_marks_where_the_fork_begins() {
     let parent = "CC_EDIT: change the print statement in main.py to a greeting";
     let own = "in the fork: try another greeting";
     let text = show(&scenario("fork"), &[]);
+    // The header names the parent by its first prompt, its file being in the store.
     assert!(
-        text.lines().any(|l| l.starts_with("fork of: ")),
-        "no `fork of:` in the header:\n{text}"
+        text.lines().any(|l| l == format!("fork of: {parent}")),
+        "no `fork of: {parent}` in the header:\n{text}"
     );
     let at = |needle: &str| {
         text.find(needle)
