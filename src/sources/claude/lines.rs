@@ -14,7 +14,7 @@ use std::collections::VecDeque;
 
 use serde_json::Value;
 
-use super::carry::{Carry, Part};
+use super::carry::{Carry, OpenCall, Part};
 use super::chain::OffChain;
 use super::prompt::{self, Said};
 use super::row_type::{row_type, RowType};
@@ -94,6 +94,43 @@ impl ClaudeLines {
         }
     }
 
+    /// A reader that keeps no tools needs nothing of a row of tool results but the edits'
+    /// (files changed): a row whose results are all of other calls is passed over unparsed
+    /// (they are most of a transcript's bytes), its calls forgotten as reading it would. A row
+    /// that may hold text besides results is read.
+    fn only_unwanted_results(&mut self, line: &[u8]) -> bool {
+        use memchr::memmem;
+        if memmem::find(line, b"\"tool_result\"").is_none()
+            || memmem::find(line, b"\"type\":\"text\"").is_some()
+        {
+            return false;
+        }
+        const KEY: &[u8] = b"\"tool_use_id\":\"";
+        let mut ids = Vec::new();
+        for at in memmem::find_iter(line, KEY) {
+            let rest = &line[at + KEY.len()..];
+            let Some(end) = memchr::memchr2(b'"', b'\\', rest) else {
+                return false;
+            };
+            if rest[end] != b'"' {
+                return false;
+            }
+            ids.push(&rest[..end]);
+        }
+        let open = &mut self.carry.open;
+        let at = |open: &[OpenCall], id: &[u8]| open.iter().position(|c| c.id.as_bytes() == id);
+        let edit = |id: &&[u8]| at(open, id).is_some_and(|i| tools::is_edit(&open[i].name));
+        if ids.is_empty() || ids.iter().any(edit) {
+            return false;
+        }
+        for id in ids {
+            if let Some(i) = at(open, id) {
+                open.remove(i);
+            }
+        }
+        true
+    }
+
     /// Leave out the rows of `off` (the abandoned branches of a transcript that was rewound,
     /// found by `chain::off_chain`).
     pub(crate) fn leave_out(&mut self, off: OffChain) {
@@ -124,6 +161,9 @@ impl ClaudeLines {
                 return if object { Ok(()) } else { Err(Unreadable) };
             }
         };
+        if kind == RowType::User && !self.want.tools && self.only_unwanted_results(line) {
+            return Ok(());
+        }
         let row = rules::parse_line(line)
             .filter(Value::is_object)
             .ok_or(Unreadable)?;
