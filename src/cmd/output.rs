@@ -279,10 +279,10 @@ impl Table {
         } else {
             kind
         };
-        // Claude Code's sessions are marked, as in the picker.
-        let kind = match row.source {
-            Source::Claude => format!("cc {kind}").trim_end().to_owned(),
-            Source::Codex => kind,
+        // Each agent's sessions are marked as in the picker.
+        let kind = match row.source.mark() {
+            Some(mark) => format!("{mark} {kind}").trim_end().to_owned(),
+            None => kind,
         };
         let mut line = format!(
             "{} {} {} ",

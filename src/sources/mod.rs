@@ -65,11 +65,12 @@ impl Source {
         }
     }
 
-    /// The one-letter mark on each row of the list.
-    pub fn mark(self) -> char {
+    /// The mark on each of its rows in the list and `list`'s table: none for Codex, the
+    /// picker's own, `cc` for Claude Code.
+    pub fn mark(self) -> Option<&'static str> {
         match self {
-            Source::Codex => 'x',
-            Source::Claude => 'c',
+            Source::Codex => None,
+            Source::Claude => Some("cc"),
         }
     }
 

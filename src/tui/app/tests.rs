@@ -410,6 +410,62 @@ fn the_resume_command_is_quoted_for_the_shell_asked_for() {
 }
 
 #[test]
+fn a_claude_code_session_is_resumed_by_claude_in_its_folder() {
+    use crate::shell::Syntax;
+    use crate::sources::Source;
+    let mut r = row("x", "/w/my proj.v2", 1, true, false);
+    r.source = Source::Claude;
+    r.id = "df14ae24-154d-48ef-a460-f34c23d45f9b".into();
+    let opts = Options {
+        shell: Syntax::Posix,
+        resume_args: vec!["--model".into(), "o3".into()],
+        claude_args: vec!["--model".into(), "opus".into()],
+        claude_env: "CLAUDE_CONFIG_DIR='/w/cc' ".into(),
+        ..Options::default()
+    };
+    let handoff = super::resume::Handoff::new(&opts);
+    assert_eq!(
+        handoff.resume_command(&r),
+        "cd '/w/my proj.v2' && CLAUDE_CONFIG_DIR='/w/cc' claude --resume \
+         df14ae24-154d-48ef-a460-f34c23d45f9b --model opus"
+    );
+    // Run, it is claude's, in the session's folder, with claude's arguments.
+    let launch = handoff.launch(&r, true, false);
+    assert_eq!(launch.source, Source::Claude);
+    assert!(launch.fork);
+    assert_eq!(launch.cwd.as_deref(), Some("/w/my proj.v2"));
+    assert_eq!(launch.args, ["--model", "opus"]);
+}
+
+#[test]
+fn claude_code_has_no_command_to_archive_rename_or_delete_and_says_so() {
+    let mut app = App::new(all(), 10_000);
+    app.update(Action::Resize(ratatui::layout::Rect::new(0, 0, 120, 12)));
+    let mut claude = row("a", "/w/p", 50, true, false);
+    claude.source = crate::sources::Source::Claude;
+    app.apply_index(Event::rows(vec![claude]));
+    answer(&mut app);
+    for action in [
+        Action::Archive,
+        Action::Delete,
+        Action::Rename,
+        Action::ResumeHere,
+    ] {
+        assert_eq!(app.update(action.clone()), Effect::None, "{action:?}");
+        assert!(
+            app.actions().dialog().is_none(),
+            "{action:?} opened a dialog"
+        );
+        assert!(
+            app.actions().running().is_none(),
+            "{action:?} started a change"
+        );
+        let said = app.screen().flash().unwrap_or_default().to_owned();
+        assert!(said.contains("Claude Code"), "{action:?}: {said}");
+    }
+}
+
+#[test]
 fn suspend_is_an_effect() {
     let mut app = app_with(all());
     assert_eq!(app.update(Action::Suspend), Effect::Suspend);

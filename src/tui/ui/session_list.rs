@@ -14,7 +14,6 @@ use crate::sanitize;
 use crate::search::fulltext::ContentHit;
 use crate::search::title::{self, Highlights};
 use crate::session::SessionRow;
-use crate::sources::Source;
 use crate::textwidth;
 use crate::timefmt::{self, Millis};
 use crate::tui::action::Action;
@@ -288,16 +287,12 @@ fn kind_label(row: &SessionRow) -> Option<String> {
         (true, None) => Some("⑂".to_owned()),
         (false, kind) => kind,
     };
-    // Claude Code's sessions are marked; Codex's, the picker's own, are not.
-    match (row.source, kind) {
-        (Source::Claude, Some(k)) => Some(format!("{CLAUDE_MARK} {k}")),
-        (Source::Claude, None) => Some(CLAUDE_MARK.to_owned()),
-        (Source::Codex, kind) => kind,
+    match (row.source.mark(), kind) {
+        (Some(mark), Some(k)) => Some(format!("{mark} {k}")),
+        (Some(mark), None) => Some(mark.to_owned()),
+        (None, kind) => kind,
     }
 }
-
-/// The mark of a Claude Code session in the list.
-const CLAUDE_MARK: &str = "cc";
 
 /// The title column's text, the characters to highlight and its style: the session's name
 /// (bold), else the title its agent gave it, else its first message.
