@@ -22,7 +22,7 @@ fn is_ws(c: u8) -> bool {
 
 /// The first index at or after `i` that is not JSON white space (`b.len()` at most).
 #[inline(always)]
-pub(super) fn skip_ws(b: &[u8], mut i: usize) -> usize {
+pub(crate) fn skip_ws(b: &[u8], mut i: usize) -> usize {
     // Compact JSON has no white space: one test, then out.
     while let Some(&c) = b.get(i) {
         if c > b' ' || !is_ws(c) {
@@ -36,7 +36,7 @@ pub(super) fn skip_ws(b: &[u8], mut i: usize) -> usize {
 /// The closing quote of the string whose body starts at `start` (just after its opening quote).
 /// `None` when the line ends first.
 #[inline(always)]
-pub(super) fn string_end(b: &[u8], start: usize) -> Option<usize> {
+pub(crate) fn string_end(b: &[u8], start: usize) -> Option<usize> {
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     let end = sse2::string_end::<false>(b, start);
     #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
@@ -219,7 +219,7 @@ mod swar {
 /// array (brackets counted, not matched), else a literal or number running to the next `,`,
 /// `}`, `]` or white space. `None` when the line ends first or the value is empty.
 #[inline(always)]
-pub(super) fn value_end(b: &[u8], i: usize) -> Option<usize> {
+pub(crate) fn value_end(b: &[u8], i: usize) -> Option<usize> {
     match *b.get(i)? {
         b'"' => string_end(b, i + 1).map(|end| end + 1),
         b'{' | b'[' => container_end(b, i + 1),

@@ -15,7 +15,7 @@ pub mod classify;
 pub(crate) mod describe;
 pub(crate) mod entry;
 pub mod event;
-mod json_scan;
+pub(crate) mod json_scan;
 mod lenient;
 pub(crate) mod lines;
 pub mod message_line;

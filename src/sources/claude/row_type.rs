@@ -1,10 +1,11 @@
 //! A Claude Code row's top-level `type`, found without parsing the row: most of a transcript's
 //! bytes are `attachment` and `api-request*` rows nothing reads, and their `type` may come after
-//! a value of tens of kilobytes. The top-level object is walked key by key; strings are jumped
-//! over with `memchr`, containers by counting brackets outside strings. Lenient: a line that
+//! a value of tens of kilobytes. The top-level object is walked key by key with the scanner the
+//! Codex reader's fast paths use (strings jumped over, containers by counting brackets outside
+//! strings). Lenient: a line that
 //! does not walk says nothing (`None`), it never panics.
 
-use memchr::memchr2;
+use crate::rollout::json_scan::{skip_ws, string_end, value_end};
 
 /// The kinds of row that are read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,60 +65,6 @@ pub(crate) fn row_type(line: &[u8]) -> Option<RowType> {
         match line.get(i) {
             Some(b',') => i += 1,
             _ => return None,
-        }
-    }
-}
-
-fn skip_ws(b: &[u8], mut i: usize) -> usize {
-    while b
-        .get(i)
-        .is_some_and(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\r'))
-    {
-        i += 1;
-    }
-    i
-}
-
-/// The closing quote of the string whose body starts at `start`.
-fn string_end(b: &[u8], mut start: usize) -> Option<usize> {
-    loop {
-        let at = start + memchr2(b'"', b'\\', b.get(start..)?)?;
-        if b[at] == b'"' {
-            return Some(at);
-        }
-        start = at + 2;
-    }
-}
-
-/// One past the value starting at `i`.
-fn value_end(b: &[u8], i: usize) -> Option<usize> {
-    match b.get(i)? {
-        b'"' => string_end(b, i + 1).map(|e| e + 1),
-        b'{' | b'[' => {
-            let mut depth = 0usize;
-            let mut j = i;
-            loop {
-                match b.get(j)? {
-                    b'"' => j = string_end(b, j + 1)?,
-                    b'{' | b'[' => depth += 1,
-                    b'}' | b']' => {
-                        depth -= 1;
-                        if depth == 0 {
-                            return Some(j + 1);
-                        }
-                    }
-                    _ => {}
-                }
-                j += 1;
-            }
-        }
-        _ => {
-            let rest = &b[i..];
-            let len = rest
-                .iter()
-                .position(|c| matches!(c, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r'))
-                .unwrap_or(rest.len());
-            (len > 0).then_some(i + len)
         }
     }
 }
