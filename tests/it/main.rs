@@ -16,6 +16,7 @@ mod split_roles;
 mod stand_in;
 mod tmux;
 mod tmux_actions;
+mod tmux_claude;
 mod tmux_inline;
 mod tmux_keys;
 mod tmux_live;

@@ -93,10 +93,11 @@ pub fn demo_store(dir: &Path) -> PathBuf {
 }
 
 /// The picker on the store at `home`, every folder shown, without colour, its cache in
-/// `dir/cache` and no config file (the user's is never read): the start of a tmux command.
+/// `dir/cache`, no config file and no Claude Code store (the user's are never read): the start
+/// of a tmux command.
 pub fn picker_cmd(dir: &Path, home: &Path) -> String {
     format!(
-        "env NO_COLOR=1 XDG_CACHE_HOME={cache} XDG_CONFIG_HOME={cache} {bin} --all --codex-home {home}",
+        "env NO_COLOR=1 XDG_CACHE_HOME={cache} XDG_CONFIG_HOME={cache} CLAUDE_CONFIG_DIR={cache}/no-claude {bin} --all --codex-home {home}",
         cache = shell_quote(&dir.join("cache")),
         bin = shell_quote(Path::new(env!("CARGO_BIN_EXE_codex-picker"))),
         home = shell_quote(home),
