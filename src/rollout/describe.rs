@@ -278,7 +278,12 @@ fn edit<'a>(call: &'a ToolCall, d: &mut Described<'a>) -> Option<&'a ToolOutput>
         } => {
             d.kind = Kind::Patch;
             let n = files.len();
-            d.head = format!("apply_patch: {n} file{}", if n == 1 { "" } else { "s" });
+            // Codex's patch tool, or Claude Code's edit tool by its name.
+            let tool = match call.kind.as_str() {
+                k @ ("Edit" | "MultiEdit" | "Write" | "NotebookEdit") => k,
+                _ => "apply_patch",
+            };
+            d.head = format!("{tool}: {n} file{}", if n == 1 { "" } else { "s" });
             d.blocks
                 .push(Block::Files(files.iter().map(file_fact).collect()));
             if files.iter().all(|f| f.diff.is_none()) {
