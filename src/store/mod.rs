@@ -35,12 +35,14 @@ pub enum StoreError {
     /// No flag, no `$CODEX_HOME` and no `$HOME`.
     #[error("cannot find a Codex home: set --codex-home DIR or $CODEX_HOME (or try --demo)")]
     NoHome,
-    /// The home has no sessions folder, and there are no Claude Code sessions either.
+    /// The home has no sessions folder, and there are no Claude Code sessions either (at the
+    /// second path, when there is one to look in).
     #[error(
-        "no Codex sessions at {} (use --codex-home DIR or $CODEX_HOME to point at a Codex home, --claude-home DIR for Claude Code's, or --demo to try the built-in demo store)",
-        crate::sanitize::path_line(.0)
+        "no Codex sessions at {}{} (use --codex-home DIR or $CODEX_HOME to point at a Codex home, --claude-home DIR for Claude Code's, or --demo to try the built-in demo store)",
+        crate::sanitize::path_line(.0),
+        .1.as_deref().map(|c| format!(" nor Claude Code sessions at {}", crate::sanitize::path_line(c))).unwrap_or_default()
     )]
-    NoSessions(PathBuf),
+    NoSessions(PathBuf, Option<PathBuf>),
 }
 
 /// The store at `codex_home` (else `$CODEX_HOME`, else `~/.codex`) with Claude Code's at
@@ -66,7 +68,8 @@ pub fn resolve(
         .ok_or(StoreError::NoHome)?
         .with_claude(claude);
     if !store.exists() {
-        return Err(StoreError::NoSessions(store.home));
+        let projects = store.claude_projects();
+        return Err(StoreError::NoSessions(store.home, projects));
     }
     Ok(store)
 }
