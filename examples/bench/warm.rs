@@ -84,7 +84,7 @@ pub fn figures(
 
 /// Loading the rows cache the list runs wrote under `cache`: whole, and its first section.
 fn cache_figures(t: &mut Table, store: &Store, cache: &Path, rounds: usize) {
-    let file = cache::cache_file(&cache.join("codex-picker"), &store.home, "rows");
+    let file = cache::cache_file(&cache.join("codex-picker"), &store.cache_home(), "rows");
     let load = median(
         (0..rounds)
             .map(|_| time(|| RowCache::load(&file, &store.home)).0)

@@ -30,8 +30,8 @@ pub fn run_cache(
         },
         CacheAction::Path => match store_args.resolve() {
             Ok(store) => {
-                let rows = store::cache::cache_file(&dir, &store.home, "rows");
-                let content = store::cache::cache_file(&dir, &store.home, "content");
+                let rows = store::cache::cache_file(&dir, &store.cache_home(), "rows");
+                let content = store::cache::cache_file(&dir, &store.cache_home(), "content");
                 let index = crate::search::fulltext::cached::index_dir(&content);
                 writeln!(out, "{}\n{}", rows.display(), index.display())
             }

@@ -297,7 +297,7 @@ const CONTENT_RESULTS: usize = 100;
 /// The cache file of `kind` for a store, unless caching is off (`--no-cache`, or the cache
 /// folder would be inside the Codex home).
 pub(super) fn cache_file(store: &Store, store_args: &StoreArgs, kind: &str) -> Option<PathBuf> {
-    store_args.cache_setup().file(&store.home, kind)
+    store_args.cache_setup().store_file(store, kind)
 }
 
 /// The content index as a tap for the listing's run, kept in the cache folder when caching is

@@ -2,7 +2,8 @@
 //! the store (`$XDG_CACHE_HOME/codex-picker/`, else `~/.cache/codex-picker/`).
 //!
 //! Owns the rows cache (its file layout and the invalidation rules) and the cache folder. One
-//! file per store home (the canonical home path is hashed into the name). Each entry is keyed
+//! file per store home (the canonical home path is hashed into the name, with Claude Code's
+//! folder when its sessions are read: `Store::cache_home`). Each entry is keyed
 //! by path and holds the file's size, mtime and the resumable [`ScanState`](crate::rollout::summary::ScanState) of the pass made
 //! over it:
 //! - same size and mtime: the state is reused (an incomplete pass is read on when counts are
@@ -79,13 +80,6 @@ pub fn allowed(cache_file: &Path, home: &Path) -> bool {
     let home = canonical_home(home);
     let dir = cache_file.parent().map(canonical_home).unwrap_or_default();
     !dir.starts_with(&home)
-}
-
-/// The cache file of `kind` for a store home, when caching is on (`cache_dir` is set) and the
-/// file would not be inside the Codex home: the one lookup every user of a cache goes through.
-pub fn located(cache_dir: Option<&Path>, home: &Path, kind: &str) -> Option<PathBuf> {
-    let file = cache_file(cache_dir?, home, kind);
-    allowed(&file, home).then_some(file)
 }
 
 /// A path in a cache file as its bytes (`#[serde(with = ...)]`), read back without a copy of

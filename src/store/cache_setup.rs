@@ -1,7 +1,9 @@
 //! The cache folder's policy: where a run keeps its caches (if anywhere) and whether the
 //! picker builds its content index. Every caller of the store's caches goes through it.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+
+use super::Store;
 
 /// Where the caches are and whether the picker builds its content index.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -21,9 +23,10 @@ impl CacheSetup {
         }
     }
 
-    /// The cache file of `kind` for the store at `home`, if caching is on and the file would
-    /// not be inside the Codex home.
-    pub fn file(&self, home: &Path, kind: &str) -> Option<PathBuf> {
-        super::cache::located(self.dir.as_deref(), home, kind)
+    /// The cache file of `kind` for `store` (named by [`Store::cache_home`]), if caching is on
+    /// and the file would not be inside the Codex home.
+    pub fn store_file(&self, store: &Store, kind: &str) -> Option<PathBuf> {
+        let file = super::cache::cache_file(self.dir.as_deref()?, &store.cache_home(), kind);
+        super::cache::allowed(&file, &store.home).then_some(file)
     }
 }

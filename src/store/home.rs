@@ -34,6 +34,22 @@ impl Store {
         Store { claude, ..self }
     }
 
+    /// What names this store's caches (and is written inside them): the Codex home, with
+    /// Claude Code's `projects/` folder when there is one, so that a store read with another
+    /// Claude Code folder (another `$CLAUDE_CONFIG_DIR`) keeps caches of its own instead of
+    /// reading the other's sessions again on every switch. Not a path to open.
+    pub fn cache_home(&self) -> PathBuf {
+        let Some(projects) = self.claude_projects().filter(|p| p.is_dir()) else {
+            return self.home.clone();
+        };
+        let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+        let mut key = canonical(&self.home).into_os_string();
+        // A NUL is in no path: the key is never a real folder's.
+        key.push("\0claude:");
+        key.push(canonical(&projects));
+        PathBuf::from(key)
+    }
+
     /// Claude Code's `projects/` folder, when its sessions are read.
     pub fn claude_projects(&self) -> Option<PathBuf> {
         self.claude.as_deref().map(claude::projects_dir)
@@ -116,5 +132,29 @@ impl Store {
     /// Names from the names file.
     pub fn names(&self) -> HashMap<String, String> {
         names::read_session_index(&self.names_file())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_claude_code_folder_beside_a_codex_home_has_caches_of_its_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let codex = dir.path().join("codex");
+        let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+        for claude in [&a, &b] {
+            std::fs::create_dir_all(claude.join("projects")).unwrap();
+        }
+        let alone = Store::codex(codex.clone());
+        // No Claude Code sessions: the caches are Codex's alone, named as they always were.
+        assert_eq!(alone.cache_home(), codex);
+        let missing = alone.clone().with_claude(Some(dir.path().join("none")));
+        assert_eq!(missing.cache_home(), codex);
+        let with_a = alone.clone().with_claude(Some(a)).cache_home();
+        let with_b = alone.with_claude(Some(b)).cache_home();
+        assert_ne!(with_a, codex);
+        assert_ne!(with_a, with_b);
     }
 }

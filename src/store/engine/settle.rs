@@ -63,8 +63,8 @@ impl<'a> Run<'a> {
     pub(super) fn go(mut self, sink: &mut dyn FnMut(Event) -> bool) -> bool {
         let file = self.opts.cache.as_deref();
         let head = match (file, &self.opts.kind) {
-            (Some(file), Kind::First) => RowCache::head(file, &self.store.home),
-            _ => RowCache::empty(&self.store.home),
+            (Some(file), Kind::First) => RowCache::head(file, &self.store.cache_home()),
+            _ => RowCache::empty(&self.store.cache_home()),
         };
         if !head.is_empty() && !sink(Event::Rows(self.rows_of(&head, None))) {
             return false;
@@ -119,7 +119,7 @@ impl<'a> Run<'a> {
     /// The walk, and the rows cache loaded beside it (looked at only when the run is not
     /// cold).
     fn walk_and_load(&self) -> ((Vec<RolloutFile>, Vec<FileIssue>), (RowCache, LoadOutcome)) {
-        let home = &self.store.home;
+        let home = &self.store.cache_home();
         let look = !self.cold;
         self.pool.install(|| {
             rayon::join(

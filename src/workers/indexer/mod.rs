@@ -128,7 +128,7 @@ fn run_options(
     kind: Kind,
 ) -> engine::Options {
     engine::Options {
-        cache: setup.file(&store.home, "rows"),
+        cache: setup.store_file(store, "rows"),
         threads: opts.threads,
         background: true,
         ..engine::Options::new(kind, true)
@@ -178,7 +178,7 @@ fn content_tap(
                 .is_ok();
         ready && (done == total || tx.send(Event::ContentProgress { done, total }).is_ok())
     };
-    let file = setup.file(&store.home, "content");
+    let file = setup.store_file(store, "content");
     fulltext::cached::tap(
         file.as_deref(),
         store.names(),
