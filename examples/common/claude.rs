@@ -18,12 +18,10 @@
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 use std::time::{Duration, UNIX_EPOCH};
 
 use super::claude_shapes::{ClaudeWriter, Tally};
-use super::gen::{escape_into, fmt_ts, Expected, GenOptions, Pools, Rng, PROMPTS};
+use super::gen::{escape_into, fmt_ts, in_parallel, Expected, GenOptions, Pools, Rng, PROMPTS};
 
 /// The plan of one Claude Code session, decided before writing.
 pub(crate) struct ClaudePlan {
@@ -413,40 +411,7 @@ fn generate_one(
 pub fn generate(out: &Path, opts: &GenOptions, pools: &Pools) -> io::Result<Vec<Expected>> {
     let plans = make_plans(opts);
     fs::create_dir_all(out.join("claude").join("projects"))?;
-    let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<Expected>>> =
-        Mutex::new((0..plans.len()).map(|_| None).collect());
-    let failure: Mutex<Option<io::Error>> = Mutex::new(None);
-    std::thread::scope(|s| {
-        for _ in 0..opts.threads.max(1) {
-            s.spawn(|| {
-                let mut buf = Vec::with_capacity(1 << 20);
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= plans.len() {
-                        break;
-                    }
-                    match generate_one(out, &plans, i, pools, std::mem::take(&mut buf)) {
-                        Ok((e, b)) => {
-                            buf = b;
-                            results.lock().expect("results")[i] = Some(e);
-                        }
-                        Err(e) => {
-                            *failure.lock().expect("failure") = Some(e);
-                            break;
-                        }
-                    }
-                }
-            });
-        }
-    });
-    if let Some(e) = failure.into_inner().expect("failure") {
-        return Err(e);
-    }
-    Ok(results
-        .into_inner()
-        .expect("results")
-        .into_iter()
-        .map(|e| e.expect("every session generated"))
-        .collect())
+    in_parallel(plans.len(), opts.threads, |i, buf| {
+        generate_one(out, &plans, i, pools, buf)
+    })
 }

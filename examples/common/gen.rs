@@ -515,28 +515,29 @@ fn generate_one(
     Ok((expected, buf))
 }
 
-/// Generate a store under `out` (which should be empty or absent), and its Claude Code part
-/// under `out/claude` when `opts.claude` asks for one; returns total bytes written.
-pub fn generate(out: &Path, opts: &GenOptions) -> io::Result<u64> {
-    fs::create_dir_all(out.join("sessions"))?;
-    fs::create_dir_all(out.join("archived_sessions"))?;
-    let plans = make_plans(opts);
-    let pools = make_pools(opts.seed);
+/// `make(i, buffer)` for every `i` below `n`, on `threads` threads, each thread reusing one
+/// write buffer; the results in index order, or the first error.
+pub fn in_parallel<T: Send>(
+    n: usize,
+    threads: usize,
+    make: impl Fn(usize, Vec<u8>) -> io::Result<(T, Vec<u8>)> + Sync,
+) -> io::Result<Vec<T>> {
     let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<Expected>>> =
-        Mutex::new((0..plans.len()).map(|_| None).collect());
+    let results: Mutex<Vec<Option<T>>> = Mutex::new((0..n).map(|_| None).collect());
     let failure: Mutex<Option<io::Error>> = Mutex::new(None);
     std::thread::scope(|s| {
-        for _ in 0..opts.threads.max(1) {
+        for _ in 0..threads.max(1) {
             s.spawn(|| {
                 let mut buf = Vec::with_capacity(1 << 20);
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(plan) = plans.get(i) else { break };
-                    match generate_one(out, plan, &pools, std::mem::take(&mut buf)) {
-                        Ok((e, b)) => {
+                    if i >= n {
+                        break;
+                    }
+                    match make(i, std::mem::take(&mut buf)) {
+                        Ok((made, b)) => {
                             buf = b;
-                            results.lock().expect("results")[i] = Some(e);
+                            results.lock().expect("results")[i] = Some(made);
                         }
                         Err(e) => {
                             *failure.lock().expect("failure") = Some(e);
@@ -550,14 +551,31 @@ pub fn generate(out: &Path, opts: &GenOptions) -> io::Result<u64> {
     if let Some(e) = failure.into_inner().expect("failure") {
         return Err(e);
     }
+    Ok(results
+        .into_inner()
+        .expect("results")
+        .into_iter()
+        .map(|made| made.expect("every session generated"))
+        .collect())
+}
+
+/// Generate a store under `out` (which should be empty or absent), and its Claude Code part
+/// under `out/claude` when `opts.claude` asks for one; returns total bytes written.
+pub fn generate(out: &Path, opts: &GenOptions) -> io::Result<u64> {
+    fs::create_dir_all(out.join("sessions"))?;
+    fs::create_dir_all(out.join("archived_sessions"))?;
+    let plans = make_plans(opts);
+    let pools = make_pools(opts.seed);
+    let results = in_parallel(plans.len(), opts.threads, |i, buf| {
+        generate_one(out, &plans[i], &pools, buf)
+    })?;
     let claude = match opts.claude {
         0 => Vec::new(),
         _ => super::claude::generate(out, opts, &pools)?,
     };
     let mut expected = io::BufWriter::new(fs::File::create(out.join("expected.jsonl"))?);
     let mut names = io::BufWriter::new(fs::File::create(out.join("session_index.jsonl"))?);
-    for (plan, e) in plans.iter().zip(results.into_inner().expect("results")) {
-        let e = e.expect("every session generated");
+    for (plan, e) in plans.iter().zip(results) {
         serde_json::to_writer(&mut expected, &e)?;
         expected.write_all(b"\n")?;
         if plan.named {
