@@ -10,7 +10,8 @@
 use std::collections::BTreeSet;
 
 use super::claude::ClaudePlan;
-use super::gen::{escape_into, fmt_ts, Pools, Rng, INJECTED_ONLY_MARKER, WORDS};
+use super::gen::{escape_into, fmt_ts, Pools, Rng, INJECTED_ONLY_MARKER};
+use super::shapes::{push_filler, sentence};
 
 /// The Claude Code version the shapes mirror.
 pub(crate) const VERSION: &str = "2.1.332";
@@ -107,33 +108,12 @@ impl<'a> ClaudeWriter<'a> {
     }
 
     pub(crate) fn sentence(&mut self, words: usize) -> String {
-        let mut s = String::with_capacity(words * 8);
-        for i in 0..words {
-            if i > 0 {
-                s.push(' ');
-            }
-            s.push_str(WORDS[self.rng.below(WORDS.len() as u64) as usize]);
-        }
-        s
+        sentence(&mut self.rng, words)
     }
 
     /// `n` bytes of pre-escaped filler (prose with `\n` escapes).
     pub(crate) fn filler(&mut self, n: usize) {
-        let pool = &self.pools.filler;
-        let mut left = n;
-        while left > 0 {
-            let start = self.rng.below((pool.len() / 2) as u64) as usize;
-            let start = start + pool[start..].iter().position(|&c| c == b' ').unwrap_or(0) + 1;
-            let mut end = (start + left).min(pool.len() - 16);
-            while end > start && pool[end - 1] == b'\\' {
-                end -= 1;
-            }
-            if end <= start {
-                break;
-            }
-            self.buf.extend_from_slice(&pool[start..end]);
-            left -= end - start;
-        }
+        push_filler(&mut self.buf, &self.pools.filler, &mut self.rng, n);
     }
 
     /// A size scaled for the store (the fixed attachments of a small test store stay small).
@@ -174,6 +154,13 @@ impl<'a> ClaudeWriter<'a> {
 
     /// The fields every row of the conversation ends with, and the row's end.
     fn tail(&mut self, copied: bool) {
+        self.tail_fields();
+        self.raw("}");
+        self.finish(copied);
+    }
+
+    /// The fields every row of the conversation ends with, the row left open.
+    fn tail_fields(&mut self) {
         let p = self.plan;
         let entry = if p.interactive { "cli" } else { "sdk-cli" };
         self.raw(&format!(
@@ -184,8 +171,6 @@ impl<'a> ClaudeWriter<'a> {
             "\",\"sessionId\":\"{}\",\"version\":\"{VERSION}\",\"gitBranch\":\"{}\"",
             self.session, p.branch
         ));
-        self.raw("}");
-        self.finish(copied);
     }
 
     /// A row beside the conversation (`mode`, `last-prompt`, `custom-title`, ...): `body` is
@@ -370,16 +355,8 @@ impl<'a> ClaudeWriter<'a> {
 
     /// The tail of an assistant row copied into a fork (`requestSessionId` last, as recorded).
     fn tail_with_request(&mut self, parent: &str) {
-        let p = self.plan;
-        let entry = if p.interactive { "cli" } else { "sdk-cli" };
-        self.raw(&format!(
-            ",\"userType\":\"external\",\"entrypoint\":\"{entry}\",\"cwd\":\""
-        ));
-        self.text(&p.cwd);
-        self.raw(&format!(
-            "\",\"sessionId\":\"{}\",\"version\":\"{VERSION}\",\"gitBranch\":\"{}\",\"requestSessionId\":\"{parent}\"}}",
-            self.session, p.branch
-        ));
+        self.tail_fields();
+        self.raw(&format!(",\"requestSessionId\":\"{parent}\"}}"));
         self.finish(true);
     }
 

@@ -195,42 +195,50 @@ impl Writer<'_> {
 
     /// `n` bytes of pre-escaped filler (base64-like letters when `dense`).
     pub(crate) fn filler_bytes(&mut self, n: usize, dense: bool) {
-        let pool = &self.pools.filler;
-        let mut left = n;
-        while left > 0 {
-            let start = self.rng.below((pool.len() / 2) as u64) as usize;
-            let start = start + pool[start..].iter().position(|&c| c == b' ').unwrap_or(0) + 1;
-            let mut end = (start + left).min(pool.len() - 16);
-            while end > start && pool[end - 1] == b'\\' {
-                end -= 1;
-            }
-            if end <= start {
-                break;
-            }
-            if dense {
-                let from = self.buf.len();
-                self.buf.extend_from_slice(&pool[start..end]);
-                for c in &mut self.buf[from..] {
-                    if !c.is_ascii_alphanumeric() {
-                        *c = b'A';
-                    }
+        let from = self.buf.len();
+        push_filler(&mut self.buf, &self.pools.filler, &mut self.rng, n);
+        if dense {
+            for c in &mut self.buf[from..] {
+                if !c.is_ascii_alphanumeric() {
+                    *c = b'A';
                 }
-            } else {
-                self.buf.extend_from_slice(&pool[start..end]);
             }
-            left -= end - start;
         }
     }
 
     pub(crate) fn sentence(&mut self, words: usize) -> String {
-        let mut s = String::with_capacity(words * 8);
-        for i in 0..words {
-            if i > 0 {
-                s.push(' ');
-            }
-            s.push_str(WORDS[self.rng.below(WORDS.len() as u64) as usize]);
+        sentence(&mut self.rng, words)
+    }
+}
+
+/// `words` words of the vocabulary, chosen by `rng`, separated by spaces.
+pub(crate) fn sentence(rng: &mut Rng, words: usize) -> String {
+    let mut s = String::with_capacity(words * 8);
+    for i in 0..words {
+        if i > 0 {
+            s.push(' ');
         }
-        s
+        s.push_str(WORDS[rng.below(WORDS.len() as u64) as usize]);
+    }
+    s
+}
+
+/// About `n` bytes of `pool` (pre-escaped prose) appended to `buf`, in pieces that start at a
+/// word and never end inside an escape, chosen by `rng`.
+pub(crate) fn push_filler(buf: &mut Vec<u8>, pool: &[u8], rng: &mut Rng, n: usize) {
+    let mut left = n;
+    while left > 0 {
+        let start = rng.below((pool.len() / 2) as u64) as usize;
+        let start = start + pool[start..].iter().position(|&c| c == b' ').unwrap_or(0) + 1;
+        let mut end = (start + left).min(pool.len() - 16);
+        while end > start && pool[end - 1] == b'\\' {
+            end -= 1;
+        }
+        if end <= start {
+            break;
+        }
+        buf.extend_from_slice(&pool[start..end]);
+        left -= end - start;
     }
 }
 
