@@ -140,16 +140,21 @@ pub fn parent_title(row: &SessionRow, find: &mut dyn FindFile) -> Option<String>
     let meta = &row.meta;
     let base = meta.history_base.as_ref().map(|b| b.thread_id.as_str());
     let parent_id = meta.forked_from_id.as_deref().or(base)?;
-    let first = find
-        .find(parent_id)
-        .filter(|p| p.path != row.path)
+    let first = parent_first_prompt(parent_id, &row.path, find);
+    Some(first.unwrap_or_else(|| format!("session {parent_id}")))
+}
+
+/// The first prompt, on one line, of the parent `parent_id` of the fork in `path`, when its
+/// file is found (never the fork's own) and has one.
+fn parent_first_prompt(parent_id: &str, path: &Path, find: &mut dyn FindFile) -> Option<String> {
+    find.find(parent_id)
+        .filter(|p| p.path != path)
         .and_then(|file| {
             let mut state = ScanState::default();
             scan_file(&file, &mut state, &ScanOptions::new(Until::FirstPrompt)).ok()?;
             state.first_prompt().map(rules::preview_line)
         })
-        .filter(|t| !t.is_empty());
-    Some(first.unwrap_or_else(|| format!("session {parent_id}")))
+        .filter(|t| !t.is_empty())
 }
 
 /// The marker where a fork's own part begins: its parent, titled by its first prompt.
@@ -296,15 +301,7 @@ fn title_in_file_fork(entries: &mut [Entry], path: &Path, find: &mut dyn FindFil
     let Some((parent_id, title)) = marker else {
         return;
     };
-    *title = find
-        .find(&parent_id)
-        .filter(|p| p.path != path)
-        .and_then(|file| {
-            let mut state = ScanState::default();
-            scan_file(&file, &mut state, &ScanOptions::new(Until::FirstPrompt)).ok()?;
-            state.first_prompt().map(rules::preview_line)
-        })
-        .filter(|t| !t.is_empty());
+    *title = parent_first_prompt(&parent_id, path, find);
 }
 
 /// Where a session's own records go: a fork's are kept to go after its parent's history;
