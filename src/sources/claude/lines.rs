@@ -2,7 +2,8 @@
 //! transcript, the content index and `blame` read both alike.
 //!
 //! A line's top-level `type` is found first ([`super::row_type`]); only user, assistant, system
-//! and title rows are parsed. One row may give several records, and a record may wait for the
+//! and title rows are parsed (rows taken only in part, tool results no reader wants and a
+//! rewind's abandoned rows, in `lines_skipped.rs`). One row may give several records, and a record may wait for the
 //! next row: an assistant message's text for more text of the same `message.id` (one message
 //! however many rows carry it), a slash command for its output, a compaction for its summary.
 //! User rows are held until the next assistant row says whether they are copied from a parent
@@ -14,7 +15,7 @@ use std::collections::VecDeque;
 
 use serde_json::Value;
 
-use super::carry::{Carry, OpenCall, Part};
+use super::carry::{Carry, Part};
 use super::chain::OffChain;
 use super::prompt::{self, Said};
 use super::row_type::{row_type, RowType};
@@ -92,43 +93,6 @@ impl ClaudeLines {
             background: Vec::new(),
             off_chain: OffChain::new(),
         }
-    }
-
-    /// A reader that keeps no tools needs nothing of a row of tool results but the edits'
-    /// (files changed): a row whose results are all of other calls is passed over unparsed
-    /// (they are most of a transcript's bytes), its calls forgotten as reading it would. A row
-    /// that may hold text besides results is read.
-    fn only_unwanted_results(&mut self, line: &[u8]) -> bool {
-        use memchr::memmem;
-        if memmem::find(line, b"\"tool_result\"").is_none()
-            || memmem::find(line, b"\"type\":\"text\"").is_some()
-        {
-            return false;
-        }
-        const KEY: &[u8] = b"\"tool_use_id\":\"";
-        let mut ids = Vec::new();
-        for at in memmem::find_iter(line, KEY) {
-            let rest = &line[at + KEY.len()..];
-            let Some(end) = memchr::memchr2(b'"', b'\\', rest) else {
-                return false;
-            };
-            if rest[end] != b'"' {
-                return false;
-            }
-            ids.push(&rest[..end]);
-        }
-        let open = &mut self.carry.open;
-        let at = |open: &[OpenCall], id: &[u8]| open.iter().position(|c| c.id.as_bytes() == id);
-        let edit = |id: &&[u8]| at(open, id).is_some_and(|i| tools::is_edit(&open[i].name));
-        if ids.is_empty() || ids.iter().any(edit) {
-            return false;
-        }
-        for id in ids {
-            if let Some(i) = at(open, id) {
-                open.remove(i);
-            }
-        }
-        true
     }
 
     /// Leave out the rows of `off` (the abandoned branches of a transcript that was rewound,
@@ -502,42 +466,6 @@ impl ClaudeLines {
         out.extend(self.held.drain(..));
     }
 
-    /// A row of an abandoned branch: not part of the conversation, but what it used and
-    /// changed happened (its tokens, its models, the edits that applied).
-    fn off_row(&mut self, kind: RowType, row: &Value, out: &mut VecDeque<Record>) {
-        let Some(message) = row.get("message") else {
-            return;
-        };
-        let blocks = message.get("content").and_then(Value::as_array);
-        match kind {
-            RowType::Assistant => {
-                for block in blocks.into_iter().flatten() {
-                    let call = block.get("type").and_then(Value::as_str) == Some("tool_use");
-                    let open = call.then(|| tools::open_call(block));
-                    if let Some(open) = open.filter(|o| tools::is_edit(&o.name)) {
-                        self.carry.open.push(open);
-                    }
-                }
-                self.usage(message, out);
-            }
-            RowType::User if self.want.usage || self.want.tools => {
-                for block in blocks.into_iter().flatten() {
-                    let id = block.get("tool_use_id").and_then(Value::as_str);
-                    let Some(at) = self.carry.open.iter().position(|c| Some(&*c.id) == id) else {
-                        continue;
-                    };
-                    let open = self.carry.open.remove(at);
-                    let outcome = row.get("toolUseResult");
-                    let result = tools::result(block, Some(&open), outcome, Cap(Some(0)));
-                    if let Some(event @ Event::PatchApplied { .. }) = result.event {
-                        out.push_back(Record::Event(event));
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-
     fn assistant(&mut self, row: &Value, out: &mut VecDeque<Record>) {
         self.meta(row, out);
         let Some(message) = row.get("message") else {
@@ -629,6 +557,9 @@ impl ClaudeLines {
 /// Calls waiting for their result that are remembered (a result past them is read without its
 /// call's name).
 const MAX_OPEN: usize = 256;
+
+#[path = "lines_skipped.rs"]
+mod skipped;
 
 #[cfg(test)]
 #[path = "lines_tests.rs"]
