@@ -174,6 +174,12 @@ impl Cli {
 pub enum Command {
     /// List every session, newest first
     List(ListArgs),
+    /// What your sessions used: tokens (and cost, at the prices in the config file) by day,
+    /// week, month, folder, model or session; with --limits, codex's rate limits
+    #[command(
+        long_about = "What your sessions used: tokens (and cost, at the prices in the config file) by day, week, month, folder, model or session; with --limits, codex's rate limits.\n\nTokens are dated by the record that reports them, so a session that ran over midnight counts on both days (days in the local time zone: TZ). A fork counts what it added; archived sessions count. Cost is given only where the config file's [prices.\"<model>\"] price every token.\n\nFILTER: the picker's box filters: dir:api, branch:fix, file:main.rs, date:<2w, source:claude."
+    )]
+    Usage(UsageArgs),
     /// Print the whole conversation of one session
     Show(ShowArgs),
     /// The sessions that changed a file, newest first; with FILE:LINE, the session whose patch
@@ -245,6 +251,38 @@ pub struct ListArgs {
     /// Only the sessions of this agent
     #[arg(long, value_enum, value_name = "SOURCE")]
     pub source: Option<crate::sources::Source>,
+}
+
+#[derive(Debug, Args)]
+pub struct UsageArgs {
+    /// What to sum by
+    #[arg(long, value_enum, default_value = "day")]
+    pub by: crate::usage::period::By,
+
+    /// From this day on (YYYY-MM-DD, today, yesterday, or back from today: 7d, 2w, 3m, 1y)
+    #[arg(long, value_name = "DAY")]
+    pub since: Option<String>,
+
+    /// Up to this day, included (as --since)
+    #[arg(long, value_name = "DAY")]
+    pub until: Option<String>,
+
+    /// One JSON object per group
+    #[arg(long)]
+    pub json: bool,
+
+    /// Codex's rate limits instead: the newest reading of each, when it resets, and how far
+    /// the windows before it went
+    #[arg(long)]
+    pub limits: bool,
+
+    /// Only the sessions of this agent
+    #[arg(long, value_enum, value_name = "SOURCE")]
+    pub source: Option<crate::sources::Source>,
+
+    /// Filters, as in the picker's box (dir:, branch:, file:, date:, source:)
+    #[arg(value_name = "FILTER")]
+    pub filters: Vec<String>,
 }
 
 #[derive(Debug, Args)]

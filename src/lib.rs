@@ -57,4 +57,5 @@ pub mod store;
 pub mod textwidth;
 pub mod timefmt;
 pub mod tui;
+pub mod usage;
 pub mod workers;

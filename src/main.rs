@@ -36,6 +36,7 @@ fn main() {
     let mut err = std::io::stderr().lock();
     let code = match &cli.command {
         Some(Command::List(args)) => cmd::run_list(&cli.store, args, &mut out, &mut err),
+        Some(Command::Usage(args)) => cmd::run_usage(&cli.store, args, &mut out, &mut err),
         Some(Command::Show(args)) => cmd::run_show(&cli.store, args, &mut out, &mut err),
         Some(Command::Blame(args)) => cmd::run_blame(&cli.store, args, &mut out, &mut err),
         Some(Command::Cache(args)) => cmd::run_cache(&cli.store, args, &mut out, &mut err),

@@ -246,6 +246,7 @@ fn json_lines(store: &Store) -> Lines {
                 .into(),
             tokens: Some(Tokens::default()),
             models: vec!["m".into()],
+            ..Usage::default()
         })),
     };
     let names = std::fs::metadata(store.names_file())

@@ -1,4 +1,5 @@
-//! The non-interactive commands: [`list`], [`show`], [`blame`], [`cache`] and [`setup`]
+//! The non-interactive commands: [`list`], [`show`], [`usage`] (printed by [`usage_out`]),
+//! [`blame`], [`cache`] and [`setup`]
 //! (`init`, `completions`, `man`), each in its own file ([`changed`]: the sessions that
 //! changed a file, for `list --file` and `blame`), and what they share: messages on stderr
 //! (`codex-picker: <path>: <reason>`), exit codes, a broken pipe that is no error. [`output`]
@@ -13,6 +14,8 @@ mod report;
 mod setup;
 mod show;
 pub mod show_text;
+mod usage;
+mod usage_out;
 
 pub use crate::cli::{EXIT_CANCELLED, EXIT_ERROR, EXIT_OK};
 pub use blame::run_blame;
@@ -20,3 +23,4 @@ pub use cache::run_cache;
 pub use list::run_list;
 pub use setup::{run_completions, run_init, run_man};
 pub use show::{find_target, run_show, SHOW_TEXT_CAP};
+pub use usage::run_usage;

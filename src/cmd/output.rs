@@ -514,6 +514,7 @@ mod tests {
                     total: 9,
                 }),
                 models: vec![hostile.into(), "gpt-5.5".into()],
+                ..Usage::default()
             })),
             ..SessionRow::default()
         };

@@ -8,7 +8,8 @@
 //! splits a stream into lines, [`summary`] makes a session row and [`transcript`] the whole
 //! conversation: its [`entry`]s, assembled ([`assemble`]) from the messages, the tool rows
 //! ([`tool`], [`tool_output`]) and codex's turn and tool records ([`event`]); [`usage`] is
-//! what a session used and changed (tokens, models, files).
+//! what a session used and changed (tokens, models, files), [`over_time`] its tokens
+//! by quarter hour and [`limits`] the rate limits its records carry.
 
 pub(crate) mod assemble;
 pub mod classify;
@@ -17,10 +18,12 @@ pub(crate) mod entry;
 pub mod event;
 pub(crate) mod json_scan;
 mod lenient;
+pub mod limits;
 pub(crate) mod lines;
 pub mod message_line;
 pub mod meta_line;
 mod meta_strip;
+pub mod over_time;
 pub mod reader;
 pub mod record;
 pub mod rules;

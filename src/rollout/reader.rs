@@ -21,7 +21,8 @@ use serde_json::Value;
 use super::classify::{self, Kind};
 use super::lines::{LineReader, Step, DEFAULT_MAX_LINE};
 use super::record::{Record, Role};
-use super::{message_line, meta_line, rules, usage};
+use super::usage::TokenCount;
+use super::{message_line, meta_line, over_time, rules, usage};
 use crate::sources::claude::carry::Carry;
 use crate::sources::claude::lines::{ClaudeLines, Want};
 use crate::sources::Source;
@@ -115,9 +116,13 @@ pub struct Records<R> {
     taken: u64,
     end: End,
     pending_tail: bool,
-    /// The last `token_count` line, read only when asked ([`Records::take_tokens`]): codex
-    /// writes one after every model response and only the last running total counts.
+    /// The last `token_count` line of the current quarter hour, read only when the next one
+    /// falls in another quarter hour or when asked ([`Records::take_tokens`]): codex writes one
+    /// after every model response, and usage over time needs only the running total at the
+    /// end of each quarter hour.
     last_tokens: Vec<u8>,
+    /// The quarter hour of `last_tokens` ([`over_time::slot_of`]).
+    last_slot: u32,
     /// A Claude Code transcript's reading state: its lines become records there.
     claude: Option<Box<ClaudeLines>>,
     /// Records read but not yet handed out (one Claude Code line may give several).
@@ -151,6 +156,7 @@ impl<R: BufRead> Records<R> {
             end: End::Open,
             pending_tail: false,
             last_tokens: Vec::new(),
+            last_slot: 0,
             claude: (opts.source == Source::Claude).then(|| {
                 let want = Want {
                     tools: opts.tools,
@@ -235,13 +241,14 @@ impl<R: BufRead> Records<R> {
         self.pending_tail
     }
 
-    /// The running total of the last `token_count` line taken since the last call, when it
-    /// gives one. Without an ordinal bound such lines are kept as they are and read only here;
-    /// under a bound each is a [`Record::Tokens`] (its ordinal decides whether it is in view).
-    pub fn take_tokens(&mut self) -> Option<super::usage::Tokens> {
-        let tokens = usage::read_token_count(&self.last_tokens).and_then(|(_, t)| t);
+    /// What the last `token_count` line taken and not yet handed out says, when it reads as
+    /// one. Without an ordinal bound such a line is kept as it is, and read only when the next
+    /// one is of another quarter hour or here; under a bound each is a [`Record::Tokens`] (its
+    /// ordinal decides whether it is in view).
+    pub fn take_tokens(&mut self) -> Option<TokenCount> {
+        let count = usage::read_token_count(&self.last_tokens).map(|(_, c)| c);
         self.last_tokens.clear();
-        tokens
+        count
     }
 
     /// The next record, or `None` at the end of the stream ([`Records::end`] says which). A
@@ -395,15 +402,23 @@ impl<R: BufRead> Records<R> {
                 })
             }
             Kind::Usage if self.opts.ordinal_below.is_none() => {
-                // Kept, not read: a later one replaces it (see `take_tokens`).
+                // Kept, not read: a later one of the same quarter hour replaces it (see
+                // `take_tokens`); one of another hands the kept one out first.
+                let slot = over_time::slot_of(usage::line_time(line));
+                let earlier = (slot != self.last_slot && !self.last_tokens.is_empty())
+                    .then(|| usage::read_token_count(&self.last_tokens))
+                    .flatten();
                 self.last_tokens.clear();
-                self.last_tokens.extend_from_slice(line);
-                Taken::Nothing
+                self.last_tokens.extend_from_slice(self.lines.line());
+                self.last_slot = slot;
+                earlier.map_or(Taken::Nothing, |(_, count)| {
+                    Taken::Record(Record::Tokens(count))
+                })
             }
             // A usage row whose fields are not what codex writes says nothing (such rows were
             // never counted as unreadable).
             Kind::Usage => match usage::read_token_count(line) {
-                Some((ordinal, tokens)) => self.bounded(ordinal, |_| tokens.map(Record::Tokens)),
+                Some((ordinal, count)) => self.bounded(ordinal, |_| Some(Record::Tokens(count))),
                 None => Taken::Nothing,
             },
             Kind::TurnContext => match usage::read_turn_model(line) {

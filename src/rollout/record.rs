@@ -25,8 +25,9 @@ pub enum Record {
     Event(super::event::Event),
     /// `event_msg` / `thread_name_updated` with a non-empty name.
     ThreadName(String),
-    /// A `token_count` event's running total of the session's tokens (see [`super::usage`]).
-    Tokens(super::usage::Tokens),
+    /// A `token_count` event's running total of the session's tokens, its time and the rate
+    /// limits then (see [`super::usage`]); Claude Code's running total after a message's usage.
+    Tokens(super::usage::TokenCount),
     /// The model a turn ran on (`turn_context.model`).
     Model(String),
     /// An automatic title of the session (Claude Code's `ai-title` and `summary` rows; the

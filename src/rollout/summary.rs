@@ -14,10 +14,12 @@ use serde::{Deserialize, Serialize};
 use std::io::{self, BufRead};
 
 use super::event::Event;
+use super::limits::Limits;
+use super::over_time::{self, OverTime};
 use super::reader::{End, ReadOptions, Records, Resume};
 use super::record::{Message, Meta, Record, Role, Shape};
 use super::rules::Sources;
-use super::usage::{self, ChangedFile, Tokens};
+use super::usage::{self, ChangedFile, TokenCount, Tokens};
 use crate::sources::claude::carry::{Carry, Part};
 use crate::sources::claude::chain::OffChain;
 use crate::sources::Source;
@@ -59,6 +61,15 @@ pub struct ScanState {
     /// The models the session's turns ran on, in the order first used.
     #[serde(default)]
     pub models: Vec<String>,
+    /// The session's tokens over time: each running total's growth, by quarter hour and model.
+    #[serde(default)]
+    pub over_time: OverTime,
+    /// The model the latest turn ran on, as an index into `models`.
+    #[serde(default)]
+    pub model_now: Option<u8>,
+    /// The rate-limit windows the records showed, each with its last reading.
+    #[serde(default)]
+    pub limits: Limits,
     /// The session's automatic title (Claude Code's `ai-title`, else its `summary` rows).
     #[serde(default)]
     pub auto_title: Option<String>,
@@ -190,11 +201,16 @@ impl ScanState {
                 failure: None,
                 ..
             }) => usage::merge(&mut self.files, changes),
-            Record::Tokens(tokens) => self.tokens = Some(*tokens),
+            Record::Tokens(count) => self.count(count),
             Record::Model(model) => {
-                if !self.models.contains(model) {
-                    self.models.push(model.clone());
-                }
+                let at = match self.models.iter().position(|m| m == model) {
+                    Some(at) => at,
+                    None => {
+                        self.models.push(model.clone());
+                        self.models.len() - 1
+                    }
+                };
+                self.model_now = u8::try_from(at).ok();
             }
             Record::Title(title) => self.auto_title = Some(title.clone()),
             Record::Fork { parent_id } => {
@@ -206,6 +222,19 @@ impl ScanState {
             Record::Tool(_) | Record::Event(_) => {}
         }
         None
+    }
+
+    /// A record of the running total: its growth counts at its time, on the current model.
+    fn count(&mut self, count: &TokenCount) {
+        if let Some(total) = count.total {
+            let growth = total.since(self.tokens.unwrap_or_default());
+            let model = self.model_now.unwrap_or(over_time::NO_MODEL);
+            self.over_time.add(count.at, model, growth);
+            self.tokens = Some(total);
+        }
+        for reading in &count.limits {
+            self.limits.note(*reading);
+        }
     }
 
     /// A fork's own part begins: what was counted so far is its parent's.
@@ -221,6 +250,9 @@ impl ScanState {
         self.files.clear();
         self.tokens = None;
         self.models.clear();
+        self.over_time.clear();
+        self.model_now = None;
+        self.limits.clear();
     }
 
     /// [`ScanState::note`] of a record the pass does not keep.
@@ -254,8 +286,8 @@ impl ScanState {
     /// the lines it could not read and the last token total.
     pub fn end_pass<R: BufRead>(&mut self, records: &mut Records<R>, base: u64) {
         self.complete = records.end() == End::Eof;
-        if let Some(tokens) = records.take_tokens() {
-            self.tokens = Some(tokens);
+        if let Some(count) = records.take_tokens() {
+            self.count(&count);
         }
         if let Some(carry) = records.claude_carry() {
             self.claude = Some(carry.clone());

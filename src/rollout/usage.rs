@@ -9,8 +9,13 @@
 //! of the wrong type makes the row say nothing; it never panics.
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use super::event::FileChange;
+use super::json_scan;
+use super::limits::{self, Reading};
+use super::over_time::OverTime;
+use crate::timefmt::{self, Millis};
 
 /// Tokens of a session: codex's cumulative counts. `cached_input` is part of `input`,
 /// `reasoning` part of `output`, and `total` is input and output.
@@ -34,17 +39,43 @@ impl Tokens {
             total: self.total.saturating_sub(base.total),
         }
     }
+
+    /// Both together.
+    pub fn plus(self, other: Tokens) -> Tokens {
+        Tokens {
+            input: self.input.saturating_add(other.input),
+            cached_input: self.cached_input.saturating_add(other.cached_input),
+            output: self.output.saturating_add(other.output),
+            reasoning: self.reasoning.saturating_add(other.reasoning),
+            total: self.total.saturating_add(other.total),
+        }
+    }
+}
+
+/// What one record reporting tokens says: the session's running total (`None`: a
+/// `token_count` whose `info` is null), when it was written, and the account's rate limits
+/// then (see [`super::limits`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TokenCount {
+    pub total: Option<Tokens>,
+    pub at: Option<Millis>,
+    pub limits: Vec<Reading>,
 }
 
 #[derive(Deserialize)]
 struct UsageLine {
     ordinal: Option<u64>,
+    timestamp: Option<String>,
     payload: UsagePayload,
 }
 
 #[derive(Deserialize)]
 struct UsagePayload {
     info: Option<UsageInfo>,
+    /// Read as a tree and then leniently: its shape changed over codex's versions, and a
+    /// reading that does not fit must not lose the line's tokens.
+    #[serde(default)]
+    rate_limits: Option<Value>,
 }
 
 #[derive(Deserialize)]
@@ -66,21 +97,56 @@ struct Counts {
     total_tokens: u64,
 }
 
-/// A `token_count` line: its ordinal and the running total it carries (`None` when its `info`
-/// is null or has no total). `None` when the line does not read as one.
-pub fn read_token_count(line: &[u8]) -> Option<(Option<u64>, Option<Tokens>)> {
+/// A `token_count` line: its ordinal and what it says (see [`TokenCount`]). `None` when the line
+/// does not read as one.
+pub fn read_token_count(line: &[u8]) -> Option<(Option<u64>, TokenCount)> {
     let row: UsageLine = serde_json::from_slice(line).ok()?;
     let total = row.payload.info.and_then(|i| i.total_token_usage);
-    Some((
-        row.ordinal,
-        total.map(|c| Tokens {
-            input: c.input_tokens,
-            cached_input: c.cached_input_tokens,
-            output: c.output_tokens,
-            reasoning: c.reasoning_output_tokens,
-            total: c.total_tokens,
-        }),
-    ))
+    let at = row.timestamp.as_deref().and_then(timefmt::parse_rfc3339);
+    let limits = row
+        .payload
+        .rate_limits
+        .map(|v| limits::read(&v, at))
+        .unwrap_or_default();
+    let total = total.map(|c| Tokens {
+        input: c.input_tokens,
+        cached_input: c.cached_input_tokens,
+        output: c.output_tokens,
+        reasoning: c.reasoning_output_tokens,
+        total: c.total_tokens,
+    });
+    Some((row.ordinal, TokenCount { total, at, limits }))
+}
+
+/// The time of a line, from its top-level `timestamp` (codex writes it first, so this is
+/// usually a look at the line's first bytes). `None` when it has none that reads as one.
+pub fn line_time(line: &[u8]) -> Option<Millis> {
+    let mut i = json_scan::skip_ws(line, 0);
+    if line.get(i) != Some(&b'{') {
+        return None;
+    }
+    loop {
+        i = json_scan::skip_ws(line, i + 1);
+        if line.get(i) != Some(&b'"') {
+            return None;
+        }
+        let key_end = json_scan::string_end(line, i + 1)?;
+        let key = &line[i + 1..key_end];
+        i = json_scan::skip_ws(line, key_end + 1);
+        if line.get(i) != Some(&b':') {
+            return None;
+        }
+        i = json_scan::skip_ws(line, i + 1);
+        let end = json_scan::value_end(line, i)?;
+        if key == b"timestamp" {
+            let text = line.get(i + 1..end.checked_sub(1)?)?;
+            return timefmt::parse_rfc3339(std::str::from_utf8(text).ok()?);
+        }
+        i = json_scan::skip_ws(line, end);
+        if line.get(i) != Some(&b',') {
+            return None;
+        }
+    }
 }
 
 #[derive(Deserialize)]
@@ -112,6 +178,10 @@ pub struct Usage {
     pub tokens: Option<Tokens>,
     /// Models its turns ran on, in the order first used.
     pub models: Vec<String>,
+    /// Its tokens over time, by quarter hour and model (a fork's own).
+    pub over_time: OverTime,
+    /// The rate-limit windows it saw, each with its last reading.
+    pub limits: super::limits::Limits,
 }
 
 /// What a session did to a file, over all its applied patches.

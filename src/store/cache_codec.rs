@@ -357,8 +357,9 @@ mod tests;
 /// state's changed files, tokens and models, and a flag for a state read to the end. 9: a
 /// section's records as a table, their states and lines after it. 10: the stamp is one word,
 /// the lines' maker's. 11: a record's key says its agent. 12: a state's automatic title and
-/// what a pass over a Claude Code transcript leaves for the next.
-pub const ROWS_VERSION: u32 = 12;
+/// what a pass over a Claude Code transcript leaves for the next. 13: a state's tokens over
+/// time, its current model and its rate-limit readings.
+pub const ROWS_VERSION: u32 = 13;
 
 /// The version word of a rows cache header: `v<ROWS_VERSION>`.
 pub fn rows_version() -> &'static str {

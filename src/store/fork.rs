@@ -131,6 +131,7 @@ pub fn fill_from_parent(row: &mut SessionRow, find: &mut dyn FindFile) {
     }
     if let (Some(usage), Some(base)) = (row.usage.as_mut(), state.tokens) {
         usage.tokens = usage.tokens.map(|t| t.since(base));
+        usage.over_time.take_base(base);
     }
 }
 

@@ -87,6 +87,8 @@ pub fn row_from_scan(
         files: state.files.as_slice().into(),
         tokens: state.tokens,
         models: state.models.clone(),
+        over_time: state.over_time.clone(),
+        limits: state.limits.clone(),
     });
     row_from_parts(
         file,
@@ -112,6 +114,8 @@ pub fn row_from_state(
         files: state.files.as_slice().into(),
         tokens: state.tokens,
         models: std::mem::take(&mut state.models),
+        over_time: std::mem::take(&mut state.over_time),
+        limits: std::mem::take(&mut state.limits),
     });
     row_from_parts(file, &state, meta, first, thread_name, usage, names)
 }

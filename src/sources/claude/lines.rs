@@ -26,6 +26,8 @@ use crate::rollout::record::{
 };
 use crate::rollout::rules;
 use crate::rollout::text::Cap;
+use crate::rollout::usage::TokenCount;
+use crate::timefmt;
 
 /// What the reader wants besides the metadata and the messages (see `rollout::reader`).
 #[derive(Debug, Clone, Copy, Default)]
@@ -487,11 +489,12 @@ impl ClaudeLines {
         if let Some(Value::String(text)) = message.get("content") {
             self.text(id, text, out);
         }
-        self.usage(message, out);
+        self.usage(row, message, out);
     }
 
-    /// The model and tokens of an assistant message, when usage is read.
-    fn usage(&mut self, message: &Value, out: &mut VecDeque<Record>) {
+    /// The model and tokens of an assistant message (of `row`, which dates them), when usage
+    /// is read.
+    pub(super) fn usage(&mut self, row: &Value, message: &Value, out: &mut VecDeque<Record>) {
         if !self.want.usage {
             return;
         }
@@ -505,7 +508,11 @@ impl ClaudeLines {
                 text(message, "id"),
                 tokens::of_usage(usage),
             ) {
-                out.push_back(Record::Tokens(self.carry.tokens));
+                out.push_back(Record::Tokens(TokenCount {
+                    total: Some(self.carry.tokens),
+                    at: text(row, "timestamp").and_then(timefmt::parse_rfc3339),
+                    limits: Vec::new(),
+                }));
             }
         }
     }

@@ -68,7 +68,7 @@ impl ClaudeLines {
                         self.carry.open.push(open);
                     }
                 }
-                self.usage(message, out);
+                self.usage(row, message, out);
             }
             RowType::User if self.want.usage || self.want.tools => {
                 for block in blocks.into_iter().flatten() {
