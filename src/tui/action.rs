@@ -73,6 +73,10 @@ pub enum Action {
     /// Write the conversation to a Markdown file.
     Export,
     ToggleHelp,
+    /// The usage screen: tokens by day, week, folder or model.
+    OpenUsage,
+    /// A key of the usage screen.
+    Usage(UsageKey),
     CopyId,
     CopyCommand,
     /// Ctrl+X: the menu of everything that can be done with the selected session.
@@ -109,6 +113,20 @@ pub enum Action {
         row: u16,
         down: bool,
     },
+}
+
+/// What a key does on the usage screen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UsageKey {
+    /// The day (week, folder, model) that many away.
+    Step(i32),
+    /// The session that many away in the day's sessions.
+    Move(i32),
+    /// Group by the next of day, week, folder, model.
+    Regroup,
+    /// Go to the session under the cursor in the list.
+    Jump,
+    Close,
 }
 
 /// Which content-search hit `n` / `N` go to, wrapping around.
@@ -160,6 +178,7 @@ pub const NAMES: &[(Action, &str)] = &[
     (Action::Repaint, "repaint"),
     (Action::Suspend, "suspend"),
     (Action::ToggleHelp, "help"),
+    (Action::OpenUsage, "usage"),
     (Action::Scroll(-1), "scroll-up"),
     (Action::Scroll(1), "scroll-down"),
     (

@@ -338,12 +338,14 @@ fn to_action(ev: TermEvent, app: &App) -> Option<Action> {
                 query_empty: app.list().query().is_empty(),
                 focus: app.screen().focus(),
                 finding: app.pane().find().editing(),
-                modal: app.actions().dialog().map(|d| match d {
-                    Dialog::Menu { .. } => keys::Modal::Menu,
-                    Dialog::ConfirmDelete { .. } | Dialog::ConfirmOpen { .. } => {
-                        keys::Modal::Confirm
-                    }
-                    Dialog::Rename { .. } => keys::Modal::Input,
+                modal: app.usage().map(|_| keys::Modal::Usage).or_else(|| {
+                    app.actions().dialog().map(|d| match d {
+                        Dialog::Menu { .. } => keys::Modal::Menu,
+                        Dialog::ConfirmDelete { .. } | Dialog::ConfirmOpen { .. } => {
+                            keys::Modal::Confirm
+                        }
+                        Dialog::Rename { .. } => keys::Modal::Input,
+                    })
                 }),
             },
             app.keys(),

@@ -13,6 +13,7 @@ pub mod limits;
 pub mod period;
 pub mod zone;
 
+use std::borrow::Borrow;
 use std::collections::HashMap;
 
 use crate::prices::{self, Prices};
@@ -53,6 +54,15 @@ pub struct Group {
 }
 
 impl Group {
+    /// A group with nothing in it (a day no session used tokens).
+    pub fn empty(key: String, day: i64) -> Group {
+        Group {
+            key,
+            day,
+            ..Group::default()
+        }
+    }
+
     /// Its cost in US dollars, when every token in it has a price.
     pub fn cost(&self) -> Option<f64> {
         (self.unpriced == 0 && self.tokens.total > 0).then_some(self.priced_cost)
@@ -69,8 +79,8 @@ enum Key<'a> {
 
 /// The groups of `rows`'s tokens `by` what, over `days`, in `zone`, costed with `prices`:
 /// time groups oldest first, the others largest first.
-pub fn groups(
-    rows: &[SessionRow],
+pub fn groups<R: Borrow<SessionRow>>(
+    rows: &[R],
     by: By,
     days: Days,
     zone: &mut dyn Zone,
@@ -79,6 +89,7 @@ pub fn groups(
     let mut out: Vec<Group> = Vec::new();
     let mut at: HashMap<Key, usize> = HashMap::new();
     for (i, row) in rows.iter().enumerate() {
+        let row: &SessionRow = row.borrow();
         let Some(usage) = row.usage.as_deref() else {
             continue;
         };
@@ -137,6 +148,32 @@ pub fn groups(
                 .cmp(&a.tokens.total)
                 .then_with(|| a.key.cmp(&b.key))
         });
+    }
+    out
+}
+
+/// Time groups made continuous: a period no session used tokens in is there, empty, up to
+/// the period of `today` (a chart shows the quiet days too).
+pub fn continuous(by: By, groups: Vec<Group>, today: i64) -> Vec<Group> {
+    let Some(first) = groups.first().map(|g| g.day) else {
+        return groups;
+    };
+    let last = groups.last().map_or(first, |g| g.day);
+    let end = last.max(period::period_start(by, today));
+    let mut out = Vec::with_capacity(groups.len());
+    let mut given = groups.into_iter().peekable();
+    let mut day = first;
+    while day <= end {
+        match given.next_if(|g| g.day == day) {
+            Some(g) => out.push(g),
+            None => out.push(Group::empty(period::period_key(by, day), day)),
+        }
+        // The next period (`day` starts one): a day, a week, or the next month's first.
+        day = match by {
+            By::Week => day + 7,
+            By::Month => period::period_start(by, day + 31),
+            _ => day + 1,
+        };
     }
     out
 }

@@ -176,3 +176,31 @@ fn cost_only_where_every_token_has_a_price() {
     let b = sessions.iter().find(|g| g.key == "b").unwrap();
     assert_eq!(b.cost(), None, "half of b ran on a model with no price");
 }
+
+#[test]
+fn quiet_days_are_there_up_to_today() {
+    let rows = rows();
+    let g = groups(
+        &rows,
+        By::Day,
+        Days::default(),
+        &mut Fixed(0),
+        &Prices::new(),
+    );
+    let today = days_from_civil(2026, 12, 9);
+    let all = continuous(By::Day, g, today);
+    assert_eq!(all.len(), 10, "2026-11-30 to 2026-12-09");
+    assert_eq!(all[2].key, "2026-12-02");
+    assert_eq!(all[2].tokens.total, 0);
+    assert_eq!(all[7].tokens.total, 33);
+    let months = groups(
+        &rows,
+        By::Month,
+        Days::default(),
+        &mut Fixed(0),
+        &Prices::new(),
+    );
+    let months = continuous(By::Month, months, days_from_civil(2027, 2, 3));
+    let keys: Vec<&str> = months.iter().map(|g| g.key.as_str()).collect();
+    assert_eq!(keys, ["2026-11", "2026-12", "2027-01", "2027-02"]);
+}

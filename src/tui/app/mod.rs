@@ -42,6 +42,7 @@ mod session_actions;
 pub(crate) mod tool_view;
 mod types;
 mod update;
+mod usage_screen;
 mod usage_view;
 
 pub use action_state::{Actions, Dialog, Item, Running, MAX_NAME_CHARS, MENU};
@@ -54,6 +55,7 @@ pub use rows::Rows;
 pub use screen::Screen;
 pub use searches::{Freshness, Searches};
 pub use types::*;
+pub use usage_screen::UsageScreen;
 
 use crate::session::SessionRow;
 use crate::timefmt::Millis;
@@ -80,6 +82,10 @@ pub struct App {
     outbox: Outbox,
     /// The keys in effect (the key table with the config file's `[keys]`).
     keys: crate::tui::keys::Keymap,
+    /// The usage screen, when open.
+    usage: Option<UsageScreen>,
+    /// The config file's prices, for the usage screen's costs.
+    prices: crate::prices::Prices,
 }
 
 impl App {
@@ -103,6 +109,8 @@ impl App {
             outbox: Outbox::default(),
             handoff: Handoff::new(&opts),
             keys: opts.keys.clone(),
+            usage: None,
+            prices: opts.prices.clone(),
         };
         app.pane.set_keys(key_hints(&app.keys));
         if !app.list.query().is_empty() {
@@ -164,6 +172,11 @@ impl App {
     /// The terminal-wide state: size, layout, focus, help, the status message, the clock.
     pub fn screen(&self) -> &Screen {
         &self.screen
+    }
+
+    /// The usage screen, when open.
+    pub fn usage(&self) -> Option<&UsageScreen> {
+        self.usage.as_ref()
     }
 
     /// The keys in effect: dispatch, the help, the footer and the menu read them.

@@ -17,6 +17,9 @@ impl App {
                 return Effect::None;
             }
         }
+        if let Some(effect) = self.usage_action(&action) {
+            return effect;
+        }
         if let Some(effect) = self.dialog_first(&action) {
             return effect;
         }
@@ -135,7 +138,7 @@ impl App {
         Some(Effect::None)
     }
 
-    fn focus(&mut self, focus: Focus) {
+    pub(super) fn focus(&mut self, focus: Focus) {
         self.screen.focus_on(focus);
         self.relayout();
     }

@@ -46,6 +46,9 @@ pub enum Modal {
     Confirm,
     /// A line being typed (a session's new name): keys edit it, Enter takes it, Esc drops it.
     Input,
+    /// The usage screen: ← → (h l) the day, ↑ ↓ (k j) its sessions, Tab the grouping, Enter
+    /// goes to the session, Esc (q, or the key that opened it) closes it.
+    Usage,
 }
 
 /// The action of a key press with the keys of `keys`, if any.
@@ -67,6 +70,7 @@ pub fn action(key: KeyEvent, ctx: Context, keys: &Keymap) -> Option<Action> {
             }
         }
         Some(Modal::Input) => return input_key(press),
+        Some(Modal::Usage) => return usage_key(press, ctx, keys),
         None => {}
     }
     if ctx.finding && !ctrl_or_alt {
@@ -109,6 +113,29 @@ fn bound(press: Key, ctx: Context, keys: &Keymap) -> Option<&Action> {
             .then(|| find(press.with(press.mods.difference(KeyModifiers::SHIFT))))
             .flatten()
     })
+}
+
+/// The usage screen's own keys; Ctrl+C still quits, other keys do nothing there.
+fn usage_key(press: Key, ctx: Context, keys: &Keymap) -> Option<Action> {
+    use crate::tui::action::UsageKey as U;
+    match keys.bound(press, Section::List, ctx.query_empty) {
+        Some(Action::OpenUsage | Action::Escape) => return Some(Action::Usage(U::Close)),
+        Some(Action::Quit) => return Some(Action::Quit),
+        _ => {}
+    }
+    let u = match press.code {
+        KeyCode::Left | KeyCode::Char('h') => U::Step(-1),
+        KeyCode::Right | KeyCode::Char('l') => U::Step(1),
+        KeyCode::Up | KeyCode::Char('k') => U::Move(-1),
+        KeyCode::Down | KeyCode::Char('j') => U::Move(1),
+        KeyCode::PageUp => U::Move(-10),
+        KeyCode::PageDown => U::Move(10),
+        KeyCode::Tab => U::Regroup,
+        KeyCode::Enter => U::Jump,
+        KeyCode::Esc | KeyCode::Char('q') => U::Close,
+        _ => return None,
+    };
+    Some(Action::Usage(u))
 }
 
 /// The action menu's own keys; `None` lets the key through to the table (the direct keys), or

@@ -310,6 +310,10 @@ pub(super) fn defaults() -> Vec<KeyRow> {
             "copy the session id, `cd <folder> && codex resume <id>`",
         ),
         row(
+            vec![bind(A::OpenUsage, &[Key::alt('u')])],
+            "usage: tokens by day, week, folder, model; Enter goes to a session",
+        ),
+        row(
             vec![
                 bind(A::Reread, &[Key::ctrl('r')]),
                 bind(A::Repaint, &[Key::ctrl('l')]),

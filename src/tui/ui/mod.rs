@@ -10,6 +10,7 @@ pub(crate) mod search_bar;
 pub(crate) mod session_list;
 pub mod status;
 pub(crate) mod theme;
+pub(crate) mod usage_chart;
 
 use ratatui::text::Span;
 use ratatui::Frame;
@@ -32,6 +33,9 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme) {
         status::draw_flash(frame, g.notice, app, theme);
     }
     dialog::draw(frame, app, theme);
+    if let Some(usage) = app.usage() {
+        usage_chart::draw(frame, frame.area(), usage, theme);
+    }
     if app.screen().help() {
         help::draw(frame, frame.area(), app.screen().focus(), app.keys(), theme);
     }
