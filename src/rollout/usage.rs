@@ -465,16 +465,39 @@ mod tests {
     }
 
     #[test]
+    fn a_lines_time_is_its_top_level_timestamp() {
+        let at = timefmt::parse_rfc3339("2026-12-07T03:46:24.332Z");
+        assert_eq!(
+            line_time(br#"{"timestamp":"2026-12-07T03:46:24.332Z","type":"x"}"#),
+            at
+        );
+        let later = br#"{"type":"x","payload":{"timestamp":"1999-01-01T00:00:00Z"},"timestamp":"2026-12-07T03:46:24.332Z"}"#;
+        assert_eq!(line_time(later), at, "a nested timestamp is not the line's");
+        assert_eq!(line_time(br#"{"type":"x"}"#), None);
+        assert_eq!(line_time(br#"{"timestamp":12}"#), None);
+        assert_eq!(line_time(b"not json"), None);
+        assert_eq!(line_time(br#"{"timestamp":"2026-12-07T03:46"#), None);
+    }
+
+    #[test]
     fn token_rows_with_no_info_or_odd_fields_say_nothing() {
         let line =
             br#"{"ordinal":4,"type":"event_msg","payload":{"type":"token_count","info":null}}"#;
-        assert_eq!(read_token_count(line), Some((Some(4), None)));
+        assert_eq!(
+            read_token_count(line),
+            Some((Some(4), TokenCount::default()))
+        );
         let odd = br#"{"type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"input_tokens":-1}}}}"#;
         assert_eq!(read_token_count(odd), None);
         let good = br#"{"type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"input_tokens":10,"cached_input_tokens":4,"output_tokens":3,"reasoning_output_tokens":1,"total_tokens":13},"last_token_usage":{}},"rate_limits":{"x":[1,2]}}}"#;
-        let (_, tokens) = read_token_count(good).unwrap();
+        let (_, count) = read_token_count(good).unwrap();
         assert_eq!(
-            tokens,
+            count.limits,
+            [],
+            "rate limits of another shape are no reading"
+        );
+        assert_eq!(
+            count.total,
             Some(Tokens {
                 input: 10,
                 cached_input: 4,
@@ -484,6 +507,11 @@ mod tests {
             })
         );
         let model = br#"{"type":"turn_context","payload":{"model":"gpt-5.5","sandbox_policy":{"type":"x"}}}"#;
+        let limited = br#"{"timestamp":"2026-12-07T03:46:24.332Z","type":"event_msg","payload":{"type":"token_count","info":null,"rate_limits":{"primary":{"used_percent":48.5,"window_minutes":300,"resets_at":1796010360}}}}"#;
+        let (_, count) = read_token_count(limited).unwrap();
+        assert_eq!(count.at, timefmt::parse_rfc3339("2026-12-07T03:46:24.332Z"));
+        assert_eq!((count.total, count.limits.len()), (None, 1));
+        assert_eq!(count.limits[0].used, 4850);
         assert_eq!(read_turn_model(model), Some((None, Some("gpt-5.5".into()))));
     }
 }

@@ -47,6 +47,33 @@ fn full_state() -> ScanState {
             total: 300,
         }),
         models: vec!["gpt-5.5".into()],
+        over_time: {
+            let mut o = crate::rollout::over_time::OverTime::default();
+            o.add(
+                Some(900_000),
+                0,
+                Tokens {
+                    input: 3,
+                    cached_input: 2,
+                    output: 1,
+                    reasoning: 0,
+                    total: 4,
+                },
+            );
+            o
+        },
+        model_now: Some(0),
+        limits: {
+            let mut l = crate::rollout::limits::Limits::default();
+            l.note(crate::rollout::limits::Reading {
+                which: crate::rollout::limits::Which::Secondary,
+                used: 4850,
+                window_minutes: Some(300),
+                resets_at: Some(7),
+                seen_at: 5,
+            });
+            l
+        },
         ..ScanState::default()
     }
 }
@@ -88,6 +115,12 @@ const FULL_STATE_BYTES: &str = concat!(
     "01",
     "01020304ac02",
     "01076770742d352e35",
+    // Tokens over time: one slot (the first quarter hour, model 0, 3 in of which 2 cached,
+    // 1 out, 4 in all); the current model 0; one limit reading (secondary, 48.50%, a
+    // 300-minute window resetting at 7 s, seen at 5 ms).
+    "0101000302010004",
+    "0100",
+    "0101f22501ac02010e0a",
     // No automatic title, no Claude Code carry.
     "00",
     "00",

@@ -33,7 +33,7 @@ fn row(id: &str, cwd: &str, models: &[&str], spent: &[(i64, u8, Tokens)]) -> Ses
         },
         usage: Some(Box::new(Usage {
             tokens: Some(over_time.total()),
-            models: models.iter().map(|m| m.to_string()).collect(),
+            models: models.iter().map(ToString::to_string).collect(),
             over_time,
             ..Usage::default()
         })),
@@ -86,12 +86,12 @@ fn a_session_over_midnight_counts_on_both_days_in_the_zone_asked() {
             ("2026-12-07", 33, 1)
         ]
     );
-    // Two hours behind UTC, 01:00 and 02:00 on the 1st are still the 30th.
+    // Three hours behind UTC, 01:00 and 02:00 on the 1st are still the 30th.
     let west = groups(
         &rows,
         By::Day,
         Days::default(),
-        &mut Fixed(-2 * HOUR),
+        &mut Fixed(-3 * HOUR),
         &Prices::new(),
     );
     assert_eq!(keys(&west)[0], ("2026-11-30", 1265, 2));

@@ -148,6 +148,7 @@ proptest! {
 .collect(),
             tokens: Some(codex_picker::rollout::usage::Tokens::default()),
             models: vec![c.clone()],
+            ..Default::default()
         }));
         let view = View {
             tools: true,

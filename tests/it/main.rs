@@ -23,6 +23,7 @@ mod tmux_live;
 mod tmux_pane;
 mod tmux_rename;
 mod tmux_signals;
+mod tmux_usage;
 
 #[path = "../../examples/common/mod.rs"]
 mod gen_common;
@@ -50,3 +51,4 @@ mod tap;
 mod terminal_safety;
 mod theme_screens;
 mod usage;
+mod usage_report;

@@ -55,7 +55,7 @@ impl UsageScreen {
     fn regroup(&mut self, by: By, zone: &mut dyn Zone, prices: &Prices) {
         let mut groups = usage::groups(&self.rows, by, Days::default(), zone, prices);
         for g in &mut groups {
-            g.sessions.sort_by(|a, b| b.1.total.cmp(&a.1.total));
+            g.sessions.sort_by_key(|s| std::cmp::Reverse(s.1.total));
         }
         self.by = by;
         self.groups = if by.is_time() {

@@ -132,7 +132,8 @@ mod tests {
                 total: 12_300,
             }),
             models: vec!["gpt-5.5".into()],
-        }..Usage::default()
+            ..Usage::default()
+        }
     }
 
     #[test]
@@ -160,7 +161,7 @@ mod tests {
         assert!(every[6].1.ends_with("(this fork's own) · gpt-5.5"));
         let untold = Usage {
             tokens: None,
-            ..usage(0)..Usage::default()
+            ..usage(0)
         };
         let model = facts(&untold, None, (false, "E"), false, &Prices::new());
         assert_eq!(model, [("model", "gpt-5.5".to_owned())]);

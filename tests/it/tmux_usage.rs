@@ -1,0 +1,65 @@
+//! The picker's usage screen in tmux, as a person uses it: Alt+U opens it on today, ← goes
+//! back to a day a session used tokens, the day's totals and sessions show, Enter goes to the
+//! session in the list (Enter there prints its id), and Tab groups by week.
+
+use crate::tmux::{demo_store, picker_cmd, read_when_there, shell_quote, start, Tmux};
+
+#[test]
+fn the_usage_screen_moves_between_days_and_goes_to_a_session() {
+    let Some(tmux) = Tmux::start() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let home = demo_store(dir.path());
+    let out = dir.path().join("out");
+    let cmd = format!(
+        "env TZ=UTC {picker} > {out}; sleep 30",
+        picker = picker_cmd(dir.path(), &home),
+        out = shell_quote(&out),
+    );
+    start(&tmux, &cmd);
+    tmux.wait_for("checkout rounding fix");
+    tmux.keys(&["F1"]);
+    let help = tmux.wait_for("Alt+U");
+    assert!(help.contains("usage: tokens by day"), "{help}");
+    tmux.keys(&["Escape"]);
+    tmux.wait_until("the help closed", |s| !s.contains("usage: tokens by day"));
+    tmux.keys(&["M-u"]);
+    tmux.wait_for("usage · tokens by day");
+    // Back, a day at a time, to the day the demo's checkout session ran.
+    let mut screen = String::new();
+    for _ in 0..2000 {
+        screen = tmux.capture();
+        if screen.contains("2026-11-28 · 1 session") {
+            break;
+        }
+        tmux.keys(&["Left"]);
+    }
+    assert!(
+        screen.contains("2026-11-28 · 1 session · 43,650 tokens"),
+        "{screen}"
+    );
+    assert!(screen.contains("input 42,100 (30,720 cached)"), "{screen}");
+    let session_line = screen
+        .lines()
+        .find(|l| l.contains("checkout rounding fix"))
+        .unwrap_or_else(|| panic!("the day's session is listed:\n{screen}"));
+    assert!(session_line.contains("43k"), "{session_line}");
+    tmux.keys(&["Tab"]);
+    tmux.wait_for("usage · tokens by week");
+    tmux.keys(&["Tab", "Tab", "Tab"]);
+    tmux.wait_for("usage · tokens by day");
+    for _ in 0..2000 {
+        if tmux.capture().contains("2026-11-28 · 1 session") {
+            break;
+        }
+        tmux.keys(&["Left"]);
+    }
+    tmux.keys(&["Enter"]);
+    tmux.wait_until("the usage screen closed", |s| !s.contains("usage · tokens"));
+    tmux.keys(&["Enter"]);
+    let printed = read_when_there(&out);
+    assert_eq!(
+        printed.trim(),
+        "019ac001-7e2d-7a41-9c3b-000000000001",
+        "the session gone to"
+    );
+}
