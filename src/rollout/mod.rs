@@ -31,6 +31,7 @@ pub mod summary;
 #[cfg(test)]
 mod test_lines;
 pub(crate) mod text;
+pub mod tokens;
 pub(crate) mod tool;
 mod tool_output;
 pub mod transcript;

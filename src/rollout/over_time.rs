@@ -9,7 +9,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::usage::Tokens;
+use super::tokens::Tokens;
 use crate::timefmt::Millis;
 
 /// Milliseconds in a slot.

@@ -15,42 +15,8 @@ use super::event::FileChange;
 use super::json_scan;
 use super::limits::{self, Reading};
 use super::over_time::OverTime;
+pub use super::tokens::Tokens;
 use crate::timefmt::{self, Millis};
-
-/// Tokens of a session: codex's cumulative counts. `cached_input` is part of `input`,
-/// `reasoning` part of `output`, and `total` is input and output.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Tokens {
-    pub input: u64,
-    pub cached_input: u64,
-    pub output: u64,
-    pub reasoning: u64,
-    pub total: u64,
-}
-
-impl Tokens {
-    /// What was added since `base` (an earlier running total), never below zero.
-    pub fn since(self, base: Tokens) -> Tokens {
-        Tokens {
-            input: self.input.saturating_sub(base.input),
-            cached_input: self.cached_input.saturating_sub(base.cached_input),
-            output: self.output.saturating_sub(base.output),
-            reasoning: self.reasoning.saturating_sub(base.reasoning),
-            total: self.total.saturating_sub(base.total),
-        }
-    }
-
-    /// Both together.
-    pub fn plus(self, other: Tokens) -> Tokens {
-        Tokens {
-            input: self.input.saturating_add(other.input),
-            cached_input: self.cached_input.saturating_add(other.cached_input),
-            output: self.output.saturating_add(other.output),
-            reasoning: self.reasoning.saturating_add(other.reasoning),
-            total: self.total.saturating_add(other.total),
-        }
-    }
-}
 
 /// What one record reporting tokens says: the session's running total (`None`: a
 /// `token_count` whose `info` is null), when it was written, and the account's rate limits

@@ -25,14 +25,7 @@ fn the_usage_screen_moves_between_days_and_goes_to_a_session() {
     tmux.keys(&["M-u"]);
     tmux.wait_for("usage · tokens by day");
     // Back, a day at a time, to the day the demo's checkout session ran.
-    let mut screen = String::new();
-    for _ in 0..2000 {
-        screen = tmux.capture();
-        if screen.contains("2026-11-28 · 1 session") {
-            break;
-        }
-        tmux.keys(&["Left"]);
-    }
+    let screen = back_to(&tmux, "2026-11-28");
     assert!(
         screen.contains("2026-11-28 · 1 session · 43,650 tokens"),
         "{screen}"
@@ -47,12 +40,7 @@ fn the_usage_screen_moves_between_days_and_goes_to_a_session() {
     tmux.wait_for("usage · tokens by week");
     tmux.keys(&["Tab", "Tab", "Tab"]);
     tmux.wait_for("usage · tokens by day");
-    for _ in 0..2000 {
-        if tmux.capture().contains("2026-11-28 · 1 session") {
-            break;
-        }
-        tmux.keys(&["Left"]);
-    }
+    back_to(&tmux, "2026-11-28");
     tmux.keys(&["Enter"]);
     tmux.wait_until("the usage screen closed", |s| !s.contains("usage · tokens"));
     tmux.keys(&["Enter"]);
@@ -62,4 +50,33 @@ fn the_usage_screen_moves_between_days_and_goes_to_a_session() {
         "019ac001-7e2d-7a41-9c3b-000000000001",
         "the session gone to"
     );
+}
+
+/// The day the usage screen has selected (its totals line starts with it).
+fn selected_day(screen: &str) -> Option<String> {
+    screen
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix('│')
+                .filter(|l| l.starts_with("20") && l.contains(" · "))
+        })
+        .map(|l| l[..10].to_owned())
+}
+
+/// Press ← a day at a time, each once the screen has moved, until `day` is selected.
+fn back_to(tmux: &Tmux, day: &str) -> String {
+    for _ in 0..1000 {
+        let screen = tmux.capture();
+        let at = selected_day(&screen);
+        if at.as_deref() == Some(day) {
+            return screen;
+        }
+        assert!(
+            at.as_deref().is_some_and(|at| at > day),
+            "went past {day}:\n{screen}"
+        );
+        tmux.keys(&["Left"]);
+        tmux.wait_until("the day before", |s| selected_day(s) != at);
+    }
+    panic!("{day} never selected");
 }

@@ -97,6 +97,11 @@ impl Filters {
         true
     }
 
+    /// Exec sessions are listed.
+    pub fn show_exec(&self) -> bool {
+        self.show_exec
+    }
+
     pub fn toggle_exec(&mut self) {
         self.show_exec = !self.show_exec;
     }

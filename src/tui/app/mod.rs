@@ -42,6 +42,7 @@ mod session_actions;
 pub(crate) mod tool_view;
 mod types;
 mod update;
+mod usage_keys;
 mod usage_screen;
 mod usage_view;
 

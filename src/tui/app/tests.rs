@@ -33,6 +33,8 @@ mod rename;
 
 #[path = "pane_tests.rs"]
 mod pane;
+#[path = "usage_screen_tests.rs"]
+mod usage_screen;
 
 fn row(id: &str, cwd: &str, t: i64, interactive: bool, archived: bool) -> SessionRow {
     SessionRow {

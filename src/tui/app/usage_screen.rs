@@ -2,17 +2,15 @@
 //! ([`crate::usage`]), one group selected (its totals and the sessions behind it, largest
 //! first, one of them under the cursor), made from the rows the picker holds when it opens.
 //!
-//! The screen's state is pure: the rows, the time and the zone come in. The app opens it
-//! with the system's local zone ([`Local`]), its one reading outside the state.
+//! Pure: the rows, the time and the zone come in (the app's keys for it, and its one reading
+//! outside the state, the system's local zone, are in `usage_keys`).
 
 use std::sync::Arc;
 
-use super::types::Effect;
 use crate::prices::Prices;
 use crate::session::SessionRow;
-use crate::tui::action::{Action, UsageKey};
 use crate::usage::period::By;
-use crate::usage::zone::{Local, Zone};
+use crate::usage::zone::Zone;
 use crate::usage::{self, Days, Group};
 
 /// The groupings the screen goes through, in order.
@@ -128,59 +126,6 @@ impl UsageScreen {
     /// The session under the cursor.
     pub fn session_row(&self) -> Option<&Arc<SessionRow>> {
         self.rows.get(self.session()?)
-    }
-}
-
-impl super::App {
-    /// What the usage screen does with `action`: opening it, and while it is open its own
-    /// keys (the key table sends nothing else there but a resize and Ctrl+C).
-    pub(super) fn usage_action(&mut self, action: &Action) -> Option<Effect> {
-        let key = match action {
-            Action::OpenUsage if self.usage.is_none() => {
-                let mut zone = Local::new();
-                let today = zone.day(self.screen.now());
-                let rows = self.rows.all();
-                self.usage = Some(UsageScreen::open(rows, today, &mut zone, &self.prices));
-                return Some(Effect::None);
-            }
-            Action::OpenUsage => UsageKey::Close,
-            Action::Usage(key) => *key,
-            _ => return None,
-        };
-        let screen = self.usage.as_mut()?;
-        match key {
-            UsageKey::Step(n) => screen.step(n),
-            UsageKey::Move(n) => screen.move_cursor(n),
-            UsageKey::Regroup => screen.next_grouping(&mut Local::new(), &self.prices),
-            UsageKey::Close => self.usage = None,
-            UsageKey::Jump => {
-                let row = screen.session_row().cloned();
-                if let Some(row) = row {
-                    self.usage = None;
-                    self.go_to(&row.id);
-                }
-            }
-        }
-        Some(Effect::None)
-    }
-
-    /// Select the session `id` in the list, or say why it is not there.
-    fn go_to(&mut self, id: &str) {
-        let all = self.rows.all();
-        let at = self
-            .list
-            .visible()
-            .iter()
-            .position(|&i| all.get(i).is_some_and(|r| r.id == id));
-        match at {
-            Some(at) => {
-                self.focus(crate::tui::action::Focus::List);
-                self.select(at);
-            }
-            None => self.screen.notify(
-                "that session is hidden by the query or a filter (scope, archived): clear them to see it",
-            ),
-        }
     }
 }
 
