@@ -183,10 +183,16 @@ fn run_indexer(store: &Store, dir: Option<PathBuf>) -> (Duration, Duration, Vec<
 }
 
 fn run_list(bin: &Path, store: &Path, cache: Option<&Path>, extra: &[&str]) -> (Duration, String) {
+    let mut args = vec!["list", "--json", "--archived"];
+    args.extend_from_slice(extra);
+    run_bin(bin, store, cache, &args)
+}
+
+/// The release binary with `args` on the store (both sources), its cache under `cache` (or
+/// none): how long it took and what it printed.
+fn run_bin(bin: &Path, store: &Path, cache: Option<&Path>, args: &[&str]) -> (Duration, String) {
     let mut cmd = Command::new(bin);
-    cmd.args(["list", "--json", "--archived", "--codex-home"])
-        .arg(store)
-        .args(extra);
+    cmd.args(args).arg("--codex-home").arg(store);
     sources::point(&mut cmd, store);
     match cache {
         Some(dir) => cmd.env("XDG_CACHE_HOME", dir),
@@ -195,7 +201,7 @@ fn run_list(bin: &Path, store: &Path, cache: Option<&Path>, extra: &[&str]) -> (
     let t = Instant::now();
     let out = cmd.output().expect("run codex-picker");
     let took = t.elapsed();
-    assert!(out.status.success(), "list failed");
+    assert!(out.status.success(), "{args:?} failed");
     (took, String::from_utf8(out.stdout).expect("utf-8"))
 }
 

@@ -1,6 +1,7 @@
 //! The warm-start figures, each measured in the same rounds as the floor it is compared with:
 //! the walk-and-stat floor (`floor.rs`), the program's own walk (`Store::files`), the release
-//! binary's `list --json` with the rows cache warm, with nothing changed and with one session
+//! binary's `list --json` (and `usage --json`, against it) with the rows cache warm, with
+//! nothing changed and with one session
 //! touched (its modification time set to now, so it is read again) since the last run, and
 //! loading that rows cache (whole, and its first section alone, which is all the picker waits
 //! for before its first rows).
@@ -10,7 +11,7 @@ use std::path::Path;
 use codex_picker::store::cache::{self, RowCache};
 use codex_picker::store::Store;
 
-use super::{floor, median, run_list, time, Table, THREADS};
+use super::{floor, median, run_bin, run_list, time, Table, THREADS};
 
 /// Alternated rounds of the floor, the program's walk and a warm `list --json` (nothing
 /// changed, one session touched), so that a drift in the machine's speed moves them alike;
@@ -25,6 +26,7 @@ pub fn figures(
 ) -> [String; 2] {
     let mut last = [String::new(), String::new()];
     let (mut floors, mut walks, mut lists, mut rows) = (vec![], vec![], vec![], vec![]);
+    let mut usages = vec![];
     // The newest plain session: the one codex would be writing.
     let touched = store
         .files(false)
@@ -40,6 +42,7 @@ pub fn figures(
         floors.push(time(|| floor::walk_and_stat(&store.home, &claude, THREADS)).0);
         walks.push(time(|| pool.install(|| store.files(true))).0);
         let still = run_list(bin, &store.home, Some(cache), &[]);
+        usages.push(run_bin(bin, &store.home, Some(cache), &["usage", "--json"]).0);
         touch(&touched);
         let one = run_list(bin, &store.home, Some(cache), &[]);
         lists.push(still.0);
@@ -69,6 +72,14 @@ pub fn figures(
         Some(floor),
         "<= 2x walk-and-stat floor",
         list <= floor * 2,
+    );
+    let usage = median(usages);
+    t.row(
+        "warm usage --json (tokens by day, every session of both sources)",
+        usage,
+        Some(list),
+        "<= 2x warm list --json",
+        usage <= list * 2,
     );
     let one = median(rows);
     t.row(
