@@ -145,3 +145,34 @@ fn limits_give_the_newest_reading_and_how_far_each_window_went() {
     assert!(text.contains("primary (5h window): 41% used"), "{text}");
     assert!(text.contains("secondary (7d window)"), "{text}");
 }
+
+#[test]
+fn cost_only_from_the_config_files_prices_and_only_where_every_token_has_one() {
+    let config = tempfile::tempdir().unwrap();
+    let dir = config.path().join("codex-picker");
+    std::fs::create_dir_all(&dir).unwrap();
+    let prices = "[prices.\"gpt-5.5\"]\ninput = 1.25\ncached_input = 0.125\noutput = 10.0\n";
+    std::fs::write(dir.join("config.toml"), prices).unwrap();
+    let out = bin()
+        .env("TZ", "UTC")
+        .env("XDG_CONFIG_HOME", config.path())
+        .args(["usage", "--json", "--by", "model", "--codex-home"])
+        .arg(limits_home())
+        .arg("--claude-home")
+        .arg(fixtures().join("claude/home"))
+        .output()
+        .unwrap();
+    let lines = json_lines(&stdout(&out));
+    let model = |name: &str| lines.iter().find(|l| l["model"] == name).unwrap().clone();
+    let gpt = model("gpt-5.5");
+    // 26,346 input (none cached) at $1.25 and 520 output at $10 a million.
+    let cost = gpt["cost"].as_f64().unwrap();
+    assert!(
+        (cost - (26_346.0 * 1.25 + 520.0 * 10.0) / 1e6).abs() < 1e-9,
+        "{cost}"
+    );
+    assert_eq!(gpt["unpriced"], 0);
+    let claude = model("claude-opus-5-5");
+    assert_eq!(claude["cost"], Value::Null, "no price for it, no guess");
+    assert_eq!(claude["unpriced"], claude["total"]);
+}
