@@ -5,6 +5,8 @@
 //!
 //! Pure.
 
+use std::borrow::Borrow;
+
 use crate::rollout::limits::{Reading, Which};
 use crate::session::SessionRow;
 
@@ -22,10 +24,10 @@ pub struct Limit {
 const SAME_WINDOW_S: i64 = 120;
 
 /// Each limit the rows' sessions saw, primary first, with at most `most` windows.
-pub fn limits(rows: &[SessionRow], most: usize) -> Vec<Limit> {
+pub fn limits<R: Borrow<SessionRow>>(rows: &[R], most: usize) -> Vec<Limit> {
     let mut all: Vec<Reading> = rows
         .iter()
-        .filter_map(|r| r.usage.as_deref())
+        .filter_map(|r| r.borrow().usage.as_deref())
         .flat_map(|u| u.limits.readings().iter().copied())
         .collect();
     all.sort_by_key(|r| (r.which, r.resets_at, r.seen_at));

@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use crate::prices::Prices;
 use crate::session::SessionRow;
+use crate::usage::limits::Limit;
 use crate::usage::period::By;
 use crate::usage::zone::Zone;
 use crate::usage::{self, Days, Group};
@@ -28,6 +29,8 @@ pub struct UsageScreen {
     today: i64,
     /// The rows it was made of, as they were (the groups' sessions index them).
     rows: Vec<Arc<SessionRow>>,
+    /// Codex's rate limits as the sessions last recorded them.
+    limits: Vec<Limit>,
 }
 
 impl UsageScreen {
@@ -45,6 +48,7 @@ impl UsageScreen {
             cursor: 0,
             today,
             rows: rows.to_vec(),
+            limits: usage::limits::limits(rows, 1),
         };
         screen.regroup(By::Day, zone, prices);
         screen
@@ -75,6 +79,11 @@ impl UsageScreen {
         let at = GROUPINGS.iter().position(|b| *b == self.by).unwrap_or(0);
         let by = GROUPINGS[(at + 1) % GROUPINGS.len()];
         self.regroup(by, zone, prices);
+    }
+
+    /// Codex's rate limits, each as its newest reading says.
+    pub fn limits(&self) -> &[Limit] {
+        &self.limits
     }
 
     /// The rows the screen was made of.

@@ -34,7 +34,7 @@ pub fn draw(frame: &mut Frame, app: &App, theme: &Theme) {
     }
     dialog::draw(frame, app, theme);
     if let Some(usage) = app.usage() {
-        usage_chart::draw(frame, frame.area(), usage, theme);
+        usage_chart::draw(frame, frame.area(), usage, app.screen().now(), theme);
     }
     if app.screen().help() {
         help::draw(frame, frame.area(), app.screen().focus(), app.keys(), theme);

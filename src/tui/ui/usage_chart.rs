@@ -12,18 +12,29 @@ use ratatui::Frame;
 use super::Theme;
 use crate::sanitize;
 use crate::textwidth;
+use crate::timefmt::{relative, Millis};
 use crate::tui::app::UsageScreen;
 use crate::tui::numbers::thousands;
+use crate::usage::limits::Limit;
 use crate::usage::Group;
 
-/// Draw the screen over `area`.
-pub(crate) fn draw(frame: &mut Frame, area: Rect, screen: &UsageScreen, theme: &Theme) {
+/// Draw the screen over `area`; the limits' resets are counted from `now`.
+pub(crate) fn draw(
+    frame: &mut Frame,
+    area: Rect,
+    screen: &UsageScreen,
+    now: Millis,
+    theme: &Theme,
+) {
     frame.render_widget(Clear, area);
     let title = format!(" usage · tokens by {} ", screen.by().as_str());
-    let block = Block::default()
+    let mut block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.help_border)
         .title(Span::styled(title, theme.help_key));
+    if let Some(limits) = limits_text(screen.limits(), now) {
+        block = block.title_top(Line::from(Span::styled(limits, theme.help_text)).right_aligned());
+    }
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let chart_h = (inner.height.saturating_sub(4) / 2).clamp(3, 16);
@@ -50,6 +61,33 @@ pub(crate) fn draw(frame: &mut Frame, area: Rect, screen: &UsageScreen, theme: &
     }
     let hint = "← → day   ↑ ↓ session   Enter go to it   Tab day/week/folder/model   Esc close";
     frame.render_widget(Paragraph::new(Span::styled(hint, theme.footer)), keys);
+}
+
+/// Codex's rate limits as the title's right part: `5h 41% (resets in 2h) · 7d 32% (...)`.
+fn limits_text(limits: &[Limit], now: Millis) -> Option<String> {
+    let parts: Vec<String> = limits
+        .iter()
+        .map(|l| {
+            let r = &l.newest;
+            let name = r.window_minutes.map_or_else(
+                || l.which.as_str().to_owned(),
+                |m| {
+                    if m % 1440 == 0 {
+                        format!("{}d", m / 1440)
+                    } else {
+                        format!("{}h", m / 60)
+                    }
+                },
+            );
+            let resets = match r.resets_at.map(|s| s * 1000) {
+                Some(at) if at > now => format!("resets in {}", relative(now, at)),
+                Some(_) => "reset since".to_owned(),
+                None => "read".to_owned() + " " + &relative(r.seen_at, now) + " ago",
+            };
+            format!("{name} {:.0}% ({resets})", r.used_percent())
+        })
+        .collect();
+    (!parts.is_empty()).then(|| format!(" limits: {} ", parts.join(" · ")))
 }
 
 /// A compact count: `950`, `12k`, `3.4M`, `1.2B`.
@@ -200,4 +238,51 @@ fn sessions(frame: &mut Frame, area: Rect, screen: &UsageScreen, g: &Group, them
         })
         .collect();
     frame.render_widget(Paragraph::new(lines), area);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rollout::limits::{Reading, Which};
+
+    #[test]
+    fn limits_say_how_far_each_went_and_when_it_resets() {
+        let reading = |which, used, minutes, resets_at| Reading {
+            which,
+            used,
+            window_minutes: Some(minutes),
+            resets_at: Some(resets_at),
+            seen_at: 0,
+        };
+        let limits = [
+            Limit {
+                which: Which::Primary,
+                newest: reading(Which::Primary, 4100, 300, 7_200),
+                windows: Vec::new(),
+            },
+            Limit {
+                which: Which::Secondary,
+                newest: reading(Which::Secondary, 3240, 10_080, 10),
+                windows: Vec::new(),
+            },
+        ];
+        assert_eq!(
+            limits_text(&limits, 0).as_deref(),
+            Some(" limits: 5h 41% (resets in 2h) · 7d 32% (resets in 10s) ")
+        );
+        assert_eq!(
+            limits_text(&limits[1..], 20_000).as_deref(),
+            Some(" limits: 7d 32% (reset since) ")
+        );
+        assert_eq!(limits_text(&[], 0), None);
+        assert_eq!(
+            [
+                compact(950),
+                compact(12_345),
+                compact(3_400_000),
+                compact(1_200_000_000)
+            ],
+            ["950", "12k", "3.4M", "1.2B"]
+        );
+    }
 }
