@@ -383,7 +383,8 @@ pub fn is_injected_context(text: &str) -> bool {
     start.starts_with('#') || start.starts_with('<')
 }
 
-/// The first `session_meta` of a file.
+/// The first `session_meta` of a file. Its first fields are read alone from a cached state
+/// ([`super::summary::MetaView`]): a field added goes after them.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Meta {
     pub id: Option<String>,

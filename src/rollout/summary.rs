@@ -26,13 +26,29 @@ use crate::sources::Source;
 use std::sync::Arc;
 
 /// Everything one pass over a file has learnt, enough to continue it later.
+///
+/// The cache keeps it in postcard, which writes a struct's fields one after another with
+/// nothing between them: its first fields are what a usage report reads, in the order of
+/// [`UsageView`], so that they are decoded from a cached state without the rest.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ScanState {
+    /// Codex's last running total of the session's tokens (`None`: no `token_count` gave one).
+    #[serde(default)]
+    pub tokens: Option<Tokens>,
+    /// The models the session's turns ran on, in the order first used.
+    #[serde(default)]
+    pub models: Vec<String>,
+    /// The session's tokens over time: each running total's growth, by quarter hour and model.
+    #[serde(default)]
+    pub over_time: OverTime,
+    /// The rate-limit windows the records showed, each with its last reading.
+    #[serde(default)]
+    pub limits: Limits,
+    pub meta: Option<Meta>,
     /// Bytes of the (decompressed) stream consumed: the end of the last line read.
     pub offset: u64,
     /// The pass reached the end of the file: counts are exact for `offset` bytes.
     pub complete: bool,
-    pub meta: Option<Meta>,
     /// Messages of the `event` and `item` shapes.
     pub event_user: u32,
     pub event_assistant: u32,
@@ -55,27 +71,42 @@ pub struct ScanState {
     /// The files the session's applied patches changed, in the order first changed.
     #[serde(default)]
     pub files: Vec<ChangedFile>,
-    /// Codex's last running total of the session's tokens (`None`: no `token_count` gave one).
-    #[serde(default)]
-    pub tokens: Option<Tokens>,
-    /// The models the session's turns ran on, in the order first used.
-    #[serde(default)]
-    pub models: Vec<String>,
-    /// The session's tokens over time: each running total's growth, by quarter hour and model.
-    #[serde(default)]
-    pub over_time: OverTime,
     /// The model the latest turn ran on, as an index into `models`.
     #[serde(default)]
     pub model_now: Option<u8>,
-    /// The rate-limit windows the records showed, each with its last reading.
-    #[serde(default)]
-    pub limits: Limits,
     /// The session's automatic title (Claude Code's `ai-title`, else its `summary` rows).
     #[serde(default)]
     pub auto_title: Option<String>,
     /// What the next pass over a Claude Code transcript needs (`None` for a Codex rollout).
     #[serde(default)]
     pub claude: Option<Carry>,
+}
+
+/// The first fields of an encoded [`ScanState`], decoded alone (postcard reads a struct that
+/// is a prefix of another's fields from the other's bytes, the rest left unread): what a usage
+/// report reads of a session whose state is cached, without its prompts, files or carry.
+#[derive(Debug, Deserialize)]
+pub struct UsageView<'a> {
+    pub tokens: Option<Tokens>,
+    pub models: Vec<String>,
+    pub over_time: OverTime,
+    pub limits: Limits,
+    #[serde(borrow)]
+    pub meta: Option<MetaView<'a>>,
+}
+
+/// The first fields of a [`Meta`], borrowed from the encoded state (last in [`UsageView`]:
+/// the rest of the metadata is left unread).
+#[derive(Debug, Default, Deserialize)]
+pub struct MetaView<'a> {
+    #[serde(borrow)]
+    pub id: Option<&'a str>,
+    #[serde(borrow)]
+    pub timestamp: Option<&'a str>,
+    #[serde(borrow)]
+    pub cwd: Option<&'a str>,
+    #[serde(borrow)]
+    pub git_branch: Option<&'a str>,
 }
 
 impl ScanState {

@@ -32,7 +32,8 @@ use std::path::{Path, PathBuf};
 
 use super::cache_codec::{self as codec, Decoded};
 pub use super::cache_codec::{
-    decode_state, encode_state, rows_version, Bytes, Key, RecordRef, Stamp, ROWS_VERSION,
+    decode_state, decode_usage, encode_state, rows_version, Bytes, Key, RecordRef, Stamp,
+    ROWS_VERSION,
 };
 pub use super::path_bytes::{path_bytes, path_from};
 use super::row_cache::{Base, Body};

@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 use std::io::{self, Write};
 use std::ops::Range;
 
-use crate::rollout::summary::ScanState;
+use crate::rollout::summary::{ScanState, UsageView};
 use crate::sources::Source;
 
 /// A borrowed byte string, encoded as postcard bytes (a length and the bytes, not a list of
@@ -199,6 +199,14 @@ pub fn decode_state(bytes: &[u8]) -> Option<ScanState> {
     }
 }
 
+/// The first fields of a state from its bytes (see [`UsageView`]), the rest not read; `None`
+/// when they do not decode.
+pub fn decode_usage(bytes: &[u8]) -> Option<UsageView<'_>> {
+    postcard::take_from_bytes::<UsageView>(bytes)
+        .ok()
+        .map(|(view, _)| view)
+}
+
 /// The table of a section of `records`.
 fn section<'a>(home: &'a [u8], stamp: Stamp, records: &[RecordRef<'a>]) -> Section<'a> {
     Section {
@@ -358,8 +366,9 @@ mod tests;
 /// section's records as a table, their states and lines after it. 10: the stamp is one word,
 /// the lines' maker's. 11: a record's key says its agent. 12: a state's automatic title and
 /// what a pass over a Claude Code transcript leaves for the next. 13: a state's tokens over
-/// time, its current model and its rate-limit readings.
-pub const ROWS_VERSION: u32 = 13;
+/// time, its current model and its rate-limit readings. 14: a state's fields in a new order,
+/// what a usage report reads first.
+pub const ROWS_VERSION: u32 = 14;
 
 /// The version word of a rows cache header: `v<ROWS_VERSION>`.
 pub fn rows_version() -> &'static str {

@@ -83,8 +83,15 @@ fn full_state() -> ScanState {
 /// cache written by an earlier build would be misread, so raise `cache::ROWS_VERSION`, then
 /// put the new bytes here.
 const FULL_STATE_BYTES: &str = concat!(
-    "c0c407",
+    // What a usage report reads first: the tokens, the models, the tokens over time (one slot:
+    // the first quarter hour, model 0, 3 in of which 2 cached, 1 out, 4 in all), the rate
+    // limits (one reading: secondary, 48.50%, a 300-minute window resetting at 7 s, seen at
+    // 5 ms), then the metadata.
     "01",
+    "01020304ac02",
+    "01076770742d352e35",
+    "0101000302010004",
+    "0101f22501ac02010e0a",
     "01",
     "01243031393961616161",
     "2d626262622d376363632d386464642d656565656565656565656565",
@@ -100,6 +107,9 @@ const FULL_STATE_BYTES: &str = concat!(
     "01243031393961616161",
     "2d626262622d376363632d386464642d303030303030303030303030",
     "0107",
+    // The pass: offset, complete, counts, prompts, name, skipped lines, flags, files.
+    "c0c407",
+    "01",
     "03040506",
     "010e666978207468652070617273657",
     "2",
@@ -112,16 +122,8 @@ const FULL_STATE_BYTES: &str = concat!(
     "01072f772f612e7079",
     "03",
     "01072f772f622e7079",
-    "01",
-    "01020304ac02",
-    "01076770742d352e35",
-    // Tokens over time: one slot (the first quarter hour, model 0, 3 in of which 2 cached,
-    // 1 out, 4 in all); the current model 0; one limit reading (secondary, 48.50%, a
-    // 300-minute window resetting at 7 s, seen at 5 ms).
-    "0101000302010004",
+    // The current model 0; no automatic title, no Claude Code carry.
     "0100",
-    "0101f22501ac02010e0a",
-    // No automatic title, no Claude Code carry.
     "00",
     "00",
 );
@@ -150,6 +152,28 @@ fn states_round_trip_full_and_empty() {
     let mut longer = encode_state(&full_state());
     longer.push(0);
     assert_eq!(decode_state(&longer), None, "trailing bytes");
+}
+
+/// A usage report reads the first fields of a cached state alone: they are the state's own.
+#[test]
+fn the_first_fields_of_a_state_decode_alone() {
+    let state = full_state();
+    let bytes = encode_state(&state);
+    let view = decode_usage(&bytes).expect("decodes");
+    assert_eq!(view.tokens, state.tokens);
+    assert_eq!(view.models, state.models);
+    assert_eq!(view.over_time, state.over_time);
+    assert_eq!(view.limits, state.limits);
+    let meta = view.meta.expect("has metadata");
+    let full = state.meta.as_ref().expect("has metadata");
+    assert_eq!(meta.id, full.id.as_deref());
+    assert_eq!(meta.timestamp, full.timestamp.as_deref());
+    assert_eq!(meta.cwd, full.cwd.as_deref());
+    assert_eq!(meta.git_branch, full.git_branch.as_deref());
+    let empty = encode_state(&ScanState::default());
+    let view = decode_usage(&empty).expect("decodes");
+    assert!(view.over_time.is_empty() && view.meta.is_none());
+    assert!(decode_usage(&bytes[..3]).is_none(), "cut short");
 }
 
 #[test]

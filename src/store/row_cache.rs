@@ -9,7 +9,7 @@ use super::cache_codec::{self as codec, BaseId, Decoded, Key, RecordRef, Stamp};
 use super::cache_envelope::MappedBody;
 use super::path_bytes::path_from;
 use super::walk::RolloutFile;
-use crate::rollout::summary::ScanState;
+use crate::rollout::summary::{ScanState, UsageView};
 
 /// The bytes a cache's entries are read from: its file mapped, or a part read into memory.
 #[derive(Debug)]
@@ -107,6 +107,12 @@ impl RowCache {
     /// never trusted: the file is read again).
     pub fn state(&self, e: &Entry) -> Option<ScanState> {
         codec::decode_state(self.bytes(e, &e.record.state))
+    }
+
+    /// The first fields of an entry's state (see [`UsageView`]); `None` when they do not
+    /// decode.
+    pub fn usage(&self, e: &Entry) -> Option<UsageView<'_>> {
+        codec::decode_usage(self.bytes(e, &e.record.state))
     }
 
     /// The file as it was when the entry was written.
