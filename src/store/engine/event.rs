@@ -5,8 +5,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::settled::Stats;
+use crate::rollout::summary::{ScanState, UsageView};
 use crate::session::SessionRow;
 use crate::store::cache::{RowCache, Unusable};
+use crate::store::walk::RolloutFile;
 use crate::store::FileIssue;
 use crate::timefmt::Millis;
 
@@ -17,11 +19,12 @@ pub enum Row {
     /// warm `list` are [`Row::Kept`], a few words each; shared, so the picker keeps (and hands
     /// its search thread) the row as made instead of copies of it.
     Made(Arc<SessionRow>),
-    /// Unchanged since the cache kept its output line (only with [`Kind::List`]'s lines).
+    /// Unchanged since the cache kept its output line (only with [`Kind::List`]'s lines), or
+    /// its whole state (only with [`Kind::States`]).
     Kept(Kept),
 }
 
-/// An unchanged session of the rows cache: what it sorts by and its output line.
+/// An unchanged session of the rows cache: what it sorts by, its output line and its state.
 #[derive(Debug, Clone)]
 pub struct Kept {
     pub(super) cache: Arc<RowCache>,
@@ -46,6 +49,22 @@ impl Kept {
         self.cache
             .line(&self.cache.entries()[self.entry])
             .unwrap_or_default()
+    }
+
+    /// The file as it was when its state was cached (as it is now: it is unchanged).
+    pub fn file(&self) -> RolloutFile {
+        self.cache.file(&self.cache.entries()[self.entry])
+    }
+
+    /// The cached state; `None` when it does not decode.
+    pub fn state(&self) -> Option<ScanState> {
+        self.cache.state(&self.cache.entries()[self.entry])
+    }
+
+    /// The first fields of the cached state, the rest not read; `None` when they do not
+    /// decode.
+    pub fn usage(&self) -> Option<UsageView<'_>> {
+        self.cache.usage(&self.cache.entries()[self.entry])
     }
 }
 

@@ -9,7 +9,7 @@
 //!                           ▼   ▼                                 │
 //!                 plan: merge the walked files with the cache     │ Found, Issue
 //!                 entries, both in path order                     │
-//!                   ├─ unchanged, its output line kept ─► Kept ───┤
+//!                   ├─ unchanged, its line or state kept ─► Kept ─┤
 //!                   ├─ unchanged, sent already ─────────► (none)  │
 //!                   ├─ gone ─────────────────────────────► Removed│
 //!                   └─ new, grown, rewritten, to decode ─► settle (reader, on the rayon pool)
@@ -105,12 +105,13 @@ pub fn collect(store: &Store, opts: &Options) -> (Vec<Row>, Vec<FileIssue>, Fini
     (rows, issues, finished)
 }
 
-/// [`collect`] for a run that keeps no output lines: every row made, newest first (in the
-/// order of [`SessionRow::cmp_updated_desc`]).
+/// [`collect`] for a run that keeps no output lines nor states (a listing's or [`Kind::States`]'s
+/// is run as a listing without them): every row made, newest first (in the order of
+/// [`SessionRow::cmp_updated_desc`]).
 pub fn rows(store: &Store, opts: &Options) -> (Vec<SessionRow>, Vec<FileIssue>, Finished) {
     let mut opts = opts.clone();
-    if let Kind::List { lines } = &mut opts.kind {
-        *lines = None;
+    if let Kind::List { .. } | Kind::States = opts.kind {
+        opts.kind = Kind::List { lines: None };
     }
     let (rows, issues, finished) = collect(store, &opts);
     let mut rows: Vec<SessionRow> = rows

@@ -77,6 +77,11 @@ pub enum Kind {
     /// it. With `lines`, each session's output line is made and kept in the cache, and an
     /// unchanged one is handed out as `Row::Kept`.
     List { lines: Option<Lines> },
+    /// A listing whose receiver reads the cached states itself: a session unchanged since its
+    /// state was cached whole is handed out as `Row::Kept`, its state not decoded (a fork is
+    /// not: its row depends on its parent's file); the others are read and made as a listing
+    /// makes them, and the cache is kept up to date alike.
+    States,
     /// The picker's first run: the rows the cache knows are sent before walking, then what
     /// changed; each file is read up to its first real user message.
     First,
@@ -129,7 +134,7 @@ impl Options {
     /// How far each file is read: the first prompt (the picker's rows) or to the end.
     pub fn until(&self) -> Until {
         match self.kind {
-            Kind::List { .. } | Kind::Whole => Until::End,
+            Kind::List { .. } | Kind::States | Kind::Whole => Until::End,
             Kind::First | Kind::Later(_) => Until::FirstPrompt,
         }
     }

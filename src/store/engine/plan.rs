@@ -25,7 +25,8 @@ pub(super) struct Todo {
 pub(super) struct Work {
     /// Files to settle, newest first.
     pub todo: Vec<Todo>,
-    /// Unchanged sessions whose output line is kept: (walked file, entry).
+    /// Unchanged sessions whose output line (or, when the receiver reads them, state) is kept:
+    /// (walked file, entry).
     pub kept: Vec<(usize, usize)>,
     /// Unchanged sessions sent already and needing nothing: (walked file, entry).
     pub skipped: Vec<(usize, usize)>,
@@ -44,6 +45,8 @@ pub(super) struct Ask<'a> {
     pub archived: bool,
     /// The cache's output lines are usable (asked for, and made under this run's stamp).
     pub lines: bool,
+    /// The receiver reads the cached states of unchanged whole sessions itself.
+    pub states: bool,
     /// What the sink has of each entry.
     pub sent: &'a [Has],
     /// A whole read: unchanged files whose cached state is a whole pass need nothing (the
@@ -94,7 +97,9 @@ pub(super) fn plan(files: &[RolloutFile], rc: &RowCache, ask: &Ask) -> Work {
             continue;
         }
         if how == Plan::Fresh && key.session && !key.fork && !tapped {
-            if ask.lines && rc.line(&entries[e]).is_some() {
+            let kept =
+                (ask.lines && rc.line(&entries[e]).is_some()) || (ask.states && key.complete);
+            if kept {
                 work.kept.push((i, e));
                 continue;
             }

@@ -140,6 +140,7 @@ impl<'a> Run<'a> {
             until: self.opts.until(),
             archived: self.opts.archived,
             lines: self.opts.lines().is_some() && rc.stamp() == self.stamp,
+            states: matches!(self.opts.kind, Kind::States),
             sent,
             whole: matches!(self.opts.kind, Kind::Whole),
             tapped: tapped.as_deref().unwrap_or_default(),
@@ -158,7 +159,7 @@ impl<'a> Run<'a> {
             }
         };
         match &self.opts.kind {
-            Kind::List { .. } => vec![Has::Nothing; rc.len()],
+            Kind::List { .. } | Kind::States => vec![Has::Nothing; rc.len()],
             Kind::First => entries.map(|e| wanted(e, Has::AsCached)).collect(),
             // The first or a later run sent a row of every cached session.
             Kind::Whole => entries.map(|e| wanted(e, Has::Path)).collect(),
