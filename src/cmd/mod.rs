@@ -16,6 +16,7 @@ mod show;
 pub mod show_text;
 mod usage;
 mod usage_out;
+mod usage_rows;
 
 pub use crate::cli::{EXIT_CANCELLED, EXIT_ERROR, EXIT_OK};
 pub use blame::run_blame;

@@ -2,19 +2,22 @@
 //! session ([`crate::usage`]), or with `--limits` codex's rate limits, as a table or JSON
 //! lines ([`super::usage_out`]). The rows come from one run of the index engine over every
 //! session, archived ones included (they were used), so an unchanged store is answered from
-//! the rows cache without reading a session file.
+//! the rows cache without reading a session file, and mostly from the first fields of each
+//! cached state ([`super::usage_rows`]).
 
 use std::io::Write;
 
 use super::list::cache_file;
 use super::report::{finish, report, say};
 use super::usage_out;
+use super::usage_rows::Rows;
 use crate::cli::{StoreArgs, UsageArgs, EXIT_ERROR};
 use crate::prices::Prices;
 use crate::search::filter;
+use crate::session::SessionRow;
 use crate::store::engine::{self, Kind};
 use crate::timefmt::now_ms;
-use crate::usage::period::parse_day;
+use crate::usage::period::{parse_day, By};
 use crate::usage::zone::{Local, Zone};
 use crate::usage::{self, Days};
 
@@ -59,26 +62,36 @@ pub fn run_usage(
     };
     let opts = engine::Options {
         cache: cache_file(&store, store_args, "rows"),
-        ..engine::Options::new(Kind::List { lines: None }, true)
+        ..engine::Options::new(Kind::States, true)
     };
-    let (mut rows, issues, _) = engine::rows(&store, &opts);
+    // A `file:` filter reads the files each session changed: only a whole row has them.
+    let whole = split.filters.reads_files();
+    let keep = |r: &SessionRow| split.filters.keeps(r) && args.source.is_none_or(|s| r.source == s);
+    let (mut rows, issues) = Rows::collect(&store, &opts, whole, &keep);
     report(err, &issues);
-    rows.retain(|r| split.filters.keeps(r) && args.source.is_none_or(|s| r.source == s));
     let result = if args.limits {
-        let limits = usage::limits::limits(&rows, WINDOWS);
+        let limits = usage::limits::limits(&rows.rows, WINDOWS);
         usage_out::write_limits(out, &limits, args.json, now, &mut zone)
     } else {
         let prices = prices(err);
-        let groups = usage::groups(&rows, args.by, days, &mut zone, &prices);
+        let groups = usage::groups(&rows.rows, args.by, days, &mut zone, &prices);
+        if args.by == By::Session {
+            // Each session's title is shown.
+            rows.make_whole(
+                groups
+                    .iter()
+                    .filter_map(|g| g.sessions.first().map(|s| s.0)),
+            );
+        }
         let shown = usage_out::Shown {
             by: args.by,
-            rows: &rows,
+            rows: &rows.rows,
             groups: &groups,
             priced: !prices.is_empty(),
         };
         usage_out::write_groups(out, &shown, args.json)
     };
-    crate::store::drop_later(rows);
+    rows.drop_later();
     finish(result.and_then(|()| out.flush()), err)
 }
 

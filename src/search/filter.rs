@@ -57,6 +57,11 @@ impl QueryFilters {
             && self.sources.is_empty()
     }
 
+    /// A `file:` filter is among them: it reads the files each session changed.
+    pub fn reads_files(&self) -> bool {
+        !self.files.is_empty()
+    }
+
     /// Whether `row` passes every filter (folders, branches and changed files: any case, any
     /// part; a session not read whole yet has changed no file known).
     pub fn keeps(&self, row: &SessionRow) -> bool {

@@ -10,8 +10,8 @@ use super::open;
 use super::walk::RolloutFile;
 use crate::rollout::record::Meta;
 use crate::rollout::rules;
-use crate::rollout::summary::{ScanOptions, ScanState, Until};
-use crate::rollout::usage::Usage;
+use crate::rollout::summary::{ScanOptions, ScanState, Until, UsageView};
+use crate::rollout::usage::{ChangedFiles, Usage};
 use crate::session::{self, SessionRow};
 use crate::sources::claude::{self, chain, chain::OffChain};
 use crate::sources::Source;
@@ -118,6 +118,36 @@ pub fn row_from_state(
         limits: std::mem::take(&mut state.limits),
     });
     row_from_parts(file, &state, meta, first, thread_name, usage, names)
+}
+
+/// The row a usage report reads of a session whose state was cached whole, made of the first
+/// fields of that state alone ([`UsageView`]) and of what the cache's table says (its file, its
+/// session id): its id, path, source, size, times, folder, branch and usage, the files it
+/// changed excepted. Nothing else of the row is filled: it has no title, no counts.
+pub fn usage_row(file: RolloutFile, id: String, view: UsageView) -> SessionRow {
+    let meta = view.meta.unwrap_or_default();
+    SessionRow {
+        id,
+        created_ms: meta.timestamp.and_then(timefmt::parse_rfc3339),
+        updated_ms: file.mtime_ms,
+        meta: Meta {
+            cwd: meta.cwd.map(str::to_owned),
+            git_branch: meta.git_branch.map(str::to_owned),
+            ..Meta::default()
+        },
+        archived: file.archived,
+        size: file.size,
+        source: file.source,
+        usage: Some(Box::new(Usage {
+            files: ChangedFiles::default(),
+            tokens: view.tokens,
+            models: view.models,
+            over_time: view.over_time,
+            limits: view.limits,
+        })),
+        path: file.path,
+        ..SessionRow::default()
+    }
 }
 
 fn row_from_parts(
