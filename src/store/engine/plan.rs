@@ -135,3 +135,7 @@ fn left_behind(rc: &RowCache, e: usize, ask: &Ask, work: &mut Work) {
         work.gone.push(e);
     }
 }
+
+#[cfg(test)]
+#[path = "plan_tests.rs"]
+mod tests;
