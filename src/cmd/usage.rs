@@ -64,8 +64,13 @@ pub fn run_usage(
         cache: cache_file(&store, store_args, "rows"),
         ..engine::Options::new(Kind::States, true)
     };
-    // A `file:` filter reads the files each session changed: only a whole row has them.
-    let whole = split.filters.reads_files();
+    // A `file:` filter reads the files each session changed, and a report by session shows
+    // each session's title: only a whole row has them. Over every day, nearly every session
+    // is in a report by session: its rows are made whole at once, else once it is known which
+    // are shown.
+    let by_session = args.by == By::Session && !args.limits;
+    let every_day = days == Days::default();
+    let whole = split.filters.reads_files() || (by_session && every_day);
     let keep = |r: &SessionRow| split.filters.keeps(r) && args.source.is_none_or(|s| r.source == s);
     let (mut rows, issues) = Rows::collect(&store, &opts, whole, &keep);
     report(err, &issues);
@@ -75,8 +80,7 @@ pub fn run_usage(
     } else {
         let prices = prices(err);
         let groups = usage::groups(&rows.rows, args.by, days, &mut zone, &prices);
-        if args.by == By::Session {
-            // Each session's title is shown.
+        if by_session && !whole {
             rows.make_whole(
                 groups
                     .iter()

@@ -47,6 +47,11 @@ pub(super) struct Rows<'a> {
     pub rows: Vec<SessionRow>,
     /// The cache entry of each row made of part of its state, to make it whole from.
     kept: Vec<Option<Kept>>,
+    make: Make<'a>,
+}
+
+/// How a row is made of a kept session.
+struct Make<'a> {
     store: &'a Store,
     names: OnceLock<HashMap<String, String>>,
 }
@@ -75,19 +80,22 @@ impl<'a> Rows<'a> {
                     _ => None,
                 })
                 .collect(),
-            store,
-            names: OnceLock::new(),
+            make: Make {
+                store,
+                names: OnceLock::new(),
+            },
         };
         // Made in place, in order; a row that cannot be made leaves an empty one, dropped below.
         let failed = Mutex::new(Vec::new());
+        let make = &rows.make;
         rows.rows = found
             .into_par_iter()
             .enumerate()
             .map(|(i, row)| {
                 let made = match row {
                     Row::Made(row) => Ok(Arc::unwrap_or_clone(row)),
-                    Row::Kept(kept) if whole => rows.whole(&kept),
-                    Row::Kept(kept) => rows.part(&kept),
+                    Row::Kept(kept) if whole => make.whole(&kept),
+                    Row::Kept(kept) => make.part(&kept),
                 };
                 made.unwrap_or_else(|issue| {
                     failed
@@ -114,18 +122,26 @@ impl<'a> Rows<'a> {
         (rows, issues)
     }
 
-    /// Make whole the rows at `at` (those made of part of their state).
+    /// Make whole the rows at `at` (those made of part of their state), in place.
     pub(super) fn make_whole(&mut self, at: impl Iterator<Item = usize>) {
-        let part: Vec<(usize, Kept)> = at
-            .filter_map(|i| Some((i, self.kept.get_mut(i)?.take()?)))
-            .collect();
-        let made: Vec<(usize, SessionRow)> = part
-            .into_par_iter()
-            .filter_map(|(i, kept)| Some((i, self.whole(&kept).ok()?)))
-            .collect();
-        for (i, row) in made {
-            self.rows[i] = row;
+        let mut wanted = vec![false; self.rows.len()];
+        for i in at {
+            if let Some(w) = wanted.get_mut(i) {
+                *w = true;
+            }
         }
+        let make = &self.make;
+        self.rows
+            .par_iter_mut()
+            .zip(&self.kept)
+            .zip(&wanted)
+            .for_each(|((row, kept), &wanted)| {
+                if let (Some(kept), true) = (kept, wanted) {
+                    if let Ok(whole) = make.whole(kept) {
+                        *row = whole;
+                    }
+                }
+            });
     }
 
     /// Drop the rows on another thread: tens of thousands of them are not worth waiting for
@@ -133,7 +149,9 @@ impl<'a> Rows<'a> {
     pub(super) fn drop_later(self) {
         crate::store::drop_later((self.rows, self.kept));
     }
+}
 
+impl Make<'_> {
     fn names(&self) -> &HashMap<String, String> {
         self.names.get_or_init(|| self.store.names())
     }
