@@ -221,9 +221,12 @@ impl RowCache {
     /// file may not be what the first section was read from: damaged, or rewritten in between),
     /// so that the walk judges the rows made from them by what they were made of.
     pub fn adopt(&mut self, mut head: RowCache) {
-        let body = self.bodies.len();
+        // The head's bodies follow this cache's: its first section and, when a delta was
+        // merged into it, the delta's.
+        let first = self.bodies.len();
         self.bodies.append(&mut head.bodies);
         for e in head.entries {
+            let body = first + e.body;
             let path = &self.bodies[body][e.record.path.clone()];
             let at = self.find(path);
             if at.is_ok_and(|i| self.entries[i].record.key == e.record.key) {

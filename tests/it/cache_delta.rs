@@ -134,3 +134,56 @@ fn the_first_rows_are_read_with_the_delta() {
     assert_eq!((newest.path, newest.size), (grown, now));
     assert_eq!(indexer_rows(&f, Some(dir)), indexer_rows(&f, None));
 }
+
+/// The picker's first rows, read from the first section and the delta, join the whole cache
+/// (read with the delta too) as they are: each is found by its own path, in its own part of
+/// the bytes (the delta's), and changes nothing (a row of the delta once read its path from
+/// the first section's bytes: a wrong path, or past their end on a large store, a crash).
+#[test]
+fn the_first_rows_read_with_the_delta_join_the_whole_cache_as_they_are() {
+    let f = fixture(300);
+    let dir = f.cache.parent().unwrap().join("index");
+    indexer_rows(&f, Some(dir.clone()));
+    let file = cache::cache_file(&dir, &f.home, "rows");
+    for (i, path) in plain_files(&f, 3).iter().enumerate() {
+        grow(path, 3600 + i as u64);
+    }
+    indexer_rows(&f, Some(dir.clone()));
+    assert!(cache::delta_file(&file).is_file());
+    let head = cache::RowCache::head(&file, &f.home);
+    let (mut whole, _) = cache::RowCache::load(&file, &f.home);
+    let paths = |rc: &cache::RowCache| -> Vec<(String, u64)> {
+        rc.entries()
+            .iter()
+            .map(|e| {
+                (
+                    String::from_utf8_lossy(rc.path(e)).into_owned(),
+                    e.key().size,
+                )
+            })
+            .collect()
+    };
+    let before = paths(&whole);
+    let from_delta: Vec<Vec<u8>> = head
+        .entries()
+        .iter()
+        .take(3)
+        .map(|e| head.path(e).to_vec())
+        .collect();
+    whole.adopt(head);
+    let after = paths(&whole);
+    let new: Vec<_> = after.iter().filter(|p| !before.contains(p)).collect();
+    assert!(new.is_empty(), "entries the first rows added: {new:?}");
+    assert_eq!(after.len(), before.len());
+    for path in from_delta {
+        let e = whole
+            .entries()
+            .iter()
+            .find(|e| whole.path(e) == path.as_slice());
+        let e = e.expect("a grown session is in the whole cache");
+        assert!(
+            whole.state(e).is_some(),
+            "its state decodes from its own bytes"
+        );
+    }
+}
