@@ -105,7 +105,13 @@ fn time_chart(frame: &mut Frame, area: Rect, screen: &UsageScreen, theme: &Theme
     let (bar_w, gap) = (5u16, 1u16);
     let fit = usize::from((area.width / (bar_w + gap)).max(1));
     let groups = screen.groups();
-    let end = (screen.at() + 1).max(fit.min(groups.len()));
+    // The newest bars stay in view while the selected one is among them; further back, the
+    // selected bar is the rightmost.
+    let end = if screen.at() + fit >= groups.len() {
+        groups.len()
+    } else {
+        screen.at() + 1
+    };
     let start = end.saturating_sub(fit);
     let lit = theme.selected.add_modifier(Modifier::BOLD);
     let bars: Vec<Bar> = groups[start..end]
