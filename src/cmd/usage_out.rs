@@ -4,7 +4,8 @@
 
 use std::io::{self, Write};
 
-use serde_json::{json, Map, Value};
+use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde_json::{json, Value};
 
 use crate::rollout::limits::Reading;
 use crate::rollout::usage::Tokens;
@@ -31,7 +32,7 @@ pub(super) struct Shown<'a> {
 pub(super) fn write_groups(out: &mut dyn Write, shown: &Shown, json: bool) -> io::Result<()> {
     if json {
         for g in shown.groups {
-            serde_json::to_writer(&mut *out, &group_json(shown, g))?;
+            sanitize::write_json(&mut *out, &group_json(shown, g))?;
             out.write_all(b"\n")?;
         }
         return Ok(());
@@ -146,25 +147,40 @@ fn table(out: &mut dyn Write, lines: &[[String; 8]], priced: bool) -> io::Result
     Ok(())
 }
 
-fn group_json(shown: &Shown, g: &Group) -> Value {
+/// A JSON object whose keys are written in the order given (the group's key first), not
+/// sorted as a `serde_json::Map` would sort them.
+struct Ordered(Vec<(&'static str, Value)>);
+
+impl Serialize for Ordered {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for (key, value) in &self.0 {
+            map.serialize_entry(key, value)?;
+        }
+        map.end()
+    }
+}
+
+fn group_json(shown: &Shown, g: &Group) -> Ordered {
     let t = &g.tokens;
-    let mut o = Map::new();
-    o.insert(shown.by.as_str().into(), g.key.clone().into());
+    let mut o = vec![(shown.by.as_str(), Value::from(g.key.clone()))];
     if let (By::Session, Some(&(i, _))) = (shown.by, g.sessions.first()) {
         let row = &shown.rows[i];
-        o.insert("title".into(), row.title().into());
-        o.insert("folder".into(), json!(row.meta.cwd));
-        o.insert("source".into(), row.source.as_str().into());
+        o.push(("title", row.title().into()));
+        o.push(("folder", json!(row.meta.cwd)));
+        o.push(("source", row.source.as_str().into()));
     }
-    o.insert("sessions".into(), g.sessions.len().into());
-    o.insert("input".into(), t.input.into());
-    o.insert("cached_input".into(), t.cached_input.into());
-    o.insert("output".into(), t.output.into());
-    o.insert("reasoning".into(), t.reasoning.into());
-    o.insert("total".into(), t.total.into());
-    o.insert("cost".into(), json!(g.cost()));
-    o.insert("unpriced".into(), g.unpriced.into());
-    Value::Object(o)
+    o.extend([
+        ("sessions", g.sessions.len().into()),
+        ("input", t.input.into()),
+        ("cached_input", t.cached_input.into()),
+        ("output", t.output.into()),
+        ("reasoning", t.reasoning.into()),
+        ("total", t.total.into()),
+        ("cost", json!(g.cost())),
+        ("unpriced", g.unpriced.into()),
+    ]);
+    Ordered(o)
 }
 
 /// The rate limits: each limit's newest reading, when it resets, and its windows before.
@@ -177,7 +193,7 @@ pub(super) fn write_limits(
 ) -> io::Result<()> {
     if json {
         for l in limits {
-            serde_json::to_writer(&mut *out, &limit_json(l))?;
+            sanitize::write_json(&mut *out, &limit_json(l))?;
             out.write_all(b"\n")?;
         }
         return Ok(());
@@ -234,17 +250,32 @@ fn local(ms: Millis, zone: &mut dyn Zone) -> String {
     format!("{} {}", &shifted[..10], &shifted[11..16])
 }
 
-fn limit_json(l: &Limit) -> Value {
+fn limit_json(l: &Limit) -> Ordered {
     let reading = |r: &Reading| {
-        json!({
-            "used_percent": r.used_percent(),
-            "window_minutes": r.window_minutes,
-            "resets_at": r.resets_at.map(|s| format_rfc3339(s * 1000)),
-            "seen_at": format_rfc3339(r.seen_at),
-        })
+        vec![
+            ("used_percent", json!(r.used_percent())),
+            ("window_minutes", json!(r.window_minutes)),
+            (
+                "resets_at",
+                json!(r.resets_at.map(|s| format_rfc3339(s * 1000))),
+            ),
+            ("seen_at", json!(format_rfc3339(r.seen_at))),
+        ]
     };
-    let mut o = reading(&l.newest);
-    o["limit"] = l.which.as_str().into();
-    o["windows"] = l.windows.iter().map(reading).collect();
-    o
+    let windows: Vec<Value> = l
+        .windows
+        .iter()
+        .map(|w| {
+            Value::Object(
+                reading(w)
+                    .into_iter()
+                    .map(|(k, v)| (k.to_owned(), v))
+                    .collect(),
+            )
+        })
+        .collect();
+    let mut o = vec![("limit", Value::from(l.which.as_str()))];
+    o.extend(reading(&l.newest));
+    o.push(("windows", Value::Array(windows)));
+    Ordered(o)
 }

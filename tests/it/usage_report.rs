@@ -176,3 +176,61 @@ fn cost_only_from_the_config_files_prices_and_only_where_every_token_has_one() {
     assert_eq!(claude["cost"], Value::Null, "no price for it, no guess");
     assert_eq!(claude["unpriced"], claude["total"]);
 }
+
+/// A folder and a model named with terminal controls (C1 CSI, a bidi override, ESC) come out
+/// of every form of the report inert: escaped in JSON, neutralised in the table; and tokens
+/// written at 23:50 and 00:10 count on both days.
+#[test]
+fn names_from_sessions_reach_the_terminal_inert_and_midnight_splits_the_days() {
+    use crate::common::{meta_line, user_event, write_lines};
+    let home = tempfile::tempdir().unwrap();
+    let evil = "/w/a\u{9b}31m\u{202e}b\u{1b}[2J";
+    let count = |at: &str, total: u64| {
+        serde_json::json!({"timestamp": at, "type": "event_msg", "payload": {"type": "token_count",
+            "info": {"total_token_usage": {"input_tokens": total, "cached_input_tokens": 0,
+            "output_tokens": 0, "reasoning_output_tokens": 0, "total_tokens": total}}}})
+        .to_string()
+    };
+    let model = serde_json::json!({"timestamp": "2026-11-30T23:40:00.000Z", "type": "turn_context",
+        "payload": {"cwd": evil, "model": "gpt\u{9b}6\u{1b}]0;x\u{7}"}})
+    .to_string();
+    write_lines(
+        home.path(),
+        "sessions/2026/11/30/rollout-2026-11-30T23-40-00-0199aaaa-bbbb-7ccc-8ddd-eeeeeeeeeeee.jsonl",
+        &[
+            meta_line("0199aaaa-bbbb-7ccc-8ddd-eeeeeeeeeeee", evil),
+            user_event("hello"),
+            model,
+            count("2026-11-30T23:50:00.000Z", 100),
+            count("2026-12-01T00:10:00.000Z", 130),
+        ],
+    );
+    let home = home.path().to_path_buf();
+    let days = json_lines(&usage(&home, false, &["--json"]));
+    let per_day: Vec<(&str, u64)> = days
+        .iter()
+        .map(|d| (d["day"].as_str().unwrap(), d["total"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(per_day, [("2026-11-30", 100), ("2026-12-01", 30)]);
+    for args in [
+        &["--json", "--by", "folder"][..],
+        &["--json", "--by", "model"],
+        &["--json", "--by", "session"],
+        &["--by", "folder"],
+        &["--by", "model"],
+        &["--by", "session"],
+    ] {
+        let text = usage(&home, false, args);
+        assert!(
+            !text
+                .chars()
+                .any(|c| c == '\u{1b}' || c == '\u{9b}' || c == '\u{202e}' || c == '\u{7}'),
+            "{args:?}: {text:?}"
+        );
+    }
+    let folders = json_lines(&usage(&home, false, &["--json", "--by", "folder"]));
+    assert_eq!(
+        folders[0]["folder"], evil,
+        "JSON escapes, and reads back to the same name"
+    );
+}
