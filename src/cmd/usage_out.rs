@@ -12,7 +12,7 @@ use crate::rollout::usage::Tokens;
 use crate::sanitize;
 use crate::session::SessionRow;
 use crate::textwidth;
-use crate::timefmt::{format_rfc3339, relative, Millis};
+use crate::timefmt::{format_rfc3339, format_short, relative, Millis};
 use crate::tui::numbers::thousands;
 use crate::usage::limits::Limit;
 use crate::usage::period::By;
@@ -207,8 +207,8 @@ pub(super) fn write_limits(
     for l in limits {
         let r = &l.newest;
         let window = r
-            .window_minutes
-            .map_or(String::new(), |m| format!(" ({})", span(m)));
+            .window_name()
+            .map_or(String::new(), |w| format!(" ({w} window)"));
         writeln!(
             out,
             "{}{window}: {:.0}% used, read {} ago; {}",
@@ -235,19 +235,9 @@ fn resets(r: &Reading, now: Millis, zone: &mut dyn Zone) -> String {
     }
 }
 
-/// A window's length as people say it: `5h`, `7d`, `90m`.
-fn span(minutes: u32) -> String {
-    match minutes {
-        m if m % 1440 == 0 => format!("{}d window", m / 1440),
-        m if m % 60 == 0 => format!("{}h window", m / 60),
-        m => format!("{m}m window"),
-    }
-}
-
 /// A time in the local zone, `2026-12-07 14:20`.
 fn local(ms: Millis, zone: &mut dyn Zone) -> String {
-    let shifted = format_rfc3339(ms + zone.offset_ms(ms));
-    format!("{} {}", &shifted[..10], &shifted[11..16])
+    format_short(ms + zone.offset_ms(ms))
 }
 
 fn limit_json(l: &Limit) -> Ordered {

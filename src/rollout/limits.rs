@@ -47,9 +47,18 @@ impl Reading {
         f64::from(self.used) / 100.0
     }
 
+    /// The window's length as people say it (`5h`, `7d`, `90m`), when it was recorded.
+    pub fn window_name(&self) -> Option<String> {
+        self.window_minutes.map(|m| match m {
+            m if m % 1440 == 0 => format!("{}d", m / 1440),
+            m if m % 60 == 0 => format!("{}h", m / 60),
+            m => format!("{m}m"),
+        })
+    }
+
     /// The same window of the same limit: resets within two minutes of each other (codex's
     /// older `resets_in_seconds` moves by a second or so from record to record).
-    fn same_window(&self, other: &Reading) -> bool {
+    pub fn same_window(&self, other: &Reading) -> bool {
         self.which == other.which
             && match (self.resets_at, other.resets_at) {
                 (Some(a), Some(b)) => (a - b).abs() <= 120,

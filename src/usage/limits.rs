@@ -20,9 +20,6 @@ pub struct Limit {
     pub windows: Vec<Reading>,
 }
 
-/// Two readings of one window reset within this many seconds of each other.
-const SAME_WINDOW_S: i64 = 120;
-
 /// Each limit the rows' sessions saw, primary first, with at most `most` windows.
 pub fn limits<R: Borrow<SessionRow>>(rows: &[R], most: usize) -> Vec<Limit> {
     let mut all: Vec<Reading> = rows
@@ -48,7 +45,7 @@ pub fn limits<R: Borrow<SessionRow>>(rows: &[R], most: usize) -> Vec<Limit> {
             limit.newest = r;
         }
         match limit.windows.last_mut() {
-            Some(w) if same_window(w, &r) => {
+            Some(w) if w.same_window(&r) => {
                 if r.used >= w.used {
                     *w = Reading {
                         seen_at: w.seen_at.max(r.seen_at),
@@ -64,14 +61,6 @@ pub fn limits<R: Borrow<SessionRow>>(rows: &[R], most: usize) -> Vec<Limit> {
         l.windows.truncate(most);
     }
     out
-}
-
-fn same_window(a: &Reading, b: &Reading) -> bool {
-    match (a.resets_at, b.resets_at) {
-        (Some(x), Some(y)) => (x - y).abs() <= SAME_WINDOW_S,
-        (None, None) => true,
-        _ => false,
-    }
 }
 
 #[cfg(test)]

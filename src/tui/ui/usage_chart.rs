@@ -69,16 +69,9 @@ fn limits_text(limits: &[Limit], now: Millis) -> Option<String> {
         .iter()
         .map(|l| {
             let r = &l.newest;
-            let name = r.window_minutes.map_or_else(
-                || l.which.as_str().to_owned(),
-                |m| {
-                    if m % 1440 == 0 {
-                        format!("{}d", m / 1440)
-                    } else {
-                        format!("{}h", m / 60)
-                    }
-                },
-            );
+            let name = r
+                .window_name()
+                .unwrap_or_else(|| l.which.as_str().to_owned());
             let resets = match r.resets_at.map(|s| s * 1000) {
                 Some(at) if at > now => format!("resets in {}", relative(now, at)),
                 Some(_) => "reset since".to_owned(),
