@@ -41,7 +41,7 @@ impl Days {
 pub struct Group {
     /// Its key as `--json` writes it (a day, a folder, a session id, ...).
     pub key: String,
-    /// The first local day of a time group; for other groups the last day it used tokens.
+    /// The first local day of a time group (0 for the others).
     pub day: i64,
     /// The sessions that used tokens in it (indices into the rows), each with what it used
     /// in the group, in the order first met.
@@ -54,7 +54,7 @@ pub struct Group {
 }
 
 impl Group {
-    /// A group with nothing in it (a day no session used tokens).
+    /// A group with nothing in it yet (or a day no session used tokens).
     pub fn empty(key: String, day: i64) -> Group {
         Group {
             key,
@@ -109,23 +109,14 @@ pub fn groups<R: Borrow<SessionRow>>(
                 By::Session => Key::Row(i),
             };
             let g = *at.entry(key.clone()).or_insert_with(|| {
-                out.push(Group {
-                    key: match key {
-                        Key::Day(d) => period::period_key(by, d),
-                        Key::Name(n) => n.to_owned(),
-                        Key::Row(_) => row.id.clone(),
-                    },
-                    day,
-                    ..Group::default()
+                out.push(match key {
+                    Key::Day(start) => Group::empty(period::period_key(by, start), start),
+                    Key::Name(n) => Group::empty(n.to_owned(), 0),
+                    Key::Row(_) => Group::empty(row.id.clone(), 0),
                 });
                 out.len() - 1
             });
             let group = &mut out[g];
-            if by.is_time() {
-                group.day = period::period_start(by, day);
-            } else {
-                group.day = group.day.max(day);
-            }
             group.tokens = group.tokens.plus(slot.tokens);
             match group.sessions.last_mut() {
                 Some((r, t)) if *r == i => *t = t.plus(slot.tokens),
