@@ -83,8 +83,9 @@ pub struct App {
     outbox: Outbox,
     /// The keys in effect (the key table with the config file's `[keys]`).
     keys: crate::tui::keys::Keymap,
-    /// The usage screen, when open.
-    usage: Option<UsageScreen>,
+    /// The usage screen, when open, with the local zone it is drawn in (the offsets it asked
+    /// the system kept while it is open).
+    usage: Option<(UsageScreen, crate::usage::zone::Local)>,
     /// The config file's prices, for the usage screen's costs.
     prices: crate::prices::Prices,
 }
@@ -177,7 +178,7 @@ impl App {
 
     /// The usage screen, when open.
     pub fn usage(&self) -> Option<&UsageScreen> {
-        self.usage.as_ref()
+        self.usage.as_ref().map(|(screen, _)| screen)
     }
 
     /// The keys in effect: dispatch, the help, the footer and the menu read them.

@@ -16,18 +16,19 @@ impl super::App {
                 let mut zone = Local::new();
                 let today = zone.day(self.screen.now());
                 let rows = self.rows.all();
-                self.usage = Some(UsageScreen::open(rows, today, &mut zone, &self.prices));
+                let screen = UsageScreen::open(rows, today, &mut zone, &self.prices);
+                self.usage = Some((screen, zone));
                 return Some(Effect::None);
             }
             Action::OpenUsage => UsageKey::Close,
             Action::Usage(key) => *key,
             _ => return None,
         };
-        let screen = self.usage.as_mut()?;
+        let (screen, zone) = self.usage.as_mut()?;
         match key {
             UsageKey::Step(n) => screen.step(n),
             UsageKey::Move(n) => screen.move_cursor(n),
-            UsageKey::Regroup => screen.next_grouping(&mut Local::new(), &self.prices),
+            UsageKey::Regroup => screen.next_grouping(zone, &self.prices),
             UsageKey::Close => self.usage = None,
             UsageKey::Jump => {
                 let row = screen.session_row().cloned();
