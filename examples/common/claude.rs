@@ -21,7 +21,10 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, UNIX_EPOCH};
 
 use super::claude_shapes::{ClaudeWriter, Tally};
-use super::gen::{escape_into, fmt_ts, in_parallel, Expected, GenOptions, Pools, Rng, PROMPTS};
+use super::gen::{
+    escape_into, fmt_ts, in_parallel, set_mtime, store_path, Expected, GenOptions, Pools, Rng,
+    PROMPTS,
+};
 
 /// The plan of one Claude Code session, decided before writing.
 pub(crate) struct ClaudePlan {
@@ -377,24 +380,14 @@ fn generate_one(
         let p = beside.join(name);
         fs::create_dir_all(p.parent().expect("a parent folder"))?;
         fs::write(&p, bytes)?;
-        fs::File::options()
-            .write(true)
-            .open(&p)?
-            .set_modified(mtime)?;
+        set_mtime(&p, mtime)?;
     }
-    fs::File::options()
-        .write(true)
-        .open(&path)?
-        .set_modified(mtime)?;
+    set_mtime(&path, mtime)?;
     let mut buf = std::mem::take(&mut w.buf);
     buf.clear();
     let expected = Expected {
         id: plan.id.clone(),
-        path: path
-            .strip_prefix(out)
-            .unwrap_or(&path)
-            .to_string_lossy()
-            .into_owned(),
+        path: store_path(out, &path),
         first_user_message: w.tally.first_user.clone(),
         user_messages: w.tally.users,
         assistant_messages: w.tally.assistants,

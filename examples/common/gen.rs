@@ -490,20 +490,12 @@ fn generate_one(
         file.write_all(&w.buf)?;
         counts
     };
-    let mtime = UNIX_EPOCH + Duration::from_millis(w.now_ms as u64);
-    fs::File::options()
-        .write(true)
-        .open(&path)?
-        .set_modified(mtime)?;
+    set_mtime(&path, UNIX_EPOCH + Duration::from_millis(w.now_ms as u64))?;
     let mut buf = w.buf;
     buf.clear();
     let expected = Expected {
         id: plan.id.clone(),
-        path: path
-            .strip_prefix(out)
-            .unwrap_or(&path)
-            .to_string_lossy()
-            .into_owned(),
+        path: store_path(out, &path),
         first_user_message: w.first_user.clone(),
         user_messages: users,
         assistant_messages: assistants,
@@ -513,6 +505,22 @@ fn generate_one(
         tokens_total: w.work.counted.then_some(w.work.tokens[4]),
     };
     Ok((expected, buf))
+}
+
+/// Give the file at `path` the modification time `mtime` (a generated session's last write).
+pub fn set_mtime(path: &Path, mtime: std::time::SystemTime) -> io::Result<()> {
+    fs::File::options()
+        .write(true)
+        .open(path)?
+        .set_modified(mtime)
+}
+
+/// `path` as an expectation names it: relative to the store `out`.
+pub fn store_path(out: &Path, path: &Path) -> String {
+    path.strip_prefix(out)
+        .unwrap_or(path)
+        .to_string_lossy()
+        .into_owned()
 }
 
 /// `make(i, buffer)` for every `i` below `n`, on `threads` threads, each thread reusing one
