@@ -47,13 +47,15 @@ impl Tmux {
     }
 
     /// Poll the pane until `done` holds of the screen (at most 30 s); `what` names what is
-    /// waited for when it times out.
+    /// waited for when it times out. A frame reaches the pane in more than one write, so the
+    /// screen returned is one that also held still for a moment (or the last that held `done`
+    /// within a second), not one caught halfway through a redraw.
     pub fn wait_until(&self, what: &str, done: impl Fn(&str) -> bool) -> String {
         let start = Instant::now();
         loop {
             let screen = self.capture();
             if done(&screen) {
-                return screen;
+                return self.settled(screen, &done);
             }
             assert!(
                 start.elapsed() < Duration::from_secs(30),
@@ -61,6 +63,23 @@ impl Tmux {
             );
             std::thread::sleep(Duration::from_millis(100));
         }
+    }
+
+    /// `screen`, or a later capture once two in a row are equal and still hold `done`.
+    fn settled(&self, mut screen: String, done: &impl Fn(&str) -> bool) -> String {
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(1) {
+            std::thread::sleep(Duration::from_millis(40));
+            let next = self.capture();
+            if !done(&next) {
+                break;
+            }
+            if next == screen {
+                return next;
+            }
+            screen = next;
+        }
+        screen
     }
 
     pub fn keys(&self, keys: &[&str]) {

@@ -18,7 +18,11 @@ fn the_usage_screen_moves_between_days_and_goes_to_a_session() {
     start(&tmux, &cmd);
     tmux.wait_for("checkout rounding fix");
     tmux.keys(&["F1"]);
-    let help = tmux.wait_for("Alt+U");
+    // The help is drawn in more than one write: wait for the whole row, not its first word.
+    let help = tmux.wait_until("the help names the usage screen", |s| {
+        s.lines()
+            .any(|l| l.contains("Alt+U") && l.contains("usage: tokens by day"))
+    });
     assert!(help.contains("usage: tokens by day"), "{help}");
     tmux.keys(&["Escape"]);
     tmux.wait_until("the help closed", |s| !s.contains("usage: tokens by day"));
