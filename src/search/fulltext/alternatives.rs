@@ -1,6 +1,8 @@
 //! One word of a query and its alternatives (other forms, a typo, the word it starts), as one
-//! Tantivy query that a message matches when it holds any of them, scored as the sum of those
-//! it holds on top of the tier of the best way it holds the word (`super::tier`).
+//! Tantivy query that a message matches when it holds any of them. Its score is the tier of the
+//! best way it holds the word (`super::tier`), the best way's BM25 score with a tenth of the
+//! others' (holding `change`, `changed` and `changes` is holding the word once), and the word's
+//! information as held that way (`tier::informed`).
 //!
 //! Tantivy's own union (a `BooleanQuery` of `Should` clauses) fills a window of 4,096
 //! documents from every alternative each time it is moved ahead; a word in a third of the
@@ -9,31 +11,43 @@
 //! alternative to the message asked for and no further. The typo and prefix alternatives leave
 //! the word itself out (it is matched, and scored, as itself).
 
-use tantivy::query::{
-    AutomatonWeight, EnableScoring, Explanation, FuzzyTermQuery, PhraseQuery, Query, Scorer,
-    TermQuery, Weight,
-};
-use tantivy::schema::Field;
+use tantivy::query::{EnableScoring, Explanation, PhraseQuery, Query, Scorer, TermQuery, Weight};
 use tantivy::{DocId, DocSet, Score, SegmentReader, Term, TERMINATED};
-use tantivy_fst::Automaton;
 
 use super::labels::InLabels;
-use super::tier::{split, Held};
+use super::near::{self, Near};
+use super::schema::{Place, PLACE};
+use super::tier::{informed, split, Held};
 
 /// A message holding any of the alternatives, each with the factor its score is taken at and
-/// how it holds the word.
+/// how it holds the word; and whether the word's information counts in the score.
 #[derive(Clone, Debug)]
-pub(super) struct Alternatives(pub Vec<(Alternative, Score, Held)>);
+pub(super) struct Alternatives {
+    pub ways: Vec<(Alternative, Score, Held)>,
+    pub information: Information,
+}
+
+/// Whether a word's information (`tier::informed`) is added to a message's score for it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Information {
+    /// Added, stated so that it counts the same whatever the rest is scaled by later: divided
+    /// by the message's place weight (`Place::weight_of`) and by `scaled_by` (the weight of a
+    /// session holding the words between its messages, `spread::WEIGHT`, else 1).
+    Counted { scaled_by: Score },
+    /// Not added: the labels' own query, whose holders count as held by the message's query
+    /// of the word, which adds it once for them.
+    Left,
+}
 
 /// One way a word may be held.
 #[derive(Clone, Debug)]
 pub(super) enum Alternative {
     /// A word (as typed, or another form), scored by BM25.
     Word(TermQuery),
-    /// Every word within one edit of this one (a swap of two letters counting as one), or, when
-    /// `prefix`, every word it starts; never a word the alternatives hold as a `Word` (the word
-    /// itself, its other forms), which is scored as that. Each message scores the same.
-    Near { term: Term, prefix: bool },
+    /// Words near this one (`super::near`): every word it starts, or within one edit of it as
+    /// a slip or another typo; never a word the alternatives hold as a `Word` (the word itself,
+    /// its other forms), which is scored as that. Each message scores the same.
+    Near { term: Term, near: Near },
     /// Words that must stand together, in order.
     Phrase(PhraseQuery),
     /// Every document of the sessions whose labels hold the word, scored (and tiered) as their
@@ -44,18 +58,22 @@ pub(super) enum Alternative {
 impl Query for Alternatives {
     fn weight(&self, scoring: EnableScoring<'_>) -> tantivy::Result<Box<dyn Weight>> {
         let words: Vec<Vec<u8>> = self
-            .0
+            .ways
             .iter()
             .filter_map(|(a, _, _)| match a {
                 Alternative::Word(q) => Some(q.term().serialized_value_bytes().to_vec()),
                 _ => None,
             })
             .collect();
-        let mut weights = Vec::with_capacity(self.0.len());
-        for (alternative, factor, held) in &self.0 {
+        let info = match self.information {
+            Information::Counted { scaled_by } => information(&self.ways, &scoring) / scaled_by,
+            Information::Left => 0.0,
+        };
+        let mut weights = Vec::with_capacity(self.ways.len());
+        for (alternative, factor, held) in &self.ways {
             let weight: Box<dyn Weight> = match alternative {
                 Alternative::Word(q) => q.weight(scoring)?,
-                Alternative::Near { term, prefix } => near_weight(term, *prefix, &words)?,
+                Alternative::Near { term, near } => near::weight(term, *near, &words)?,
                 Alternative::Phrase(q) => q.weight(scoring)?,
                 Alternative::Labels(q) => {
                     weights.push((q.weight(scoring)?, *factor, None));
@@ -64,85 +82,55 @@ impl Query for Alternatives {
             };
             weights.push((weight, *factor, Some(*held)));
         }
-        Ok(Box::new(AnyWeight(weights)))
+        Ok(Box::new(AnyWeight { weights, info }))
     }
 }
 
-/// The words near `term` (see [`Alternative::Near`]) but `except`, constant-scored.
-fn near_weight(term: &Term, prefix: bool, except: &[Vec<u8>]) -> tantivy::Result<Box<dyn Weight>> {
-    let query = if prefix {
-        FuzzyTermQuery::new_prefix(term.clone(), 0, false)
-    } else {
-        FuzzyTermQuery::new(term.clone(), 1, true)
+/// How much holding the word as typed tells: the inverse document frequency of the word as
+/// typed (of a phrase, its rarest word), as BM25 counts it; 0 without scoring.
+fn information(alternatives: &[(Alternative, Score, Held)], scoring: &EnableScoring<'_>) -> Score {
+    let EnableScoring::Enabled {
+        statistics_provider: stats,
+        ..
+    } = scoring
+    else {
+        return 0.0;
     };
-    let automaton = Except {
-        inner: query.automaton()?,
-        words: except.iter().take(EXCEPT_MOST).cloned().collect(),
+    let Ok(docs) = stats.total_num_docs() else {
+        return 0.0;
     };
-    Ok(Box::new(AutomatonWeight::new(field(term), automaton)))
-}
-
-fn field(term: &Term) -> Field {
-    term.field()
-}
-
-/// Most words an [`Except`] leaves out (one bit each).
-const EXCEPT_MOST: usize = 32;
-
-/// An automaton's words, except a few.
-struct Except<A> {
-    inner: A,
-    words: Vec<Vec<u8>>,
-}
-
-impl<A: Automaton> Automaton for Except<A> {
-    /// The inner state, the bytes read, and which of the words left out they still spell
-    /// the start of (one bit per word).
-    type State = (A::State, usize, u32);
-
-    fn start(&self) -> Self::State {
-        let all = match self.words.len() {
-            0 => 0,
-            n => u32::MAX >> (32 - n),
-        };
-        (self.inner.start(), 0, all)
-    }
-
-    fn is_match(&self, (state, read, spelt): &Self::State) -> bool {
-        let is_left_out =
-            (0..self.words.len()).any(|i| spelt & (1 << i) != 0 && self.words[i].len() == *read);
-        self.inner.is_match(state) && !is_left_out
-    }
-
-    fn can_match(&self, (state, _, _): &Self::State) -> bool {
-        self.inner.can_match(state)
-    }
-
-    fn accept(&self, (state, read, spelt): &Self::State, byte: u8) -> Self::State {
-        let mut still = 0;
-        for (i, w) in self.words.iter().enumerate() {
-            if spelt & (1 << i) != 0 && w.get(*read) == Some(&byte) {
-                still |= 1 << i;
-            }
-        }
-        (self.inner.accept(state, byte), read + 1, still)
-    }
+    let idf = |t: &Term| {
+        let freq = stats.doc_freq(t).unwrap_or(0).min(docs);
+        (1.0 + ((docs - freq) as Score + 0.5) / (freq as Score + 0.5)).ln()
+    };
+    alternatives
+        .iter()
+        .find_map(|(a, _, held)| match a {
+            Alternative::Word(q) if *held == Held::Typed => Some(idf(q.term())),
+            Alternative::Phrase(q) => q.phrase_terms().iter().map(idf).reduce(Score::max),
+            _ => None,
+        })
+        .unwrap_or(0.0)
 }
 
 /// Each alternative's weight, factor and how it holds the word (`None`: its score carries its
-/// own tier).
-struct AnyWeight(Vec<(Box<dyn Weight>, Score, Option<Held>)>);
+/// own tier, and its own information), and the word's information (`information`).
+struct AnyWeight {
+    weights: Vec<(Box<dyn Weight>, Score, Option<Held>)>,
+    info: Score,
+}
 
 impl Weight for AnyWeight {
     fn scorer(&self, reader: &SegmentReader, boost: Score) -> tantivy::Result<Box<dyn Scorer>> {
-        let mut scorers = Vec::with_capacity(self.0.len());
-        for (weight, factor, held) in &self.0 {
+        let mut scorers = Vec::with_capacity(self.weights.len());
+        for (weight, factor, held) in &self.weights {
             let scorer = weight.scorer(reader, boost * factor)?;
             if scorer.doc() != TERMINATED {
                 scorers.push((scorer, *held));
             }
         }
-        Ok(Box::new(AnyScorer::new(scorers)))
+        let place = reader.fast_fields().u64(PLACE).ok();
+        Ok(Box::new(AnyScorer::new(scorers, self.info, place)))
     }
 
     fn explain(&self, reader: &SegmentReader, doc: DocId) -> tantivy::Result<Explanation> {
@@ -156,17 +144,29 @@ impl Weight for AnyWeight {
     }
 }
 
+/// What the ways a message holds a word count for beside the best one: a message holding
+/// `change`, `changed` and `changes` holds the word no better than one holding `changes`.
+const OTHERS: f32 = 0.1;
+
 /// The union of a few scorers, each moved only as far as it is asked to.
 struct AnyScorer {
     scorers: Vec<(Box<dyn Scorer>, Option<Held>)>,
     doc: DocId,
+    info: Score,
+    place: Option<tantivy::columnar::Column<u64>>,
 }
 
 impl AnyScorer {
-    fn new(scorers: Vec<(Box<dyn Scorer>, Option<Held>)>) -> AnyScorer {
+    fn new(
+        scorers: Vec<(Box<dyn Scorer>, Option<Held>)>,
+        info: Score,
+        place: Option<tantivy::columnar::Column<u64>>,
+    ) -> AnyScorer {
         let mut any = AnyScorer {
             scorers,
             doc: TERMINATED,
+            info,
+            place,
         };
         any.doc = any.lowest();
         any
@@ -223,20 +223,28 @@ impl DocSet for AnyScorer {
 }
 
 impl Scorer for AnyScorer {
-    /// The tier of the best way the message holds the word, plus the scores of every way.
+    /// The tier of the best way the message holds the word, the best way's score with a little
+    /// of the others', and the word's information as held the best way (`tier::informed`).
     fn score(&mut self) -> Score {
         let at = self.doc;
-        let mut best: f32 = 0.0;
+        let mut tier: f32 = 0.0;
         let mut sum = 0.0;
+        let mut most: f32 = 0.0;
         for (s, held) in self.scorers.iter_mut().filter(|(s, _)| s.doc() == at) {
-            let (tier, rest) = match held {
+            let (t, rest) = match held {
                 Some(h) => (h.bonus(), s.score()),
                 None => split(s.score()),
             };
-            best = best.max(tier);
+            tier = tier.max(t);
             sum += rest;
+            most = most.max(rest);
         }
-        best + sum
+        let rest = most + OTHERS * (sum - most);
+        if self.info == 0.0 {
+            return tier + rest;
+        }
+        let place = self.place.as_ref().and_then(|c| c.first(at)).unwrap_or(2);
+        tier + rest + informed(Held::of_bonus(tier), self.info) / Place::weight_of(place)
     }
 }
 
@@ -267,26 +275,29 @@ mod tests {
         let term = |w: &str| Term::from_field_text(text, w);
         let word =
             |w: &str| Alternative::Word(TermQuery::new(term(w), IndexRecordOption::WithFreqs));
-        let alternatives = Alternatives(vec![
-            (word(typed), 1.0, Held::Typed),
-            (word(form), 0.6, Held::Form),
-            (
-                Alternative::Near {
-                    term: term(typed),
-                    prefix: false,
-                },
-                0.1,
-                Held::Typo,
-            ),
-            (
-                Alternative::Near {
-                    term: term(typed),
-                    prefix: true,
-                },
-                0.5,
-                Held::Form,
-            ),
-        ]);
+        let alternatives = Alternatives {
+            ways: vec![
+                (word(typed), 1.0, Held::Typed),
+                (word(form), 0.6, Held::Form),
+                (
+                    Alternative::Near {
+                        term: term(typed),
+                        prefix: false,
+                    },
+                    0.1,
+                    Held::Typo,
+                ),
+                (
+                    Alternative::Near {
+                        term: term(typed),
+                        prefix: true,
+                    },
+                    0.5,
+                    Held::Form,
+                ),
+            ],
+            information: Information::Counted { scaled_by: 1.0 },
+        };
         (index, text, alternatives)
     }
 
@@ -349,7 +360,41 @@ mod tests {
                 .unwrap()[0]
                 .0
         };
-        assert_eq!(score(&alternatives), Held::Typed.bonus() + score(&exact));
+        // Two messages, one holding the word: its information is ln 2 (no place: a reply's).
+        let info = informed(Held::Typed, 2f32.ln());
+        let want = Held::Typed.bonus() + score(&exact) + info;
+        assert!((score(&alternatives) - want).abs() < 1e-3);
+    }
+
+    /// A message holding the word in three forms holds it no better than one holding one form:
+    /// the best way counts, the others a tenth.
+    #[test]
+    fn more_forms_of_a_word_add_little() {
+        let (index, text, alternatives) = setup_word(
+            &["retries retried retrying x x x", "retries x x x x x"],
+            "retry",
+            "retries",
+        );
+        let mut alternatives = alternatives;
+        for form in ["retried", "retrying"] {
+            let q = TermQuery::new(
+                Term::from_field_text(text, form),
+                IndexRecordOption::WithFreqs,
+            );
+            alternatives
+                .ways
+                .push((Alternative::Word(q), 0.6, Held::Form));
+        }
+        let searcher = index.reader().unwrap().searcher();
+        let top = searcher
+            .search(&alternatives, &TopDocs::with_limit(2).order_by_score())
+            .unwrap();
+        let (many, one) = (top[0].0, top[1].0);
+        assert!(many > one, "{many} {one}");
+        assert!(
+            many - one < 0.5 * (one - Held::Form.bonus()),
+            "{many} {one}"
+        );
     }
 
     /// Moved ahead by an intersection (a rarer word leads), the union finds every message that

@@ -7,6 +7,7 @@
 //! when it holds every word of the query (`query`), each in another form too (`forms`), each
 //! anywhere in it, its labels counting in every message of it (`labels`). Sessions rank first by
 //! how they hold the words (as typed, in another form or as a prefix, with a typo: `tier`),
+//! then by what the words held tell (their rarity, by how each is held: `tier::informed`),
 //! then by score: a session with one message holding every word scores as that message (BM25
 //! with a bonus for the words together and in order, times the weight of the message's place:
 //! first prompt, prompt, reply), one holding them between its messages half the sum of each
@@ -23,9 +24,11 @@ pub mod build;
 pub(crate) mod cached;
 mod forms;
 mod labels;
+mod near;
 mod parts;
 mod query;
 mod schema;
+mod slips;
 mod snippet;
 mod spread;
 mod table;
@@ -276,7 +279,7 @@ impl Engine {
     ) -> Vec<(u64, Best)> {
         // Messages, best first; several may belong to one session.
         let wanted = TopDocs::with_limit(limit * 8 + 64).tweak_score(|segment: &SegmentReader| {
-            let place = segment.fast_fields().u64("place").ok();
+            let place = segment.fast_fields().u64(schema::PLACE).ok();
             move |doc: DocId, score: Score| {
                 let code = place.as_ref().and_then(|c| c.first(doc)).unwrap_or(2);
                 tier::scale(score, Place::weight_of(code))

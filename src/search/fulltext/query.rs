@@ -17,8 +17,9 @@ use tantivy::query::{
 use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::Term;
 
-use super::alternatives::{Alternative, Alternatives};
+use super::alternatives::{Alternative, Alternatives, Information};
 use super::labels::InLabels;
+use super::near::Near;
 use super::schema::{words, Fields};
 use super::tier::Held;
 
@@ -98,8 +99,8 @@ const PREFIX_WEIGHT: f32 = 0.5;
 /// What a message holding the word with one typo scores for it.
 const TYPO_WEIGHT: f32 = 0.1;
 
-/// One word in `field`: exactly, in another form of `forms`, with a typo, or as a prefix (the
-/// alternatives below the exact word).
+/// One word in `field`: exactly, in another form of `forms`, with a typo (a slip above any
+/// other, `super::slips`), or as a prefix (the alternatives below the exact word).
 fn word_alternatives(
     field: Field,
     word: &str,
@@ -118,16 +119,18 @@ fn word_alternatives(
         alternatives.push((Alternative::Word(q), FORM_WEIGHT, Held::Form));
     }
     if typo_allowed(word) {
-        let typo = Alternative::Near {
-            term: t.clone(),
-            prefix: false,
-        };
-        alternatives.push((typo, TYPO_WEIGHT, Held::Typo));
+        for (near, held) in [(Near::Slip, Held::Slip), (Near::Typo, Held::Typo)] {
+            let typo = Alternative::Near {
+                term: t.clone(),
+                near,
+            };
+            alternatives.push((typo, TYPO_WEIGHT, held));
+        }
     }
     if prefix && prefix_allowed(word) {
         let started = Alternative::Near {
             term: t,
-            prefix: true,
+            near: Near::Prefix,
         };
         alternatives.push((started, PREFIX_WEIGHT, Held::Form));
     }
@@ -209,7 +212,10 @@ pub(super) fn in_labels(
     i: usize,
     forms: &[String],
 ) -> Alternatives {
-    Alternatives(group_alternatives(fields.label, parsed, i, forms))
+    Alternatives {
+        ways: group_alternatives(fields.label, parsed, i, forms),
+        information: Information::Left,
+    }
 }
 
 /// The query of group `i` of `parsed` alone, in a message or its session's labels; `forms`
@@ -220,13 +226,17 @@ pub(super) fn group(
     i: usize,
     forms: &[Vec<String>],
     labels: &Labels,
+    scaled_by: f32,
 ) -> Box<dyn Query> {
     let forms = forms.get(i).map_or(&[][..], Vec::as_slice);
     let mut alternatives = group_alternatives(fields.text, parsed, i, forms);
     if let Some(Some(l)) = labels.get(i) {
         alternatives.push((Alternative::Labels(l.clone()), 1.0, Held::Typed));
     }
-    Box::new(Alternatives(alternatives))
+    Box::new(Alternatives {
+        ways: alternatives,
+        information: Information::Counted { scaled_by },
+    })
 }
 
 /// The query of a message holding every group of `parsed`, closeness rewarded; `forms` holds
@@ -242,7 +252,7 @@ pub(super) fn build(
         return None;
     }
     let mut clauses: Vec<(Occur, Box<dyn Query>)> = (0..parsed.groups.len())
-        .map(|i| (Occur::Must, group(fields, parsed, i, forms, labels)))
+        .map(|i| (Occur::Must, group(fields, parsed, i, forms, labels, 1.0)))
         .collect();
     let all = parsed.all_words();
     if all.len() >= 2 {

@@ -33,6 +33,9 @@ pub(super) const SCHEMA_VERSION: u32 = 4;
 /// The name the analyzer is registered under.
 const ANALYZER: &str = "cp_words";
 
+/// The name of the fast field holding a document's place (`Place::code`).
+pub(super) const PLACE: &str = "place";
+
 /// Where in its session a message sits (a fast field), its score weighted by it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(u8)]
@@ -102,7 +105,7 @@ pub(super) fn schema() -> (Schema, Fields) {
     let fields = Fields {
         session: b.add_u64_field("session", fast.clone().set_indexed()),
         ordinal: b.add_u64_field("ordinal", fast.clone()),
-        place: b.add_u64_field("place", fast),
+        place: b.add_u64_field(PLACE, fast),
         text: b.add_text_field("text", text.clone()),
         label: b.add_text_field("label", text),
     };

@@ -185,3 +185,36 @@ fn folder_branch_and_name_words_find_their_sessions() {
     assert_eq!(ids(&index.search("api backoff", 10)), ["acme"]);
     assert_eq!(ids(&index.search("retries", 10)), ["other", "acme"]);
 }
+
+/// Within a tier, the session holding the query's rare word as typed (and the common one in
+/// another form) ranks above sessions holding the common word as typed and only another form
+/// of the rare one, even where those hold them in a short first prompt and it in a long reply.
+#[test]
+fn the_rare_word_as_typed_outranks_the_common_word_as_typed() {
+    let long_reply = "The lockfile-pathed docs are done. ".to_owned()
+        + &"Every section now reads the same way and the examples build. ".repeat(30)
+        + "One change to the index as well.";
+    let mut sessions = vec![(
+        "rare",
+        1,
+        vec![
+            (First, "add docs for the lockfile"),
+            (Reply, long_reply.as_str()),
+        ],
+    )];
+    let common: Vec<String> = (0..20)
+        .map(|i| format!("changes to the path of module {i}"))
+        .collect();
+    let names: Vec<String> = (0..20).map(|i| format!("common{i}")).collect();
+    for (name, text) in names.iter().zip(&common) {
+        sessions.push((name.as_str(), 5, vec![(First, text.as_str())]));
+    }
+    let index = from_texts(&sessions);
+    let hits = index.search("changes pathed", 10);
+    assert_eq!(
+        hits.first().map(|h| h.id.as_str()),
+        Some("rare"),
+        "{:?}",
+        ids(&hits)
+    );
+}

@@ -73,7 +73,7 @@ impl Collector for BestPerSession {
         Ok(SegmentBest {
             segment,
             session: fast.u64("session").ok(),
-            place: fast.u64("place").ok(),
+            place: fast.u64(super::schema::PLACE).ok(),
             best: HashMap::new(),
         })
     }
@@ -174,7 +174,7 @@ pub(super) fn sessions(
     }
     let mut found: HashMap<u64, (Score, DocAddress, bool, usize)> = HashMap::new();
     for (n, &(_, i)) in order.iter().enumerate() {
-        let mut q = query::group(fields, parsed, i, forms, labels);
+        let mut q = query::group(fields, parsed, i, forms, labels, WEIGHT);
         if n > 0 {
             let within = TermSetQuery::new(
                 found
