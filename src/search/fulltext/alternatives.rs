@@ -253,7 +253,7 @@ mod tests {
     use super::*;
     use tantivy::collector::TopDocs;
     use tantivy::query::{BooleanQuery, Occur};
-    use tantivy::schema::{IndexRecordOption, Schema, STORED, TEXT};
+    use tantivy::schema::{Field, IndexRecordOption, Schema, STORED, TEXT};
     use tantivy::{doc, Index, IndexWriter, TantivyDocument};
 
     /// An index of one message per text, and the word `retry` with its alternatives.
@@ -282,15 +282,15 @@ mod tests {
                 (
                     Alternative::Near {
                         term: term(typed),
-                        prefix: false,
+                        near: Near::Slip,
                     },
                     0.1,
-                    Held::Typo,
+                    Held::Slip,
                 ),
                 (
                     Alternative::Near {
                         term: term(typed),
-                        prefix: true,
+                        near: Near::Prefix,
                     },
                     0.5,
                     Held::Form,

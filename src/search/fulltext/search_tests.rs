@@ -218,3 +218,22 @@ fn the_rare_word_as_typed_outranks_the_common_word_as_typed() {
         ids(&hits)
     );
 }
+
+/// A typo that is a typing slip of a word (`usges`: `usages` with a letter left out) ranks
+/// above another word one edit away (`uses`, a far key put in), even where that one is in a
+/// first prompt and the slip's word in a reply; both are found.
+#[test]
+fn a_typing_slip_ranks_above_another_typo() {
+    let index = from_texts(&[
+        (
+            "slip",
+            1,
+            vec![
+                (First, "tidy the macros"),
+                (Reply, "replaced the usages of the macro"),
+            ],
+        ),
+        ("other", 9, vec![(First, "the macro uses a global")]),
+    ]);
+    assert_eq!(ids(&index.search("macro usges ", 10)), ["slip", "other"]);
+}
