@@ -179,7 +179,7 @@ pub fn queries(
     o: &Oracle,
     first_kind: usize,
 ) -> Vec<Query> {
-    let mut rng = Rng::new(13);
+    let mut rng = Rng::new(super::relevance::query_seed(13));
     let mut order = sample.to_vec();
     shuffle(&mut rng, &mut order);
     let mut counts = [0; KINDS.len()];

@@ -7,7 +7,8 @@
 //! sessions hold are not a known item, and another window is tried. Reports MRR@10, hits@1 and
 //! hits@10 by kind, for `list --content` and for the picker's one box (`one_box`), beside the
 //! kinds of remembered words (`remembered`). `BENCH_MISSES=1` prints the misses,
-//! `BENCH_QUERIES=1` every remembered-words query.
+//! `BENCH_QUERIES=1` every remembered-words query, and `BENCH_QUERY_SEED=N` draws another
+//! sample of queries of every kind (held out from the one tuned against).
 
 use std::collections::HashSet;
 use std::time::Instant;
@@ -25,6 +26,15 @@ use super::names;
 use super::one_box::Picker;
 use super::remembered;
 use super::whole_word;
+
+/// The seed of one kind's query sample: `base`, moved by `BENCH_QUERY_SEED` when set.
+pub fn query_seed(base: u64) -> u64 {
+    let moved: u64 = std::env::var("BENCH_QUERY_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    base.wrapping_add(moved.wrapping_mul(1_000_003))
+}
 
 /// Sessions sampled (one query of each kind from each, when it has one).
 const SESSIONS: usize = 120;
@@ -183,7 +193,7 @@ pub fn figures(content: &ContentIndex, files: &[RolloutFile], rows: &[SessionRow
     let t = Instant::now();
     let mut picker = Picker::new(rows, content);
     let mut known: [Both; 3] = Default::default();
-    let mut rng = Rng::new(7);
+    let mut rng = Rng::new(super::relevance::query_seed(7));
     let step = (rows.len() / SESSIONS).max(1);
     // The same sample from run to run: rows arrive in the order the reading threads finish.
     let mut sample: Vec<&SessionRow> = rows.iter().collect();

@@ -487,7 +487,7 @@ pub fn queries(
     o: &Oracle,
     sessions: usize,
 ) -> Vec<Query> {
-    let mut rng = Rng::new(11);
+    let mut rng = Rng::new(super::relevance::query_seed(11));
     let mut sample: Vec<&SessionRow> = rows.iter().collect();
     sample.sort_by(|a, b| a.path.cmp(&b.path));
     let step = (rows.len() / sessions).max(1);
