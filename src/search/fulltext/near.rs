@@ -28,18 +28,68 @@ pub(super) fn weight(
     near: Near,
     except: &[Vec<u8>],
 ) -> tantivy::Result<Box<dyn Weight>> {
-    let query = match near {
-        Near::Prefix => FuzzyTermQuery::new_prefix(term.clone(), 0, false),
-        Near::Slip | Near::Typo => FuzzyTermQuery::new(term.clone(), 1, true),
+    let field = term.field();
+    let left_out = |inner| LeftOut {
+        inner,
+        words: except.iter().take(LEFT_OUT_MOST).cloned().collect(),
     };
-    let typed = term.serialized_value_bytes().to_vec();
-    let automaton = Except {
-        inner: query.automaton()?,
-        words: except.to_vec(),
-        near,
-        typed,
+    if near == Near::Prefix {
+        let query = FuzzyTermQuery::new_prefix(term.clone(), 0, false);
+        return Ok(Box::new(AutomatonWeight::new(
+            field,
+            left_out(query.automaton()?),
+        )));
+    }
+    let query = FuzzyTermQuery::new(term.clone(), 1, true);
+    let automaton = Edits {
+        inner: left_out(query.automaton()?),
+        slips: near == Near::Slip,
+        typed: term.serialized_value_bytes().to_vec(),
     };
-    Ok(Box::new(AutomatonWeight::new(term.field(), automaton)))
+    Ok(Box::new(AutomatonWeight::new(field, automaton)))
+}
+
+/// Most words a [`LeftOut`] leaves out (one bit each).
+const LEFT_OUT_MOST: usize = 32;
+
+/// An automaton's words, but a few.
+struct LeftOut<A> {
+    inner: A,
+    words: Vec<Vec<u8>>,
+}
+
+impl<A: Automaton> Automaton for LeftOut<A> {
+    /// The inner state, the bytes read, and which of the words left out they still spell
+    /// the start of (one bit per word).
+    type State = (A::State, usize, u32);
+
+    fn start(&self) -> Self::State {
+        let all = match self.words.len() {
+            0 => 0,
+            n => u32::MAX >> (32 - n),
+        };
+        (self.inner.start(), 0, all)
+    }
+
+    fn is_match(&self, (state, read, spelt): &Self::State) -> bool {
+        let is_left_out =
+            (0..self.words.len()).any(|i| spelt & (1 << i) != 0 && self.words[i].len() == *read);
+        self.inner.is_match(state) && !is_left_out
+    }
+
+    fn can_match(&self, (state, _, _): &Self::State) -> bool {
+        self.inner.can_match(state)
+    }
+
+    fn accept(&self, (state, read, spelt): &Self::State, byte: u8) -> Self::State {
+        let mut still = 0;
+        for (i, w) in self.words.iter().enumerate() {
+            if spelt & (1 << i) != 0 && w.get(*read) == Some(&byte) {
+                still |= 1 << i;
+            }
+        }
+        (self.inner.accept(state, byte), read + 1, still)
+    }
 }
 
 /// Longest word spelt out ([`Spelt`]); the index holds none longer (`schema`).
@@ -47,27 +97,20 @@ const LONGEST: usize = 72;
 
 /// The bytes of the word read so far (`len` past [`LONGEST`]: too long to be any).
 #[derive(Clone)]
-pub(super) struct Spelt {
+struct Spelt {
     bytes: [u8; LONGEST],
     len: usize,
 }
 
-impl Spelt {
-    fn word(&self) -> Option<&[u8]> {
-        self.bytes.get(..self.len)
-    }
-}
-
-/// An automaton's words, but the ones left out and, for slips and typos, those of the other
-/// kind.
-struct Except<A> {
+/// The words of an automaton of words one edit from `typed`: the slips of it (`slips`), or
+/// the others. (A prefix's words are many and need no spelling out: only these carry it.)
+struct Edits<A> {
     inner: A,
-    words: Vec<Vec<u8>>,
-    near: Near,
+    slips: bool,
     typed: Vec<u8>,
 }
 
-impl<A: Automaton> Automaton for Except<A> {
+impl<A: Automaton> Automaton for Edits<A> {
     type State = (A::State, Spelt);
 
     fn start(&self) -> Self::State {
@@ -79,20 +122,10 @@ impl<A: Automaton> Automaton for Except<A> {
     }
 
     fn is_match(&self, (state, spelt): &Self::State) -> bool {
-        if !self.inner.is_match(state) {
-            return false;
-        }
-        let Some(word) = spelt.word() else {
+        let Some(word) = spelt.bytes.get(..spelt.len) else {
             return false;
         };
-        if self.words.iter().any(|w| w == word) {
-            return false;
-        }
-        match self.near {
-            Near::Prefix => true,
-            Near::Slip => slips::is_slip(&self.typed, word),
-            Near::Typo => !slips::is_slip(&self.typed, word),
-        }
+        self.inner.is_match(state) && slips::is_slip(&self.typed, word) == self.slips
     }
 
     fn can_match(&self, (state, _): &Self::State) -> bool {
