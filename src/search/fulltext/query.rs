@@ -3,7 +3,7 @@
 //! A query is groups of words: each bare word is a group, and so is each `"quoted phrase"`
 //! (or a word the analyzer splits, such as `retry-logic`, whose parts must be adjacent). A
 //! word matches exactly, below that in another form (`super::forms`), and, ranked well below,
-//! with one typo (words of four letters or more); the last word, while it is being typed (no
+//! with one typo (words of four letters or more; a typing slip above any other, `super::slips`); the last word, while it is being typed (no
 //! space after it, three letters or more), also matches as a prefix. [`build`] is the query of
 //! a message that holds every group; on top of BM25 (term frequency that saturates, message
 //! length, rarity), a message holding the words together and in order, or near each other,
@@ -219,7 +219,9 @@ pub(super) fn in_labels(
 }
 
 /// The query of group `i` of `parsed` alone, in a message or its session's labels; `forms`
-/// holds each group's other forms, `labels` each group's sessions whose labels hold it.
+/// holds each group's other forms, `labels` each group's sessions whose labels hold it, and
+/// `scaled_by` what the score's rest is scaled by once found (`spread::WEIGHT` for a session
+/// holding the words between its messages, else 1: the word's information is stated against it).
 pub(super) fn group(
     fields: &Fields,
     parsed: &Parsed,
