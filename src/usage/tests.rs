@@ -61,6 +61,11 @@ fn rows() -> Vec<SessionRow> {
     ]
 }
 
+/// The rows' groups by `by`, every day, in UTC, with no prices.
+fn in_utc(rows: &[SessionRow], by: By) -> Vec<Group> {
+    groups(rows, by, Days::default(), &mut Fixed(0), &Prices::new())
+}
+
 fn keys(groups: &[Group]) -> Vec<(&str, u64, usize)> {
     groups
         .iter()
@@ -71,13 +76,7 @@ fn keys(groups: &[Group]) -> Vec<(&str, u64, usize)> {
 #[test]
 fn a_session_over_midnight_counts_on_both_days_in_the_zone_asked() {
     let rows = rows();
-    let utc = groups(
-        &rows,
-        By::Day,
-        Days::default(),
-        &mut Fixed(0),
-        &Prices::new(),
-    );
+    let utc = in_utc(&rows, By::Day);
     assert_eq!(
         keys(&utc),
         [
@@ -112,35 +111,17 @@ fn every_grouping_sums_to_the_same_total() {
         By::Model,
         By::Session,
     ] {
-        let g = groups(&rows, by, Days::default(), &mut Fixed(0), &Prices::new());
+        let g = in_utc(&rows, by);
         assert_eq!(total(&g).total, whole, "{by:?}");
     }
-    let weeks = groups(
-        &rows,
-        By::Week,
-        Days::default(),
-        &mut Fixed(0),
-        &Prices::new(),
-    );
+    let weeks = in_utc(&rows, By::Week);
     assert_eq!(
         keys(&weeks),
         [("2026-11-30", 1265, 2), ("2026-12-07", 33, 1)]
     );
-    let models = groups(
-        &rows,
-        By::Model,
-        Days::default(),
-        &mut Fixed(0),
-        &Prices::new(),
-    );
+    let models = in_utc(&rows, By::Model);
     assert_eq!(keys(&models), [("o3", 1122, 2), ("gpt-5", 176, 2)]);
-    let folders = groups(
-        &rows,
-        By::Folder,
-        Days::default(),
-        &mut Fixed(0),
-        &Prices::new(),
-    );
+    let folders = in_utc(&rows, By::Folder);
     assert_eq!(keys(&folders)[0], ("/w/api", 1265, 2));
 }
 
@@ -180,26 +161,14 @@ fn cost_only_where_every_token_has_a_price() {
 #[test]
 fn quiet_days_are_there_up_to_today() {
     let rows = rows();
-    let g = groups(
-        &rows,
-        By::Day,
-        Days::default(),
-        &mut Fixed(0),
-        &Prices::new(),
-    );
+    let g = in_utc(&rows, By::Day);
     let today = days_from_civil(2026, 12, 9);
     let all = continuous(By::Day, g, today);
     assert_eq!(all.len(), 10, "2026-11-30 to 2026-12-09");
     assert_eq!(all[2].key, "2026-12-02");
     assert_eq!(all[2].tokens.total, 0);
     assert_eq!(all[7].tokens.total, 33);
-    let months = groups(
-        &rows,
-        By::Month,
-        Days::default(),
-        &mut Fixed(0),
-        &Prices::new(),
-    );
+    let months = in_utc(&rows, By::Month);
     let months = continuous(By::Month, months, days_from_civil(2027, 2, 3));
     let keys: Vec<&str> = months.iter().map(|g| g.key.as_str()).collect();
     assert_eq!(keys, ["2026-11", "2026-12", "2027-01", "2027-02"]);
