@@ -99,6 +99,7 @@ fn information(alternatives: &[(Alternative, Score, Held)], scoring: &EnableScor
     let Ok(docs) = stats.total_num_docs() else {
         return 0.0;
     };
+    // BM25's IDF, as Tantivy's scorer counts it (its own function is private to it).
     let idf = |t: &Term| {
         let freq = stats.doc_freq(t).unwrap_or(0).min(docs);
         (1.0 + ((docs - freq) as Score + 0.5) / (freq as Score + 0.5)).ln()
@@ -129,7 +130,12 @@ impl Weight for AnyWeight {
                 scorers.push((scorer, *held));
             }
         }
-        let place = reader.fast_fields().u64(PLACE).ok();
+        // The place is looked up only for the information to be stated against it.
+        let place = if self.info == 0.0 {
+            None
+        } else {
+            reader.fast_fields().u64(PLACE).ok()
+        };
         Ok(Box::new(AnyScorer::new(scorers, self.info, place)))
     }
 

@@ -29,20 +29,18 @@ pub(super) fn weight(
     except: &[Vec<u8>],
 ) -> tantivy::Result<Box<dyn Weight>> {
     let field = term.field();
-    let left_out = |inner| LeftOut {
-        inner,
-        words: except.iter().take(LEFT_OUT_MOST).cloned().collect(),
-    };
     if near == Near::Prefix {
         let query = FuzzyTermQuery::new_prefix(term.clone(), 0, false);
-        return Ok(Box::new(AutomatonWeight::new(
-            field,
-            left_out(query.automaton()?),
-        )));
+        let automaton = LeftOut {
+            inner: query.automaton()?,
+            words: except.iter().take(LEFT_OUT_MOST).cloned().collect(),
+        };
+        return Ok(Box::new(AutomatonWeight::new(field, automaton)));
     }
     let query = FuzzyTermQuery::new(term.clone(), 1, true);
     let automaton = Edits {
-        inner: left_out(query.automaton()?),
+        inner: query.automaton()?,
+        words: except.to_vec(),
         slips: near == Near::Slip,
         typed: term.serialized_value_bytes().to_vec(),
     };
@@ -102,10 +100,12 @@ struct Spelt {
     len: usize,
 }
 
-/// The words of an automaton of words one edit from `typed`: the slips of it (`slips`), or
-/// the others. (A prefix's words are many and need no spelling out: only these carry it.)
+/// The words of an automaton of words one edit from `typed`, but `words`: the slips of it
+/// (`slips`), or the others. (A prefix's words are many and need no spelling out: only these
+/// carry it, and check the words left out against it.)
 struct Edits<A> {
     inner: A,
+    words: Vec<Vec<u8>>,
     slips: bool,
     typed: Vec<u8>,
 }
@@ -125,7 +125,9 @@ impl<A: Automaton> Automaton for Edits<A> {
         let Some(word) = spelt.bytes.get(..spelt.len) else {
             return false;
         };
-        self.inner.is_match(state) && slips::is_slip(&self.typed, word) == self.slips
+        self.inner.is_match(state)
+            && !self.words.iter().any(|w| w == word)
+            && slips::is_slip(&self.typed, word) == self.slips
     }
 
     fn can_match(&self, (state, _): &Self::State) -> bool {

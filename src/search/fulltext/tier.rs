@@ -1,8 +1,8 @@
 //! Whole words first: how a message holds each word of a query decides its rank before
 //! anything else does. A word held as typed (a whole word, in a message, a part of a path, flag
 //! or identifier, or the session's folder, branch or name) puts the message in a higher tier
-//! than one holding only another form of it or a word it starts, and that one in a higher tier
-//! than a typo. Within a tier, first what the words held tell: each word adds its information
+//! than one holding only another form of it or a word it starts, that one above a typing slip
+//! (`super::slips`), and a slip above any other typo. Within a tier, first what the words held tell: each word adds its information
 //! (its rarity) by how it is held, so holding the rare word of the query as typed and a common
 //! one in another form ranks above the other way round; then the message's score (BM25, the
 //! words together, its place).
