@@ -123,6 +123,19 @@ pub fn picker_cmd(dir: &Path, home: &Path) -> String {
     )
 }
 
+/// A tmux command that runs the picker (`picker_cmd`, then `args`) on the store at `home`,
+/// after `env` (variables for it, or nothing), its standard output into `dir/out`, and keeps
+/// the pane open; and that file.
+pub fn picker_into(dir: &Path, home: &Path, env: &str, args: &str) -> (String, PathBuf) {
+    let out = dir.join("out");
+    let cmd = format!(
+        "{env}{picker}{args} > {out}; sleep 30",
+        picker = picker_cmd(dir, home),
+        out = shell_quote(&out),
+    );
+    (cmd, out)
+}
+
 /// A demo store in a temp dir and the command line that starts the picker on it.
 fn setup(dir: &Path) -> (PathBuf, String) {
     let home = demo_store(dir);

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use crate::tmux::{demo_store, picker_cmd, read_when_there, shell_quote, start, Tmux};
+use crate::tmux::{demo_store, picker_into, read_when_there, shell_quote, start, Tmux};
 
 /// The Claude Code fixture store (recorded from the real Claude Code).
 fn claude_home() -> std::path::PathBuf {
@@ -17,13 +17,11 @@ fn enter_on_a_claude_code_session_prints_claude_resume_in_its_folder() {
     let Some(tmux) = Tmux::start() else { return };
     let dir = tempfile::tempdir().unwrap();
     let home = demo_store(dir.path());
-    let out = dir.path().join("out");
-    let cmd = format!(
-        "{picker} --claude-home {claude} --print-command > {out}; sleep 30",
-        picker = picker_cmd(dir.path(), &home),
-        claude = shell_quote(&claude_home()),
-        out = shell_quote(&out),
+    let args = format!(
+        " --claude-home {} --print-command",
+        shell_quote(&claude_home())
     );
+    let (cmd, out) = picker_into(dir.path(), &home, "", &args);
     start(&tmux, &cmd);
     // Both agents' sessions are listed.
     tmux.wait_for("Draft the 2.4 release notes");

@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::tmux::{demo_store, picker_cmd, shell_quote, start, Tmux};
+use crate::tmux::{demo_store, picker_into, start, Tmux};
 
 const ID: &str = "019ac001-7e2d-7a41-9c3b-000000000001";
 
@@ -21,12 +21,7 @@ fn a_rebound_key_works_and_the_footer_and_help_show_it() {
         "[keys]\npick = [\"enter\", \"f5\"]\nhelp = \"f6\"\ncopy-id = \"alt-c\"\ntoggle-tools = \"f7\"\n",
     )
     .unwrap();
-    let out = dir.path().join("out");
-    let cmd = format!(
-        "{picker} > {out}; sleep 30",
-        picker = picker_cmd(dir.path(), &home),
-        out = shell_quote(&out),
-    );
+    let (cmd, out) = picker_into(dir.path(), &home, "", "");
     start(&tmux, &cmd);
     let screen = tmux.wait_for("Draft the 2.4 release notes");
     assert!(screen.contains("F6 help"), "the footer names F6:\n{screen}");

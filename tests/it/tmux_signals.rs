@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use crate::tmux::{demo_store, picker_cmd, read_when_there, shell_quote, start, Tmux};
+use crate::tmux::{demo_store, picker_cmd, picker_into, read_when_there, shell_quote, start, Tmux};
 
 /// The pid of the picker started on the store at `home` (the one process of that name whose
 /// command line names it).
@@ -107,12 +107,7 @@ fn a_long_paste_without_brackets_is_taken_whole_and_the_next_key_at_once() {
     let Some(tmux) = Tmux::start() else { return };
     let dir = tempfile::tempdir().unwrap();
     let home = demo_store(dir.path());
-    let out = dir.path().join("out");
-    let cmd = format!(
-        "{picker} > {out}; sleep 30",
-        picker = picker_cmd(dir.path(), &home),
-        out = shell_quote(&out),
-    );
+    let (cmd, out) = picker_into(dir.path(), &home, "", "");
     start(&tmux, &cmd);
     tmux.wait_for("Draft the 2.4 release notes");
     // 100,000 bytes and a newline; `paste-buffer` without -p sends them as typed, unbracketed,

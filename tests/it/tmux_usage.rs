@@ -2,19 +2,14 @@
 //! back to a day a session used tokens, the day's totals and sessions show, Enter goes to the
 //! session in the list (Enter there prints its id), and Tab groups by week.
 
-use crate::tmux::{demo_store, picker_cmd, read_when_there, shell_quote, start, Tmux};
+use crate::tmux::{demo_store, picker_into, read_when_there, start, Tmux};
 
 #[test]
 fn the_usage_screen_moves_between_days_and_goes_to_a_session() {
     let Some(tmux) = Tmux::start() else { return };
     let dir = tempfile::tempdir().unwrap();
     let home = demo_store(dir.path());
-    let out = dir.path().join("out");
-    let cmd = format!(
-        "env TZ=UTC {picker} > {out}; sleep 30",
-        picker = picker_cmd(dir.path(), &home),
-        out = shell_quote(&out),
-    );
+    let (cmd, out) = picker_into(dir.path(), &home, "env TZ=UTC ", "");
     start(&tmux, &cmd);
     tmux.wait_for("checkout rounding fix");
     tmux.keys(&["F1"]);
