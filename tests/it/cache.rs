@@ -347,6 +347,16 @@ fn indexer_starts_from_the_cache_and_reports_removals() {
     assert_eq!(content_of(&after).len(), 11);
 }
 
+/// A fixture of `sessions` sessions read once by the indexer with its cache in `dir` (the
+/// fixture's `index` folder), that folder, and the rows cache file there.
+pub(crate) fn indexed(sessions: usize) -> (Fixture, PathBuf, PathBuf) {
+    let f = fixture(sessions);
+    let dir = f.cache.parent().unwrap().join("index");
+    indexer_rows(&f, Some(dir.clone()));
+    let file = cache::cache_file(&dir, &f.home, "rows");
+    (f, dir, file)
+}
+
 /// Rows of one indexer run, by path, fork titles and removals applied.
 pub(crate) fn indexer_rows(f: &Fixture, dir: Option<PathBuf>) -> Vec<SessionRow> {
     use codex_picker::store::CacheSetup;
@@ -435,10 +445,7 @@ fn the_first_section_holds_the_newest_sessions() {
 
 #[test]
 fn indexer_with_the_rest_of_its_cache_damaged_corrects_the_first_rows() {
-    let f = fixture(30);
-    let dir = f.cache.parent().unwrap().join("index");
-    indexer_rows(&f, Some(dir.clone()));
-    let file = cache::cache_file(&dir, &f.home, "rows");
+    let (f, dir, file) = indexed(30);
     let mut bytes = std::fs::read(&file).unwrap();
     let last = bytes.len() - 10;
     bytes[last] ^= 0x20;
@@ -456,10 +463,7 @@ fn indexer_with_the_rest_of_its_cache_damaged_corrects_the_first_rows() {
 
 #[test]
 fn indexer_whose_first_section_is_older_than_the_rest_shows_no_stale_row() {
-    let f = fixture(10);
-    let dir = f.cache.parent().unwrap().join("index");
-    indexer_rows(&f, Some(dir.clone()));
-    let file = cache::cache_file(&dir, &f.home, "rows");
+    let (f, dir, file) = indexed(10);
     let (old_head, _) = cache_sections(&file);
     // A file grows and the cache is written again: a reader may then take the first section
     // from the file before and the rest from the file after.

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use codex_picker::store::cache;
 
-use crate::cache::{cached, cold, fixture, indexer_rows, plain_file, set_mtime, Fixture};
+use crate::cache::{cached, cold, fixture, indexed, indexer_rows, plain_file, set_mtime, Fixture};
 
 /// Plain active rollouts of the fixture, `n` of them.
 fn plain_files(f: &Fixture, n: usize) -> Vec<PathBuf> {
@@ -117,10 +117,7 @@ fn many_changes_write_the_rows_file_whole_and_an_old_delta_is_passed_over() {
 
 #[test]
 fn the_first_rows_are_read_with_the_delta() {
-    let f = fixture(300);
-    let dir = f.cache.parent().unwrap().join("index");
-    indexer_rows(&f, Some(dir.clone()));
-    let file = cache::cache_file(&dir, &f.home, "rows");
+    let (f, dir, file) = indexed(300);
     let grown = plain_file(&f);
     grow(&grown, 3600);
     assert_eq!(indexer_rows(&f, Some(dir.clone())), indexer_rows(&f, None));
@@ -141,10 +138,7 @@ fn the_first_rows_are_read_with_the_delta() {
 /// the first section's bytes: a wrong path, or past their end on a large store, a crash).
 #[test]
 fn the_first_rows_read_with_the_delta_join_the_whole_cache_as_they_are() {
-    let f = fixture(300);
-    let dir = f.cache.parent().unwrap().join("index");
-    indexer_rows(&f, Some(dir.clone()));
-    let file = cache::cache_file(&dir, &f.home, "rows");
+    let (f, dir, file) = indexed(300);
     for (i, path) in plain_files(&f, 3).iter().enumerate() {
         grow(path, 3600 + i as u64);
     }
